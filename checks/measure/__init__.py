@@ -1,0 +1,8 @@
+"""Check functions: each takes the implementation being judged and returns measurements.
+
+Importing this package registers every check in :data:`checks.registry.REGISTRY`.
+"""
+
+from checks.measure import attention, memory, params, sampling, support
+
+__all__ = ["attention", "memory", "params", "sampling", "support"]

@@ -1,0 +1,123 @@
+"""Checks for stages 3-5: which positions an operator reads, heads, and the causal mask."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from checks.registry import Implementation, Measurements, check
+
+Array = NDArray[np.float64]
+
+
+def _prefix_softmax(row: Array) -> Array:
+    """The 'deletion' reading: a softmax whose domain is only the visible prefix."""
+    e = np.exp(row - row.max())
+    return e / e.sum()  # type: ignore[no-any-return]
+
+
+@check(
+    "causal_mask_as_deletion",
+    needs=("causal_masked_attention",),
+    measures=(
+        "max_abs_difference_from_prefix_softmax",
+        "max_abs_row_sum_error",
+        "upper_triangle_nonzero_count",
+        "row0",
+        "rows_summing_to_exactly_one",
+        "has_nan",
+    ),
+)
+def causal_mask_as_deletion(
+    impl: Implementation, length: int, rng: np.random.Generator
+) -> Measurements:
+    """Stage 5: masking with -inf equals a softmax over the prefix, element by element."""
+    scores = rng.standard_normal((length, length)) * 3.0  # (T, T)
+    weights = np.asarray(impl["causal_masked_attention"](scores), dtype=np.float64)  # (T, T)
+    worst = 0.0
+    for t in range(length):
+        expected = _prefix_softmax(scores[t, : t + 1])  # (t+1,)
+        worst = max(worst, float(np.max(np.abs(weights[t, : t + 1] - expected))))
+    row_sums = weights.sum(axis=1)  # (T,)
+    upper = weights[np.triu_indices(length, k=1)]
+    return {
+        "max_abs_difference_from_prefix_softmax": worst,
+        "max_abs_row_sum_error": float(np.max(np.abs(row_sums - 1.0))),
+        "upper_triangle_nonzero_count": int(np.count_nonzero(upper)),
+        "row0": weights[0].tolist(),
+        "rows_summing_to_exactly_one": int(np.count_nonzero(row_sums == 1.0)),
+        "has_nan": bool(np.isnan(weights).any()),
+    }
+
+
+@check(
+    "position_dependence",
+    needs=("position_wise_mlp", "multi_head_attention"),
+    measures=(
+        "mlp_changed_at_s",
+        "mlp_changed_elsewhere",
+        "attention_changed_s_le_t",
+        "attention_changed_s_gt_t",
+    ),
+)
+def position_dependence(
+    impl: Implementation, length: int, d_model: int, n_head: int, rng: np.random.Generator
+) -> Measurements:
+    """Stage 3: perturb position s; record which output positions t change.
+
+    The MLP must change only t = s; causal attention may change every t >= s and never t < s.
+    Counts are of (s, t) pairs whose output row changed at all (bitwise).
+    """
+    t_len, d = length, d_model
+    x = rng.standard_normal((t_len, d))  # (T, d)
+    w_in, w_out = rng.standard_normal((d, 4 * d)), rng.standard_normal((4 * d, d)) / 8
+    w_q, w_k, w_v, w_o = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(4))
+    mlp = impl["position_wise_mlp"]
+    mha = impl["multi_head_attention"]
+
+    def run_mlp(inp: Array) -> Array:
+        return np.asarray(mlp(inp, w_in, w_out), dtype=np.float64)  # (T, d)
+
+    def run_attention(inp: Array) -> Array:
+        return np.asarray(mha(inp, w_q, w_k, w_v, w_o, n_head), dtype=np.float64)  # (T, d)
+
+    base_mlp, base_att = run_mlp(x), run_attention(x)
+    mlp_changed = np.zeros((t_len, t_len), dtype=bool)  # [s, t]: output t changed when s moved
+    att_changed = np.zeros((t_len, t_len), dtype=bool)
+    for s in range(t_len):
+        moved = x.copy()
+        moved[s] += rng.standard_normal(d)
+        mlp_changed[s] = np.any(run_mlp(moved) != base_mlp, axis=1)
+        att_changed[s] = np.any(run_attention(moved) != base_att, axis=1)
+    s_idx, t_idx = np.indices((t_len, t_len))
+    return {
+        "mlp_changed_at_s": int(np.count_nonzero(mlp_changed[s_idx == t_idx])),
+        "mlp_changed_elsewhere": int(np.count_nonzero(mlp_changed[s_idx != t_idx])),
+        "attention_changed_s_le_t": int(np.count_nonzero(att_changed[s_idx <= t_idx])),
+        "attention_changed_s_gt_t": int(np.count_nonzero(att_changed[s_idx > t_idx])),
+    }
+
+
+@check(
+    "heads_as_weight_sets",
+    needs=("multi_head_attention",),
+    measures=("max_abs_difference", "heads_checked"),
+)
+def heads_as_weight_sets(
+    impl: Implementation, length: int, d_model: int, heads: list[int], rng: np.random.Generator
+) -> Measurements:
+    """Stage 4: H-head attention equals H one-head runs on weight slices, concatenated."""
+    mha = impl["multi_head_attention"]
+    d = d_model
+    x = rng.standard_normal((length, d))  # (T, d)
+    w_q, w_k, w_v, w_o = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(4))
+    worst = 0.0
+    for h in heads:
+        hs = d // h
+        together = np.asarray(mha(x, w_q, w_k, w_v, w_o, h))  # (T, d)
+        cols = [slice(i * hs, (i + 1) * hs) for i in range(h)]
+        # each head alone: its own (d, hs) slices, and an identity output so it returns (T, hs)
+        alone = [np.asarray(mha(x, w_q[:, c], w_k[:, c], w_v[:, c], np.eye(hs), 1)) for c in cols]
+        apart = np.concatenate(alone, axis=1) @ w_o  # (T, H*hs) @ (d, d) -> (T, d)
+        worst = max(worst, float(np.max(np.abs(together - apart))))
+    return {"max_abs_difference": worst, "heads_checked": list(heads)}

@@ -1,0 +1,8 @@
+"""The reference implementation of chapter 23's functions, under the chapter's names.
+
+Importing this package registers every function as a subject in :data:`checks.registry.REGISTRY`.
+"""
+
+from checks.reference import attention, memory, params, sampling, support
+
+__all__ = ["attention", "memory", "params", "sampling", "support"]

@@ -1,0 +1,195 @@
+"""The command line. It parses arguments and calls load, validate, run and record; no more.
+
+Exit codes: 0 every claim passed; 1 something was checked and found wanting (a claim
+failed, errored or was skipped, or the evidence drifted); 2 misuse or invalid input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from checks import REGISTRY
+from runner import output
+from runner.errors import ClaimsError, InvalidClaims, UsageError
+from runner.load import ClaimPack, display_path, load_packs
+from runner.models import ClaimResult
+from runner.provenance import measured_commit
+from runner.record import (
+    build_evidence,
+    commit_writes,
+    drift,
+    evidence_name,
+    prepare_write,
+    read_json,
+    to_json_data,
+)
+from runner.run import run_claims, select
+from runner.validate import ensure_runnable
+
+EXIT_OK, EXIT_FOUND_WANTING, EXIT_MISUSE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse's own exit code for misuse is 2 too
+        self.print_usage(sys.stderr)
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m runner", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    run = sub.add_parser("run", help="run claims against the reference implementation")
+    run.add_argument(
+        "paths",
+        nargs="*",
+        default=["claims/"],
+        metavar="PATH",
+        help="claim directories or files (default: claims/)",
+    )
+    run.add_argument(
+        "--out",
+        default="evidence/",
+        metavar="DIR",
+        help="where evidence and the manifest are written (default: evidence/)",
+    )
+    run.add_argument("--format", choices=("text", "json"), default="text")
+    run.add_argument(
+        "-k",
+        dest="pattern",
+        metavar="PATTERN",
+        help="only claims whose id contains PATTERN (or matches it as a glob)",
+    )
+    run.add_argument(
+        "--check",
+        action="store_true",
+        help="compare a fresh run with the committed evidence; write nothing",
+    )
+    run.set_defaults(func=cmd_run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        code: int = args.func(args)
+        return code
+    except InvalidClaims as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        n = len(exc.problems)
+        print(
+            f"{n} problem{'s' if n != 1 else ''} in claim files; nothing was run or written",
+            file=sys.stderr,
+        )
+        return EXIT_MISUSE
+    except ClaimsError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+# -- run --------------------------------------------------------------------------------------
+def canonical_command(args: argparse.Namespace) -> str:
+    """The command that reproduces the evidence (output-only flags such as --out left out)."""
+    parts = ["python -m runner run"]
+    for raw in args.paths:
+        path = Path(raw)
+        shown = display_path(path)
+        parts.append(shown + "/" if path.is_dir() and not shown.endswith("/") else shown)
+    if args.pattern:
+        parts += ["-k", args.pattern]
+    return " ".join(parts)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    packs = load_packs([Path(p) for p in args.paths])
+    ensure_runnable(packs, REGISTRY)
+    impl = REGISTRY.reference()
+    runs: list[tuple[ClaimPack, list[ClaimResult], float]] = []
+    for pack in packs:
+        chosen = select(pack.claims, args.pattern)
+        start = time.perf_counter()
+        results = run_claims(chosen, impl, REGISTRY, pack.meta.seed)
+        runs.append((pack, results, (time.perf_counter() - start) * 1000))
+    if args.pattern and not any(results for _, results, _ in runs):
+        raise UsageError(f"no claim matches -k {args.pattern!r}")
+
+    whole = all(pack.complete for pack, _, _ in runs) and not args.pattern
+    commit = measured_commit()
+    docs = []
+    if commit is not None:
+        command = canonical_command(args)
+        docs = [
+            (pack, build_evidence(pack, results, impl, commit, command, ms))
+            for pack, results, ms in runs
+        ]
+    out_dir = Path(args.out)
+    notes: list[str] = []
+    drifted: list[str] = []
+    written: list[str] = []
+    if args.check:
+        if commit is None:
+            raise UsageError("--check needs a git checkout: evidence records the measured commit")
+        if not whole:
+            raise UsageError("--check compares whole modules; drop -k and name module directories")
+        for pack, doc in docs:
+            committed_path = out_dir / evidence_name(pack)
+            if not committed_path.exists():
+                drifted.append(f"{display_path(committed_path)}: no committed evidence")
+                continue
+            fresh = json.loads(json.dumps(doc))
+            drifted += [
+                f"{display_path(committed_path)}: {d}"
+                for d in drift(read_json(committed_path), fresh)
+            ]
+    elif commit is None:
+        notes.append(
+            "evidence not written: no git commit holds the measured files "
+            "(not a git checkout, or nothing committed yet)"
+        )
+    elif not whole:
+        notes.append("evidence not written: only some claims ran (-k or single files)")
+    else:
+        writes = prepare_write(out_dir, docs)
+        commit_writes(writes)
+        written = [display_path(p) for p, _ in writes]
+
+    failing = any(r.status != "passed" for _, results, _ in runs for r in results)
+    code = EXIT_FOUND_WANTING if failing or drifted else EXIT_OK
+    if args.format == "json":
+        payload = {
+            "evidence": [doc for _, doc in docs],
+            "results": [
+                {"module": pack.meta.id, "claims": to_json_data(results)}
+                for pack, results, _ in runs
+            ],
+            "written": written,
+            "drift": drifted,
+            "notes": notes,
+            "exit_code": code,
+        }
+        print(json.dumps(payload, ensure_ascii=False, indent=2, default=str))
+    else:
+        for pack, results, _ in runs:
+            output.print_run(pack, impl, results)
+        output.print_totals([r for _, results, _ in runs for r in results])
+        for line in drifted[:40]:
+            print(f"drift: {line}")
+        if len(drifted) > 40:
+            print(f"drift: ... and {len(drifted) - 40} more")
+        if args.check and not drifted:
+            print("no drift: the committed evidence matches this run")
+        for path in written:
+            print(f"wrote {path}")
+        for note in notes:
+            print(note)
+    return code

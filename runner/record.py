@@ -1,0 +1,332 @@
+"""Record: results -> an evidence document -> schema -> an atomic write and the manifest.
+
+Nothing is written unless the whole document validates, and every file is written to a
+temporary name in its directory and renamed, so a reader never sees half a file.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+import os
+import tempfile
+from collections.abc import Iterable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from pydantic import BaseModel
+
+from checks.outcome import Raised
+from checks.registry import Implementation
+from runner.errors import EvidenceError
+from runner.load import ClaimPack
+from runner.models import ClaimResult
+from runner.provenance import PROJECT_ROOT, Commit, environment, now_iso
+
+EVIDENCE_SCHEMA = "learn-llm.evidence.v1"
+MANIFEST_SCHEMA = "learn-llm.module-manifest.v1"
+SCHEMA_DIR = PROJECT_ROOT / "schemas"
+MANIFEST_NAME = "module-manifest-v1.json"
+RUNTIME_DEPENDENCIES = ("numpy", "pydantic", "PyYAML", "jsonschema")
+# Fields that legitimately change between two runs of the same commit.
+VOLATILE_KEYS = frozenset({"verified_at", "duration_ms"})
+NOT_REDISTRIBUTED = "used as an installed dependency; not redistributed with this evidence"
+
+
+def evidence_name(pack: ClaimPack) -> str:
+    return f"{pack.meta.id}-v{pack.meta.version}.json"
+
+
+# -- the document ---------------------------------------------------------------------------
+def build_evidence(
+    pack: ClaimPack,
+    results: list[ClaimResult],
+    impl: Implementation,
+    commit: Commit,
+    command: str,
+    duration_ms: float,
+    faults: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    counts = {
+        s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")
+    }
+    doc: dict[str, Any] = {
+        "schema": EVIDENCE_SCHEMA,
+        "module": pack.meta.id,
+        "commit": commit.sha,
+        "verified_at": now_iso(),
+        "environment": environment(),
+        "seed": pack.meta.seed,
+        "commands": [command],
+        "metrics": [
+            {
+                "name": m.metric,
+                "expected": m.expected,
+                "actual": m.actual,
+                "claim": r.id,
+                "tolerance": m.tolerance,
+                "verdict": m.verdict,
+                **({"unit": m.unit} if m.unit else {}),
+            }
+            for r in results
+            for m in r.measurements
+        ],
+        "artifacts": [],
+        "cost": {"gross_usd": 0, "credit_usd": 0},
+        "licenses": dependency_licenses(),
+        "known_failures": [
+            f"{r.id}: {r.status}" + (f": {r.error}" if r.error else "")
+            for r in results
+            if r.status != "passed"
+        ],
+        "producer": {"name": "learn-llm-claims", "version": _own_version()},
+        "commit_dirty": commit.dirty,
+        "duration_ms": round(duration_ms, 3),
+        "claim_pack": claim_pack_identity(pack),
+        "implementation": {"kind": impl.kind, "name": impl.name, "sha256": impl.sha256},
+        "summary": {**counts, "total": len(results)},
+        "claims": results,
+    }
+    if faults is not None:
+        doc["faults"] = faults
+    plain: dict[str, Any] = to_json_data(doc)
+    return plain
+
+
+def to_json_data(value: Any) -> Any:
+    """Plain JSON data: NaN and infinities as strings, raised errors as objects."""
+    if isinstance(value, dict):
+        return {str(k): to_json_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_json_data(v) for v in value]
+    if isinstance(value, Raised):
+        return {"raised": value.error, "message": value.message}
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, BaseModel):
+        # field by field rather than model_dump(), which would turn Raised into a plain dict
+        return {name: to_json_data(getattr(value, name)) for name in type(value).model_fields}
+    return value
+
+
+def claim_pack_identity(pack: ClaimPack) -> dict[str, Any]:
+    files = []
+    whole = hashlib.sha256()
+    for path in pack.files:
+        data = path.read_bytes()
+        rel = _repo_relative(path)
+        files.append({"path": rel, "sha256": hashlib.sha256(data).hexdigest()})
+        whole.update(rel.encode() + b"\0" + data + b"\0")
+    return {
+        "module": pack.meta.id,
+        "version": pack.meta.version,
+        "title": pack.meta.title.model_dump(),
+        "chapter": pack.meta.chapter,
+        "files": files,
+        "sha256": whole.hexdigest(),
+        "expectations_sha256": expectations_sha256(pack),
+    }
+
+
+def expectations_sha256(pack: ClaimPack) -> str:
+    """What the claims assert; a change here is a change of meaning and needs a new version."""
+    asserted = sorted(
+        (
+            {
+                "id": c.claim.id,
+                "check": c.claim.check,
+                "inputs": c.claim.inputs,
+                "expect": [
+                    e.model_dump(include={"measure", "metric", "value", "tolerance"}, mode="json")
+                    for e in c.claim.expect
+                ],
+            }
+            for c in pack.claims
+        ),
+        key=lambda d: str(d["id"]),
+    )
+    blob = json.dumps(asserted, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _repo_relative(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(PROJECT_ROOT).as_posix()
+    except ValueError:
+        return path.name
+
+
+@functools.cache
+def dependency_licenses() -> list[dict[str, str]]:
+    out = []
+    for name in RUNTIME_DEPENDENCIES:
+        try:
+            meta = metadata.metadata(name).json
+        except metadata.PackageNotFoundError:  # pragma: no cover - a dependency is missing
+            continue
+        license_ = str(meta.get("license_expression") or meta.get("license") or "see package")
+        out.append(
+            {
+                "source": name,
+                "version": str(meta["version"]),
+                "license": license_.splitlines()[0][:120],
+                "attribution": (
+                    str(meta.get("author") or _names(meta.get("author_email")) or name)
+                ).splitlines()[0][:120],
+                "redistribution": NOT_REDISTRIBUTED,
+            }
+        )
+    return out
+
+
+@functools.cache
+def _own_version() -> str:
+    try:
+        return metadata.version("learn-llm-claims")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+# -- schema ---------------------------------------------------------------------------------
+@functools.cache
+def evidence_validator() -> jsonschema.protocols.Validator:
+    schema = json.loads((SCHEMA_DIR / f"{EVIDENCE_SCHEMA}.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def schema_problems(doc: Any) -> list[str]:
+    errors = sorted(evidence_validator().iter_errors(doc), key=lambda e: list(e.absolute_path))
+    return [f"{e.json_path}: {e.message}" for e in errors]
+
+
+# -- writing --------------------------------------------------------------------------------
+def write_json_atomic(path: Path, doc: Any) -> None:
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise EvidenceError(f"{path}: cannot read: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise EvidenceError(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}") from None
+
+
+def prepare_write(
+    out_dir: Path, docs: Iterable[tuple[ClaimPack, dict[str, Any]]]
+) -> list[tuple[Path, Any]]:
+    """Every file to write, validated, with versions protected; raises before any write."""
+    writes: list[tuple[Path, Any]] = []
+    manifest_path = out_dir / MANIFEST_NAME
+    manifest = (
+        read_json(manifest_path)
+        if manifest_path.exists()
+        else {"schema": MANIFEST_SCHEMA, "modules": {}}
+    )
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("modules"), dict):
+        raise EvidenceError(
+            f"{manifest_path}: not a module manifest (expected an object with 'modules')"
+        )
+    for pack, doc in docs:
+        problems = schema_problems(doc)
+        if problems:
+            raise EvidenceError("evidence does not match its schema: " + "; ".join(problems[:5]))
+        path = out_dir / evidence_name(pack)
+        if path.exists():
+            old = read_json(path)
+            old_sha = (
+                (old.get("claim_pack") or {}).get("expectations_sha256")
+                if isinstance(old, dict)
+                else None
+            )
+            new_sha = doc["claim_pack"]["expectations_sha256"]
+            if old_sha != new_sha:
+                raise EvidenceError(
+                    f"{path}: records {pack.meta.id} v{pack.meta.version} with other "
+                    f"expectations ({str(old_sha)[:12]} ≠ {new_sha[:12]}); an existing version "
+                    f"keeps its meaning: bump 'version' in {pack.directory / 'module.yaml'}"
+                )
+        writes.append((path, doc))
+        manifest["modules"][pack.meta.id] = {
+            "evidence": _manifest_path(path),
+            "version": pack.meta.version,
+            "claim_pack_sha256": doc["claim_pack"]["sha256"],
+        }
+    manifest["modules"] = dict(sorted(manifest["modules"].items()))
+    writes.append((manifest_path, manifest))
+    return writes
+
+
+def _manifest_path(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(PROJECT_ROOT).as_posix()
+    except ValueError:
+        return path.name
+
+
+def commit_writes(writes: list[tuple[Path, Any]]) -> None:
+    for path, doc in writes:
+        write_json_atomic(path, doc)
+
+
+# -- drift ----------------------------------------------------------------------------------
+def strip_volatile(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: strip_volatile(v) for k, v in value.items() if k not in VOLATILE_KEYS}
+    if isinstance(value, list):
+        return [strip_volatile(v) for v in value]
+    return value
+
+
+def drift(committed: Any, fresh: Any, path: str = "$") -> list[str]:
+    """JSON paths where the two documents differ, ignoring only verified_at and timings."""
+    a, b = strip_volatile(committed), strip_volatile(fresh)
+    return _diff(a, b, path)
+
+
+def _diff(a: Any, b: Any, path: str) -> list[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for key in list(a) + [k for k in b if k not in a]:
+            if key not in a:
+                out.append(f"{path}.{key}: only in the fresh run")
+            elif key not in b:
+                out.append(f"{path}.{key}: only in the committed evidence")
+            else:
+                out.extend(_diff(a[key], b[key], f"{path}.{key}"))
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return [f"{path}: {len(a)} items committed, {len(b)} now"]
+        pairs = enumerate(zip(a, b, strict=True))
+        return [d for i, (x, y) in pairs for d in _diff(x, y, f"{path}[{i}]")]
+    if a != b or type(a) is not type(b):
+        return [f"{path}: committed {_brief(a)}, now {_brief(b)}"]
+    return []
+
+
+def _brief(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)[:80]
+
+
+def _names(addresses: object) -> str:
+    """'Ann <a@x>, Bob <b@y>' -> 'Ann, Bob': attribution without e-mail addresses."""
+    if not isinstance(addresses, str):
+        return ""
+    return ", ".join(part.split("<")[0].strip() for part in addresses.split(",")).strip(", ")

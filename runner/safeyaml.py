@@ -1,0 +1,168 @@
+"""Parse YAML that may be hostile, keeping the line of every value.
+
+Claim files and learner submissions both go through here. Only plain data is accepted
+(mappings, sequences, strings, numbers, booleans, null): no Python tags, no timestamps
+turned into objects, no binary. Duplicate keys are reported instead of silently keeping the
+last one, and alias expansion is bounded before anything is constructed, so an alias bomb
+is refused in time proportional to the file, not to its expansion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+# libyaml's parser when PyYAML was built with it (it is in the wheels); the pure-Python
+# one otherwise. Only the parser differs: resolving and constructing stay SafeLoader's.
+if TYPE_CHECKING:
+    _BaseLoader = yaml.SafeLoader
+else:
+    _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+Path = tuple[str | int, ...]
+
+MAX_BYTES = 1_000_000
+MAX_NODES = 100_000
+_TAG = "tag:yaml.org,2002:"
+_PLAIN_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "seq", "map")}
+
+
+class _Loader(_BaseLoader):
+    """SafeLoader without the implicit timestamp resolver: dates stay strings."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != _TAG + "timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    line: int | None
+    message: str
+    path: Path = ()
+
+
+class YamlError(Exception):
+    """The text is not acceptable YAML; ``problems`` lists every reason found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(p.message for p in problems))
+
+
+@dataclass
+class Document:
+    data: Any
+    lines: dict[Path, int] = field(default_factory=dict)
+
+    def line_of(self, path: Path) -> int | None:
+        """The line of ``path``, or of its closest ancestor that has one."""
+        for end in range(len(path), -1, -1):
+            line = self.lines.get(path[:end])
+            if line is not None:
+                return line
+        return None
+
+
+def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX_NODES) -> Document:
+    """Parse one YAML document (JSON is YAML too) into plain data, or raise YamlError."""
+    size = len(text.encode("utf-8") if isinstance(text, str) else text)
+    if size > max_bytes:
+        raise YamlError([Problem(None, f"file is {size:,} bytes; the limit is {max_bytes:,}")])
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise YamlError([Problem(None, f"not UTF-8 text (byte {exc.start})")]) from None
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return Document(None, {(): 1})
+        problems, lines = _inspect(node, max_nodes)
+        if problems:
+            raise YamlError(problems)
+        return Document(loader.construct_document(node), lines)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        what = " ".join(s for s in (exc.context, exc.problem) if s)
+        raise YamlError([Problem(line, f"YAML syntax error: {what}")]) from None
+    except yaml.YAMLError as exc:
+        raise YamlError([Problem(None, f"YAML error: {exc}")]) from None
+    except RecursionError:
+        raise YamlError([Problem(None, "nesting is too deep")]) from None
+    finally:
+        loader.dispose()
+
+
+def _inspect(root: yaml.Node, max_nodes: int) -> tuple[list[Problem], dict[Path, int]]:
+    """Bound the expanded size, refuse non-plain tags and duplicate keys, record lines."""
+    problems: list[Problem] = []
+    lines: dict[Path, int] = {}
+    sizes: dict[int, int] = {}
+
+    def expanded(node: yaml.Node) -> int:
+        # Memoised on node identity: an alias points at the same node object, so this is
+        # linear in the file even when the expansion would be exponential.
+        key = id(node)
+        if key not in sizes:
+            sizes[key] = 1  # provisional, breaks cycles
+            sizes[key] = 1 + sum(expanded(child) for child in _children(node))
+        return sizes[key]
+
+    if expanded(root) > max_nodes:
+        return [
+            Problem(None, f"the document expands to more than {max_nodes:,} values (aliases?)")
+        ], {}
+
+    seen: set[int] = set()
+
+    def walk(node: yaml.Node, path: Path) -> None:
+        lines.setdefault(path, node.start_mark.line + 1)
+        if id(node) in seen:  # an alias: its lines were recorded under its first path
+            return
+        seen.add(id(node))
+        if node.tag not in _PLAIN_TAGS:
+            tag = node.tag.replace(_TAG, "!!")
+            problems.append(
+                Problem(
+                    node.start_mark.line + 1, f"tag {tag} is not allowed (plain data only)", path
+                )
+            )
+            return
+        if isinstance(node, yaml.MappingNode):
+            keys: dict[Any, int] = {}
+            for key_node, value_node in node.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+                line = key_node.start_mark.line + 1
+                if key is not None and key in keys:
+                    problems.append(
+                        Problem(line, f"duplicate key {key!r} (first on line {keys[key]})", path)
+                    )
+                elif key is not None:
+                    keys[key] = line
+                if key_node.tag not in _PLAIN_TAGS:
+                    walk(key_node, path)
+                walk(value_node, (*path, key if key is not None else "?"))
+                lines[(*path, key if key is not None else "?")] = line
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                walk(item, (*path, i))
+
+    walk(root, ())
+    return problems, lines
+
+
+def _children(node: yaml.Node) -> Iterator[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            yield key
+            yield value
+    elif isinstance(node, yaml.SequenceNode):
+        yield from node.value

@@ -1,0 +1,135 @@
+"""Validate: every claim can run before any claim runs.
+
+Checks that each claim's check exists, its inputs bind to the check's signature with the
+right types, each expected measurement is one the check returns, and ids and metric names
+are unique. Raises :class:`InvalidClaims` listing every problem; returns nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import typing
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from checks.registry import CheckSpec, Registry, UnknownName
+from runner.errors import ClaimProblem, InvalidClaims
+from runner.load import ClaimPack, LoadedClaim
+from runner.models import Raises
+
+INJECTED = ("impl", "rng")
+
+
+def ensure_runnable(packs: list[ClaimPack], registry: Registry) -> None:
+    problems: list[ClaimProblem] = []
+    for pack in packs:
+        seen_ids: dict[str, LoadedClaim] = {}
+        seen_metrics: dict[str, LoadedClaim] = {}
+        for loaded in pack.claims:
+            claim = loaded.claim
+
+            def problem(message: str, field: str | None = None, lc: LoadedClaim = loaded) -> None:
+                problems.append(ClaimProblem(lc.file, lc.line, message, lc.claim.id, field))
+
+            if claim.id in seen_ids:
+                first = seen_ids[claim.id]
+                problem(f"duplicate claim id (first in {first.file}:{first.line})", "id")
+            seen_ids.setdefault(claim.id, loaded)
+            for i, exp in enumerate(claim.expect):
+                metric = metric_name(claim.id, exp.measure, exp.metric)
+                if metric in seen_metrics and seen_metrics[metric] is not loaded:
+                    problem(
+                        f"metric {metric!r} is also named by claim {seen_metrics[metric].claim.id}",
+                        f"expect[{i}].metric",
+                    )
+                seen_metrics.setdefault(metric, loaded)
+            try:
+                spec = registry.resolve_check(claim.check)
+            except UnknownName as exc:
+                hint = f"; closest: {', '.join(exc.close)}" if exc.close else ""
+                problem(f"unknown check {claim.check!r}{hint}", "check")
+                continue
+            for field, message in input_problems(spec, claim.inputs):
+                problem(message, field)
+            for i, exp in enumerate(claim.expect):
+                if exp.measure not in spec.measures:
+                    problem(
+                        f"check {spec.name} returns no measurement {exp.measure!r}; "
+                        f"it returns {', '.join(spec.measures)}",
+                        f"expect[{i}].measure",
+                    )
+                if (
+                    isinstance(exp.tolerance, Raises)
+                    and exp.tolerance.error not in _exception_names()
+                ):
+                    problem(
+                        f"{exp.tolerance.error!r} is not a built-in exception type",
+                        f"expect[{i}].tolerance.error",
+                    )
+    if problems:
+        raise InvalidClaims(problems)
+
+
+def metric_name(claim_id: str, measure: str, metric: str | None) -> str:
+    return metric or f"{claim_id}.{measure}"
+
+
+def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[tuple[str, str]]:
+    """(field, message) for every way ``inputs`` fails to fit the check's signature."""
+    params = spec.input_parameters()
+    out: list[tuple[str, str]] = []
+    for name in inputs:
+        if name in INJECTED:
+            out.append((f"inputs.{name}", f"{name!r} is supplied by the runner, not the claim"))
+        elif name not in params:
+            expected = ", ".join(params) or "no inputs"
+            out.append(
+                (
+                    f"inputs.{name}",
+                    f"check {spec.name} takes no input {name!r} (it takes {expected})",
+                )
+            )
+    for name, param in params.items():
+        if name not in inputs and param.default is inspect.Parameter.empty:
+            out.append((f"inputs.{name}", f"missing; check {spec.name} requires it"))
+    hints = _hints(spec)
+    for name, value in inputs.items():
+        if name in params and name in hints:
+            try:
+                _adapter(hints[name]).validate_python(value, strict=True)
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                where = "".join(f"[{p}]" for p in err["loc"])
+                out.append(
+                    (
+                        f"inputs.{name}{where}",
+                        f"expected {_type_name(hints[name])}, got {value!r}"[:200],
+                    )
+                )
+    return out
+
+
+def _hints(spec: CheckSpec) -> dict[str, Any]:
+    return typing.get_type_hints(spec.fn)
+
+
+@functools.cache
+def _adapter(annotation: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(annotation)
+
+
+def _type_name(annotation: Any) -> str:
+    if typing.get_args(annotation):
+        return str(annotation).replace("typing.", "")
+    return str(getattr(annotation, "__name__", annotation))
+
+
+@functools.cache
+def _exception_names() -> frozenset[str]:
+    import builtins
+
+    return frozenset(
+        n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)
+    ) | {"MissingSubject"}
