@@ -14,8 +14,9 @@ LABEL = {"passed": "passed", "failed": "FAILED", "error": "ERROR", "skipped": "s
 
 
 def print_run(
-    pack: ClaimPack, impl: Implementation, results: list[ClaimResult], out: TextIO = sys.stdout
+    pack: ClaimPack, impl: Implementation, results: list[ClaimResult], out: TextIO | None = None
 ) -> None:
+    out = out or sys.stdout
     meta = pack.meta
     print(
         f"{meta.id} v{meta.version} · {meta.title.zh} / {meta.title.en} · {impl.describe()}",
@@ -57,5 +58,6 @@ def totals_line(results: list[ClaimResult]) -> str:
     return line
 
 
-def print_totals(results: list[ClaimResult], out: TextIO = sys.stdout) -> None:
+def print_totals(results: list[ClaimResult], out: TextIO | None = None) -> None:
+    out = out or sys.stdout
     print(totals_line(results), file=out)

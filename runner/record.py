@@ -329,4 +329,6 @@ def _names(addresses: object) -> str:
     """'Ann <a@x>, Bob <b@y>' -> 'Ann, Bob': attribution without e-mail addresses."""
     if not isinstance(addresses, str):
         return ""
-    return ", ".join(part.split("<")[0].strip() for part in addresses.split(",")).strip(", ")
+    names = [part.split("<")[0].strip() for part in addresses.split(",")]
+    names = [n for n in names if n]
+    return ", ".join(names[:3]) + (" et al." if len(names) > 3 else "")

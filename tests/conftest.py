@@ -1,0 +1,38 @@
+"""Shared fixtures: the repository's paths and a runner invoked in-process."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from runner.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+CLAIMS = ROOT / "claims"
+MODULE = CLAIMS / "23-design-tradeoffs"
+SHARED = ROOT.parent / "shared"
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli() -> Callable[..., Result]:
+    """Run ``python -m runner ARGS`` in this process; return exit code, stdout, stderr."""
+
+    def invoke(*args: str) -> Result:
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(list(args))
+        return Result(code, out.getvalue(), err.getvalue())
+
+    return invoke
