@@ -7,7 +7,9 @@ failed, errored or was skipped, or the evidence drifted); 2 misuse or invalid in
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -17,6 +19,7 @@ from typing import Any
 from checks import REGISTRY
 from runner import output
 from runner.errors import ClaimsError, InvalidClaims, UsageError
+from runner.inject import fault_section, find_fault, run_all, run_fault, variant
 from runner.load import ClaimPack, display_path, load_packs
 from runner.models import ClaimResult
 from runner.provenance import measured_commit
@@ -72,6 +75,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="compare a fresh run with the committed evidence; write nothing",
     )
     run.set_defaults(func=cmd_run)
+
+    inject = sub.add_parser(
+        "inject", help="run the claims with one of the chapter's faults in place"
+    )
+    which = inject.add_mutually_exclusive_group(required=True)
+    which.add_argument("--fault", metavar="ID", help="the fault to inject")
+    which.add_argument("--list", action="store_true", help="list the faults and their catchers")
+    which.add_argument("--all", action="store_true", help="inject every fault, then the score")
+    inject.add_argument(
+        "paths",
+        nargs="*",
+        default=["claims/"],
+        metavar="PATH",
+        help="claim directories (default: claims/)",
+    )
+    inject.add_argument("--format", choices=("text", "json"), default="text")
+    inject.set_defaults(func=cmd_inject)
     return parser
 
 
@@ -95,6 +115,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted; nothing was written", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader (e.g. `| head`) left; say nothing more, as other command-line tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FOUND_WANTING
 
 
 # -- run --------------------------------------------------------------------------------------
@@ -128,10 +153,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     docs = []
     if commit is not None:
         command = canonical_command(args)
-        docs = [
-            (pack, build_evidence(pack, results, impl, commit, command, ms))
-            for pack, results, ms in runs
-        ]
+        for pack, results, ms in runs:
+            # the fault variants belong to the evidence of a whole module only
+            faults = fault_section(run_all(pack, REGISTRY)) if whole and pack.faults else None
+            docs.append((pack, build_evidence(pack, results, impl, commit, command, ms, faults)))
     out_dir = Path(args.out)
     notes: list[str] = []
     drifted: list[str] = []
@@ -193,3 +218,63 @@ def cmd_run(args: argparse.Namespace) -> int:
         for note in notes:
             print(note)
     return code
+
+
+# -- inject -----------------------------------------------------------------------------------
+def cmd_inject(args: argparse.Namespace) -> int:
+    packs = load_packs([Path(p) for p in args.paths])
+    ensure_runnable(packs, REGISTRY)
+    if args.list:
+        return _inject_list(packs, args.format)
+    if args.all:
+        runs = [run for pack in packs for run in run_all(pack, REGISTRY)]
+        code = EXIT_OK if all(r.caught for r in runs) else EXIT_FOUND_WANTING
+        if args.format == "json":
+            payload = {**fault_section(runs), "exit_code": code}
+            print(json.dumps(to_json_data(payload), ensure_ascii=False, indent=2))
+        else:
+            for pack in packs:
+                output.print_fault_summary(pack, [r for r in runs if r.fault in pack_faults(pack)])
+        return code
+    found = find_fault(packs, args.fault)
+    if found is None:
+        known = [lf.fault.id for pack in packs for lf in pack.faults]
+        close = difflib.get_close_matches(args.fault, known, n=len(known), cutoff=0.0)
+        raise UsageError(f"unknown fault {args.fault!r}; valid (closest first): {', '.join(close)}")
+    pack, loaded = found
+    run = run_fault(pack, loaded, REGISTRY)
+    code = EXIT_OK if run.caught else EXIT_FOUND_WANTING
+    if args.format == "json":
+        payload = {
+            "module": pack.meta.id,
+            "fault": variant(run),
+            "claims": to_json_data(run.results),
+            "exit_code": code,
+        }
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        output.print_fault_run(pack, run)
+    return code
+
+
+def pack_faults(pack: ClaimPack) -> list[Any]:
+    return [lf.fault for lf in pack.faults]
+
+
+def _inject_list(packs: list[ClaimPack], fmt: str) -> int:
+    rows = [
+        {
+            "module": pack.meta.id,
+            "id": lf.fault.id,
+            "title": lf.fault.title.model_dump(),
+            "replaces": lf.fault.replaces,
+            "catchers": lf.fault.catchers,
+        }
+        for pack in packs
+        for lf in pack.faults
+    ]
+    if fmt == "json":
+        print(json.dumps({"faults": rows}, ensure_ascii=False, indent=2))
+    else:
+        output.print_fault_list(rows)
+    return EXIT_OK

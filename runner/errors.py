@@ -24,12 +24,13 @@ class ClaimProblem:
     message: str
     claim: str | None = None
     field: str | None = None
+    kind: str = "claim"  # or "fault"
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         parts = [where]
         if self.claim:
-            parts.append(f"claim {self.claim}")
+            parts.append(f"{self.kind} {self.claim}")
         if self.field:
             parts.append(self.field)
         return ": ".join(parts) + f": {self.message}"

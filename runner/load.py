@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from runner.errors import ClaimProblem, InvalidClaims, UsageError
-from runner.models import Claim, ModuleMeta, PropositionFile, Text
+from runner.models import Claim, Fault, FaultsFile, ModuleMeta, PropositionFile, Text
 from runner.safeyaml import Document, YamlError, parse
 
 MODULE_FILE = "module.yaml"
@@ -30,6 +30,13 @@ class LoadedClaim:
 
 
 @dataclass(frozen=True)
+class LoadedFault:
+    fault: Fault
+    file: str
+    line: int | None
+
+
+@dataclass(frozen=True)
 class ClaimPack:
     """One module's claims, as read from its directory."""
 
@@ -38,14 +45,19 @@ class ClaimPack:
     files: tuple[Path, ...]  # module.yaml first, then the claim files, sorted
     claims: tuple[LoadedClaim, ...]
     complete: bool  # False when only some of the module's claim files were named
+    faults: tuple[LoadedFault, ...] = ()
+
+    def claim(self, claim_id: str) -> LoadedClaim | None:
+        return next((c for c in self.claims if c.claim.id == claim_id), None)
 
 
 def display_path(path: Path) -> str:
-    """A path as the person typed it relative to where they are, never made absolute."""
+    """A path relative to where the person is, or as given when it lies elsewhere."""
     try:
-        return os.path.relpath(path)
+        rel = os.path.relpath(path)
     except ValueError:  # pragma: no cover - another drive on Windows
         return str(path)
+    return str(path) if rel.startswith("..") else rel
 
 
 def load_packs(paths: list[Path]) -> list[ClaimPack]:
@@ -114,14 +126,26 @@ def _load_pack(
             claims.append(
                 LoadedClaim(claim, display_path(path), line, prop.proposition, prop.stage)
             )
+    faults: list[LoadedFault] = []
+    faults_path = module_dir / FAULTS_FILE
+    # faults are judged against the whole module, so a run of single files leaves them out
+    if faults_path.is_file() and chosen is None:
+        doc = read_yaml(faults_path, problems)
+        table = to_model(FaultsFile, doc, faults_path, problems) if doc is not None else None
+        if doc is not None and table is not None:
+            for i, fault in enumerate(table.faults):
+                line = doc.line_of(("faults", i))
+                faults.append(LoadedFault(fault, display_path(faults_path), line))
     if meta is None:
         return None
+    extra = (faults_path,) if faults_path.is_file() else ()
     return ClaimPack(
         meta=meta,
         directory=module_dir,
-        files=(module_dir / MODULE_FILE, *files),
+        files=(module_dir / MODULE_FILE, *files, *extra),
         claims=tuple(claims),
         complete=chosen is None,
+        faults=tuple(faults),
     )
 
 
@@ -158,6 +182,7 @@ def to_model(model: type[M], doc: Document, path: Path, problems: list[ClaimProb
                     describe_error(err),
                     claim=claim,
                     field=field or None,
+                    kind="fault" if path_in_data[:1] == ("faults",) else "claim",
                 )
             )
         return None
@@ -185,9 +210,9 @@ _UNION_TAGS = {"exact", "close", "range", "raises"}
 
 
 def split_claim(data: Any, path: tuple[int | str, ...]) -> tuple[str | None, str]:
-    """(claim id, field inside that claim) for a path under ``claims[i]``."""
-    if len(path) >= 2 and path[0] == "claims" and isinstance(path[1], int):
-        claim = data["claims"][path[1]]
+    """(claim or fault id, field inside it) for a path under ``claims[i]`` or ``faults[i]``."""
+    if len(path) >= 2 and path[0] in ("claims", "faults") and isinstance(path[1], int):
+        claim = data[path[0]][path[1]]
         claim_id = claim.get("id") if isinstance(claim, dict) else None
         label = str(claim_id) if isinstance(claim_id, str) else f"#{path[1] + 1}"
         return label, format_field(path[2:])

@@ -173,6 +173,47 @@ class ModuleMeta(Strict):
     seed: int = 0
 
 
+class ObservedFact(Strict):
+    """One fact the fault's run shows, judged like an expectation and stated as a sentence.
+
+    ``fact`` is a template: ``{claim-id/measure}`` is replaced by that measurement of the
+    injected run, optionally with a format (``{mask.prefix-softmax/row_sum_min:.2f}``) or a
+    unit (``{operators.parameter-table/total:count}``).
+    """
+
+    claim: str = Field(pattern=ID_PATTERN)
+    measure: str
+    value: Any = None
+    tolerance: Tolerance
+    fact: Text
+
+    def as_expectation(self) -> Expectation:
+        return Expectation(
+            measure=self.measure, value=self.value, tolerance=self.tolerance, source="fault"
+        )
+
+
+class Fault(Strict):
+    """A known mistake from the chapter's fault table, and the claims that must catch it."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    title: Text
+    replaces: str = Field(description="the subject function the broken twin stands in for")
+    expected_signal: Text = Field(description="the chapter's 预期失败信号, quoted")
+    chapter_fix: Text | None = Field(default=None, description="the chapter's 修复后证据")
+    catchers: list[str] = Field(min_length=1, description="claims that must fail under it")
+    observed: list[ObservedFact] = Field(min_length=1)
+    differs_from_chapter: Text | None = Field(
+        default=None, description="how the observed signal differs from the chapter's text"
+    )
+
+
+class FaultsFile(Strict):
+    """``faults.yaml``: a module's fault table."""
+
+    faults: list[Fault] = Field(min_length=1)
+
+
 # -- results ------------------------------------------------------------------------------
 class MeasurementResult(BaseModel):
     name: str

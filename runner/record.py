@@ -12,6 +12,7 @@ import json
 import math
 import os
 import tempfile
+import tomllib
 from collections.abc import Iterable
 from importlib import metadata
 from pathlib import Path
@@ -185,10 +186,9 @@ def dependency_licenses() -> list[dict[str, str]]:
 
 @functools.cache
 def _own_version() -> str:
-    try:
-        return metadata.version("learn-llm-claims")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+    # pyproject.toml is the source of truth whether or not the project is installed
+    with (PROJECT_ROOT / "pyproject.toml").open("rb") as fh:
+        return str(tomllib.load(fh)["project"]["version"])
 
 
 # -- schema ---------------------------------------------------------------------------------

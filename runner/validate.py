@@ -16,7 +16,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from checks.registry import CheckSpec, Registry, UnknownName
 from runner.errors import ClaimProblem, InvalidClaims
-from runner.load import ClaimPack, LoadedClaim
+from runner.facts import template_refs
+from runner.load import ClaimPack, LoadedClaim, LoadedFault
 from runner.models import Raises
 
 INJECTED = ("impl", "rng")
@@ -68,8 +69,57 @@ def ensure_runnable(packs: list[ClaimPack], registry: Registry) -> None:
                         f"{exp.tolerance.error!r} is not a built-in exception type",
                         f"expect[{i}].tolerance.error",
                     )
+        problems.extend(fault_problems(pack, registry))
     if problems:
         raise InvalidClaims(problems)
+
+
+def fault_problems(pack: ClaimPack, registry: Registry) -> list[ClaimProblem]:
+    """A fault must name a registered twin of the subject it says it replaces, and catchers
+    and observed measurements that exist in the module."""
+    out: list[ClaimProblem] = []
+    seen: set[str] = set()
+    for lf in pack.faults:
+        fault = lf.fault
+
+        def problem(message: str, field: str | None = None, lf: LoadedFault = lf) -> None:
+            out.append(ClaimProblem(lf.file, lf.line, message, lf.fault.id, field, kind="fault"))
+
+        if fault.id in seen:
+            problem("duplicate fault id", "id")
+        seen.add(fault.id)
+        try:
+            twin = registry.resolve_twin(fault.id)
+        except UnknownName as exc:
+            hint = f"; closest: {', '.join(exc.close)}" if exc.close else ""
+            problem(f"no broken twin is registered under this id{hint}", "id")
+        else:
+            if twin.replaces != fault.replaces:
+                problem(f"the twin replaces {twin.replaces}(), not {fault.replaces}()", "replaces")
+        for i, catcher in enumerate(fault.catchers):
+            if pack.claim(catcher) is None:
+                problem(f"no claim {catcher!r} in module {pack.meta.id}", f"catchers[{i}]")
+        for i, fact in enumerate(fault.observed):
+            loaded = pack.claim(fact.claim)
+            if loaded is None:
+                problem(f"no claim {fact.claim!r} in module {pack.meta.id}", f"observed[{i}].claim")
+                continue
+            spec = registry.checks.get(loaded.claim.check)
+            if spec is not None and fact.measure not in spec.measures:
+                problem(
+                    f"check {spec.name} returns no measurement {fact.measure!r}",
+                    f"observed[{i}].measure",
+                )
+            for lang in ("zh", "en"):
+                for ref_claim, ref_measure in template_refs(getattr(fact.fact, lang)):
+                    ref = pack.claim(ref_claim)
+                    ref_spec = registry.checks.get(ref.claim.check) if ref else None
+                    if ref_spec is None or ref_measure not in ref_spec.measures:
+                        problem(
+                            f"{{{ref_claim}/{ref_measure}}} names no measurement of the module",
+                            f"observed[{i}].fact.{lang}",
+                        )
+    return out
 
 
 def metric_name(claim_id: str, measure: str, metric: str | None) -> str:

@@ -26,6 +26,11 @@ def _prefix_softmax(row: Array) -> Array:
         "row0",
         "rows_summing_to_exactly_one",
         "has_nan",
+        "rows_with_nan",
+        "row_sum_first",
+        "row_sum_min",
+        "row_sum_max",
+        "upper_triangle_max",
     ),
 )
 def causal_mask_as_deletion(
@@ -47,6 +52,11 @@ def causal_mask_as_deletion(
         "row0": weights[0].tolist(),
         "rows_summing_to_exactly_one": int(np.count_nonzero(row_sums == 1.0)),
         "has_nan": bool(np.isnan(weights).any()),
+        "rows_with_nan": int(np.count_nonzero(np.isnan(weights).any(axis=1))),
+        "row_sum_first": float(row_sums[0]),
+        "row_sum_min": float(np.min(row_sums)),
+        "row_sum_max": float(np.max(row_sums)),
+        "upper_triangle_max": float(np.max(upper)) if upper.size else 0.0,
     }
 
 

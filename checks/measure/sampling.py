@@ -39,13 +39,19 @@ def temperature_table(
 @check(
     "temperature_rejects_nonpositive",
     needs=("softmax_temperature",),
-    measures=("at_zero", "at_negative"),
+    measures=("at_zero", "at_negative", "at_zero_nan_count"),
 )
 def temperature_rejects_nonpositive(impl: Implementation, logits: list[float]) -> Measurements:
     """Stage 6: T <= 0 is an error; greedy decoding is a separate path."""
     z = np.asarray(logits, dtype=np.float64)
     fn = impl["softmax_temperature"]
-    return {"at_zero": attempt(fn, z, 0.0), "at_negative": attempt(fn, z, -1.0)}
+    at_zero = attempt(fn, z, 0.0)
+    nan_count = int(np.count_nonzero(np.isnan(at_zero))) if isinstance(at_zero, np.ndarray) else 0
+    return {
+        "at_zero": at_zero,
+        "at_negative": attempt(fn, z, -1.0),
+        "at_zero_nan_count": nan_count,
+    }
 
 
 @check(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,8 +44,14 @@ def chain_rule_nll(joint: NDArray[np.float64], tokens: Sequence[int]) -> float:
     return nll
 
 
-@subject("giant_mlp_parameter_log10")
-def giant_mlp_parameter_log10(vocab: int, length: int, hidden: int) -> float:
+@subject("giant_mlp_parameter_log10", uses=("sequence_support_log10",))
+def giant_mlp_parameter_log10(
+    vocab: int,
+    length: int,
+    hidden: int,
+    *,
+    sequence_support_log10: Callable[[int, int], float] = sequence_support_log10,
+) -> float:
     """Stage 2: log10 of the first layer of an MLP whose input is one-hot over V^T sequences.
 
     Weights (V^T x hidden) plus biases (hidden): log10(hidden * (V^T + 1)), where the +1

@@ -1,0 +1,124 @@
+"""Fault injection: run a module's claims against a fault's implementation.
+
+Nothing is patched: the registry builds an implementation where the broken twin stands in
+for the subject it replaces, and the claims run against it like against any other. A fault
+is *caught* when every claim declared as its catcher fails (or errors); it *survives* when a
+catcher still passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from checks.registry import Registry
+from runner.facts import render
+from runner.judge import judge
+from runner.load import ClaimPack, LoadedFault
+from runner.models import ClaimResult, Fault, Text
+from runner.run import run_claims
+
+BROKEN = ("failed", "error")
+
+
+@dataclass(frozen=True)
+class FactResult:
+    text: Text
+    held: bool
+    detail: str | None
+
+
+@dataclass(frozen=True)
+class FaultRun:
+    fault: Fault
+    results: list[ClaimResult]
+    facts: list[FactResult]
+
+    @property
+    def statuses(self) -> dict[str, str]:
+        return {r.id: r.status for r in self.results}
+
+    @property
+    def broken(self) -> list[str]:
+        return [r.id for r in self.results if r.status in BROKEN]
+
+    @property
+    def survivors(self) -> list[str]:
+        """Catchers that did not break: each one is a way the fault got through."""
+        statuses = self.statuses
+        return [c for c in self.fault.catchers if statuses.get(c) not in BROKEN]
+
+    @property
+    def caught(self) -> bool:
+        return not self.survivors
+
+    @property
+    def observed_as_declared(self) -> bool:
+        return all(f.held for f in self.facts)
+
+
+def measured_values(results: list[ClaimResult]) -> dict[tuple[str, str], Any]:
+    values: dict[tuple[str, str], Any] = {}
+    for r in results:
+        for m in r.measurements:
+            values[(r.id, m.name)] = m.actual
+        for name, value in r.observations.items():
+            values[(r.id, name)] = value
+    return values
+
+
+def run_fault(pack: ClaimPack, loaded: LoadedFault, registry: Registry) -> FaultRun:
+    fault = loaded.fault
+    impl = registry.with_fault(fault.id)
+    results = run_claims(pack.claims, impl, registry, pack.meta.seed)
+    values = measured_values(results)
+    facts = []
+    for fact in fault.observed:
+        key = (fact.claim, fact.measure)
+        if key in values:
+            verdict, detail = judge(fact.as_expectation(), values[key])
+        else:
+            verdict, detail = "failed", f"{fact.claim} measured no {fact.measure}"
+        text = Text(zh=render(fact.fact.zh, values), en=render(fact.fact.en, values))
+        facts.append(FactResult(text, verdict == "passed", detail))
+    return FaultRun(fault, results, facts)
+
+
+def run_all(pack: ClaimPack, registry: Registry) -> list[FaultRun]:
+    return [run_fault(pack, lf, registry) for lf in pack.faults]
+
+
+def find_fault(packs: list[ClaimPack], fault_id: str) -> tuple[ClaimPack, LoadedFault] | None:
+    for pack in packs:
+        for lf in pack.faults:
+            if lf.fault.id == fault_id:
+                return pack, lf
+    return None
+
+
+def variant(run: FaultRun) -> dict[str, Any]:
+    """One fault's entry in the evidence."""
+    fault = run.fault
+    return {
+        "id": fault.id,
+        "title": fault.title.model_dump(),
+        "replaces": fault.replaces,
+        "expected_signal": fault.expected_signal.model_dump(),
+        "observed_signal": [f.text.model_dump() for f in run.facts],
+        "observed_as_declared": run.observed_as_declared,
+        "differs_from_chapter": (
+            fault.differs_from_chapter.model_dump() if fault.differs_from_chapter else None
+        ),
+        "catchers": list(fault.catchers),
+        "claims_broken": run.broken,
+        "caught": run.caught,
+    }
+
+
+def fault_section(runs: list[FaultRun]) -> dict[str, Any]:
+    """The evidence's ``faults``: every variant, the fault x claim matrix, and the score."""
+    return {
+        "variants": [variant(r) for r in runs],
+        "matrix": {r.fault.id: r.statuses for r in runs},
+        "score": {"caught": sum(r.caught for r in runs), "total": len(runs)},
+    }
