@@ -19,7 +19,7 @@ import difflib
 import functools
 import inspect
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
 SubjectFn = Callable[..., Any]
@@ -35,6 +35,10 @@ class MissingSubject(LookupError):
     def __init__(self, name: str, implementation: str) -> None:
         super().__init__(f"{implementation} does not implement {name}()")
         self.name = name
+
+
+class UndeclaredSubject(RuntimeError):
+    """A check called a subject it did not declare in ``needs`` (a bug in the check)."""
 
 
 @dataclass(frozen=True)
@@ -82,11 +86,24 @@ class Implementation:
     sha256: str | None = None
     replaced: tuple[str, ...] = field(default=())
 
+    # What a check may call; None means everything. Set by :meth:`restricted`.
+    allowed: frozenset[str] | None = None
+
     def __getitem__(self, name: str) -> SubjectFn:
+        if self.allowed is not None and name not in self.allowed:
+            raise UndeclaredSubject(f"the check calls {name}() without declaring it in needs")
         try:
             return self.functions[name]
         except KeyError:
             raise MissingSubject(name, self.describe()) from None
+
+    def restricted(self, needs: tuple[str, ...]) -> Implementation:
+        """The same implementation, refusing any subject outside ``needs``.
+
+        Checks run against this view, so their ``needs`` are known to be complete, which is
+        what lets fault injection skip the claims a fault cannot reach.
+        """
+        return replace(self, allowed=frozenset(needs))
 
     def __contains__(self, name: object) -> bool:
         return name in self.functions
@@ -171,6 +188,19 @@ class Registry:
         twin = self.resolve_twin(fault_id)
         functions = self._bind({twin.replaces: twin.fn})
         return Implementation("fault", fault_id, functions, replaced=(twin.replaces,))
+
+    def reaching(self, name: str) -> frozenset[str]:
+        """Every subject whose reference behaviour changes when ``name`` is replaced:
+        ``name`` itself and, transitively, the reference functions that use it."""
+        reached = {name}
+        grew = True
+        while grew:
+            grew = False
+            for spec in self.subjects.values():
+                if spec.name not in reached and reached.intersection(spec.uses):
+                    reached.add(spec.name)
+                    grew = True
+        return frozenset(reached)
 
     def _bind(self, overrides: Mapping[str, SubjectFn]) -> dict[str, SubjectFn]:
         """Reference functions with ``overrides`` in place and dependencies bound to them."""

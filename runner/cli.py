@@ -155,7 +155,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         command = canonical_command(args)
         for pack, results, ms in runs:
             # the fault variants belong to the evidence of a whole module only
-            faults = fault_section(run_all(pack, REGISTRY)) if whole and pack.faults else None
+            faults = None
+            if whole and pack.faults:
+                faults = fault_section(run_all(pack, REGISTRY, reference=results))
             docs.append((pack, build_evidence(pack, results, impl, commit, command, ms, faults)))
     out_dir = Path(args.out)
     notes: list[str] = []

@@ -16,7 +16,7 @@ from runner.facts import render
 from runner.judge import judge
 from runner.load import ClaimPack, LoadedFault
 from runner.models import ClaimResult, Fault, Text
-from runner.run import run_claims
+from runner.run import run_claim, run_claims
 
 BROKEN = ("failed", "error")
 
@@ -67,10 +67,30 @@ def measured_values(results: list[ClaimResult]) -> dict[tuple[str, str], Any]:
     return values
 
 
-def run_fault(pack: ClaimPack, loaded: LoadedFault, registry: Registry) -> FaultRun:
+def run_fault(
+    pack: ClaimPack,
+    loaded: LoadedFault,
+    registry: Registry,
+    reference: list[ClaimResult] | None = None,
+) -> FaultRun:
+    """Run the module's claims with the fault in place.
+
+    A claim whose check cannot reach the replaced subject (checks may only call what they
+    declare in ``needs``, and reference functions receive their dependencies by name) runs
+    exactly the same functions as under the reference, so its ``reference`` result is reused.
+    """
     fault = loaded.fault
     impl = registry.with_fault(fault.id)
-    results = run_claims(pack.claims, impl, registry, pack.meta.seed)
+    reached = registry.reaching(registry.resolve_twin(fault.id).replaces)
+    previous = {r.id: r for r in reference or []}
+    results = []
+    for loaded_claim in pack.claims:
+        needs = registry.resolve_check(loaded_claim.claim.check).needs
+        known = previous.get(loaded_claim.claim.id)
+        if known is not None and not reached.intersection(needs):
+            results.append(known)
+        else:
+            results.append(run_claim(loaded_claim, impl, registry, pack.meta.seed))
     values = measured_values(results)
     facts = []
     for fact in fault.observed:
@@ -84,8 +104,12 @@ def run_fault(pack: ClaimPack, loaded: LoadedFault, registry: Registry) -> Fault
     return FaultRun(fault, results, facts)
 
 
-def run_all(pack: ClaimPack, registry: Registry) -> list[FaultRun]:
-    return [run_fault(pack, lf, registry) for lf in pack.faults]
+def run_all(
+    pack: ClaimPack, registry: Registry, reference: list[ClaimResult] | None = None
+) -> list[FaultRun]:
+    if reference is None:
+        reference = run_claims(pack.claims, registry.reference(), registry, pack.meta.seed)
+    return [run_fault(pack, lf, registry, reference) for lf in pack.faults]
 
 
 def find_fault(packs: list[ClaimPack], fault_id: str) -> tuple[ClaimPack, LoadedFault] | None:

@@ -6,15 +6,17 @@ temporary name in its directory and renamed, so a reader never sees half a file.
 
 from __future__ import annotations
 
+import email.parser
 import functools
 import hashlib
+import importlib
 import json
 import math
 import os
+import sys
 import tempfile
 import tomllib
 from collections.abc import Iterable
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +34,13 @@ EVIDENCE_SCHEMA = "learn-llm.evidence.v1"
 MANIFEST_SCHEMA = "learn-llm.module-manifest.v1"
 SCHEMA_DIR = PROJECT_ROOT / "schemas"
 MANIFEST_NAME = "module-manifest-v1.json"
-RUNTIME_DEPENDENCIES = ("numpy", "pydantic", "PyYAML", "jsonschema")
+# distribution -> the module it installs (to find its metadata without scanning sys.path)
+RUNTIME_DEPENDENCIES = {
+    "numpy": "numpy",
+    "pydantic": "pydantic",
+    "pyyaml": "yaml",
+    "jsonschema": "jsonschema",
+}
 # Fields that legitimately change between two runs of the same commit.
 VOLATILE_KEYS = frozenset({"verified_at", "duration_ms"})
 NOT_REDISTRIBUTED = "used as an installed dependency; not redistributed with this evidence"
@@ -164,10 +172,9 @@ def _repo_relative(path: Path) -> str:
 @functools.cache
 def dependency_licenses() -> list[dict[str, str]]:
     out = []
-    for name in RUNTIME_DEPENDENCIES:
-        try:
-            meta = metadata.metadata(name).json
-        except metadata.PackageNotFoundError:  # pragma: no cover - a dependency is missing
+    for name, module in RUNTIME_DEPENDENCIES.items():
+        meta = _dist_metadata(name, module)
+        if meta is None:  # pragma: no cover - a dependency is missing
             continue
         license_ = str(meta.get("license_expression") or meta.get("license") or "see package")
         out.append(
@@ -195,7 +202,29 @@ def _own_version() -> str:
 @functools.cache
 def evidence_validator() -> jsonschema.protocols.Validator:
     schema = json.loads((SCHEMA_DIR / f"{EVIDENCE_SCHEMA}.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(inline_refs(schema))
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """The same schema with every non-recursive ``#/$defs/...`` reference replaced by its
+    target. jsonschema resolves a ``$ref`` anew at each instance node, which was half of
+    the validation time of an evidence file; only ``value`` (a list of values) recurses."""
+    defs = schema.get("$defs", {})
+
+    def expand(node: Any, stack: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [expand(item, stack) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and len(node) == 1:
+            name = ref.removeprefix("#/$defs/")
+            if name in defs and name not in stack:
+                return expand(defs[name], (*stack, name))
+            return node
+        return {k: (v if k == "$defs" else expand(v, stack)) for k, v in node.items()}
+
+    return {**expand(schema, ()), "$defs": defs}
 
 
 def schema_problems(doc: Any) -> list[str]:
@@ -213,6 +242,8 @@ def write_json_atomic(path: Path, doc: Any) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        # mkstemp makes the file private (0600); give it the permissions of a normal file
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -332,3 +363,30 @@ def _names(addresses: object) -> str:
     names = [part.split("<")[0].strip() for part in addresses.split(",")]
     names = [n for n in names if n]
     return ", ".join(names[:3]) + (" et al." if len(names) > 3 else "")
+
+
+def _dist_metadata(dist: str, module_name: str) -> dict[str, Any] | None:
+    """A distribution's metadata, read from the .dist-info beside its module.
+
+    importlib.metadata finds the same file but scans every sys.path entry to do it, which
+    cost more than the rest of evidence building.
+    """
+    module = sys.modules.get(module_name) or importlib.import_module(module_name)
+    site = Path(module.__file__ or "").resolve().parent.parent
+    for info in site.glob("*.dist-info"):
+        if info.name.lower().startswith(f"{dist}-") and (info / "METADATA").is_file():
+            with (info / "METADATA").open("rb") as fh:
+                headers = email.parser.BytesHeaderParser().parse(fh)
+            return {k.lower().replace("-", "_"): v for k, v in headers.items()}
+    from importlib import metadata  # slow to import; only for unusual installs
+
+    try:
+        return dict(metadata.metadata(dist).json)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -62,7 +62,7 @@ def run_claim(
         # so NumPy's warnings would only be noise on the terminal.
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            measured = spec.fn(impl, **kwargs)
+            measured = spec.fn(impl.restricted(spec.needs), **kwargs)
     except MissingSubject as exc:
         return ClaimResult(**base, status="skipped", duration_ms=_ms(start), error=str(exc))
     except Exception as exc:

@@ -1,0 +1,54 @@
+"""How much does a full run cost beyond importing what it needs?
+
+Times ``python -m runner run claims/`` (every claim and every fault, evidence written to a
+temporary folder) against ``python -c "import numpy, yaml, jsonschema, pydantic"`` in the same
+process tree, alternating the two so that drift in the machine's load affects both alike.
+Prints the medians and their ratio. Target: <= 1.2x.
+
+    python bench/bench_run.py [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BARE = [sys.executable, "-c", "import numpy, yaml, jsonschema, pydantic"]
+
+
+def timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=ROOT, capture_output=True, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} exited {done.returncode}:\n{done.stderr.decode()[-2000:]}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as out:
+        run = [sys.executable, "-m", "runner", "run", "claims/", "--out", out]
+        timed(run), timed(BARE)  # warm the file cache for both
+        runs, bares = [], []
+        for _ in range(args.repeat):
+            runs.append(timed(run))
+            bares.append(timed(BARE))
+    r, b = statistics.median(runs), statistics.median(bares)
+    print(f"machine: {platform.machine()}, Python {platform.python_version()}, {args.repeat} runs each")
+    print(f"bare import of numpy, yaml, jsonschema, pydantic: median {b * 1000:7.1f} ms")
+    print(f"python -m runner run claims/ (17 claims, 9 faults): median {r * 1000:7.1f} ms")
+    print(f"ratio: {r / b:.2f}x (target <= 1.20x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,182 @@
+"""The chapter's fault table: every fault is caught, says what it really does, never leaks."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checks import REGISTRY
+from runner.inject import run_all, run_fault
+from runner.load import load_packs
+from runner.run import run_claims
+from tests.conftest import CLAIMS, MODULE
+
+PACK = load_packs([MODULE])[0]
+FAULTS = {lf.fault.id: lf for lf in PACK.faults}
+CHAPTER_FAULT_IDS = [
+    "vt-as-v-times-t",
+    "giant-mlp-missing-input-width",
+    "params-include-context",
+    "heads-as-copies",
+    "mask-multiply-zero",
+    "mask-no-renormalize",
+    "temperature-zero",
+    "low-temperature-underflow",
+    "topk-no-renormalize",
+]
+
+
+def test_the_nine_faults_of_the_chapter_are_declared_and_registered():
+    assert sorted(FAULTS) == sorted(CHAPTER_FAULT_IDS)
+    assert sorted(REGISTRY.twins) == sorted(CHAPTER_FAULT_IDS)
+
+
+@pytest.mark.parametrize("fault_id", CHAPTER_FAULT_IDS)
+def test_fault_is_caught_by_every_declared_catcher(fault_id):
+    run = run_fault(PACK, FAULTS[fault_id], REGISTRY)
+    statuses = run.statuses
+    for catcher in run.fault.catchers:
+        assert statuses[catcher] in ("failed", "error"), (catcher, statuses[catcher])
+    assert run.caught
+
+
+@pytest.mark.parametrize("fault_id", CHAPTER_FAULT_IDS)
+def test_observed_signal_is_what_the_yaml_says(fault_id):
+    run = run_fault(PACK, FAULTS[fault_id], REGISTRY)
+    for fact in run.facts:
+        assert fact.held, (fact.text.en, fact.detail)
+        assert "?" not in fact.text.en and "?" not in fact.text.zh  # every placeholder filled
+
+
+def test_reusing_reference_results_for_unreached_claims_changes_nothing():
+    reference = run_claims(PACK.claims, REGISTRY.reference(), REGISTRY, PACK.meta.seed)
+    for lf in PACK.faults:
+        fast = run_fault(PACK, lf, REGISTRY, reference)
+        full = run_fault(PACK, lf, REGISTRY)  # no reference: every claim runs under the fault
+        assert fast.statuses == full.statuses
+        assert [f.text for f in fast.facts] == [f.text for f in full.facts]
+
+
+def test_mask_multiply_zero_produces_no_nan_but_leaks_the_future():
+    run = run_fault(PACK, FAULTS["mask-multiply-zero"], REGISTRY)
+    mask = next(r for r in run.results if r.id == "mask.prefix-softmax")
+    assert mask.observations["rows_with_nan"] == 0
+    by_name = {m.name: m.actual for m in mask.measurements}
+    assert by_name["has_nan"] is False
+    assert by_name["upper_triangle_nonzero_count"] == 28
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.permutations(CHAPTER_FAULT_IDS))
+def test_no_fault_leaks_into_a_later_reference_run(order):
+    for fault_id in order[:3]:
+        run_fault(PACK, FAULTS[fault_id], REGISTRY)
+        after = run_claims(PACK.claims, REGISTRY.reference(), REGISTRY, PACK.meta.seed)
+        assert [r.status for r in after] == ["passed"] * len(PACK.claims), fault_id
+
+
+def test_all_faults_score_nine_of_nine():
+    runs = run_all(PACK, REGISTRY)
+    assert sum(r.caught for r in runs) == len(runs) == 9
+
+
+# -- the command line -------------------------------------------------------------------------
+def test_inject_one_fault_reports_breaks_and_signals(cli):
+    result = cli("inject", "--fault", "mask-multiply-zero", str(CLAIMS))
+    assert result.code == 0, result.err
+    out = result.out
+    assert out.startswith("fault mask-multiply-zero · ")
+    assert "  FAILED   mask.prefix-softmax" in out
+    assert "upper_triangle_nonzero_count: expected = 0, actual 28" in out
+    assert (
+        "chapter's signal: 整行变成 0/0，输出 NaN / whole rows become 0/0, the output is NaN" in out
+    )
+    assert "    0 rows contain NaN; row sums range 1.00–1.00" in out
+    assert out.rstrip().endswith(
+        "caught: all 2 catchers broke (mask.prefix-softmax, operators.position-dependence)"
+    )
+
+
+def test_inject_json(cli):
+    result = cli("inject", "--fault", "topk-no-renormalize", "--format", "json", str(CLAIMS))
+    assert result.code == 0
+    doc = json.loads(result.out)
+    assert doc["fault"]["id"] == "topk-no-renormalize"
+    assert doc["fault"]["caught"] is True
+    assert doc["fault"]["claims_broken"] == ["topk.renormalize"]
+    assert doc["fault"]["observed_signal"][0]["en"].startswith("the probabilities sum to 0.70")
+
+
+def test_inject_unknown_fault_lists_valid_ids_closest_first(cli):
+    result = cli("inject", "--fault", "mask-multiply-zer", str(CLAIMS))
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.startswith(
+        "error: unknown fault 'mask-multiply-zer'; valid (closest first): "
+        "mask-multiply-zero, mask-no-renormalize, "
+    )
+    assert "Traceback" not in result.err
+
+
+def test_inject_list(cli):
+    result = cli("inject", "--list", str(CLAIMS))
+    assert result.code == 0
+    lines = result.out.splitlines()
+    assert len(lines) == 18  # two lines per fault
+    assert lines[0].startswith("vt-as-v-times-t ")
+    assert "caught by support.gpt2-vocab-1000-ctx" in lines[1]
+    listed = json.loads(cli("inject", "--list", "--format", "json", str(CLAIMS)).out)
+    assert [f["id"] for f in listed["faults"]] == CHAPTER_FAULT_IDS
+
+
+def test_inject_all_prints_the_score(cli):
+    result = cli("inject", "--all", str(CLAIMS))
+    assert result.code == 0
+    assert result.out.splitlines()[-1] == "score: 9/9 faults caught"
+    doc = json.loads(cli("inject", "--all", "--format", "json", str(CLAIMS)).out)
+    assert doc["score"] == {"caught": 9, "total": 9}
+    assert doc["matrix"]["temperature-zero"]["temperature.rejects-nonpositive"] == "failed"
+
+
+def test_a_weakened_claim_lets_its_fault_survive(cli, tmp_path):
+    """A tolerance too loose to notice [0.4, 0.3, 0, 0, 0]: inject must exit 1 and say so."""
+    module = tmp_path / "23-design-tradeoffs"
+    shutil.copytree(MODULE, module)
+    topk = module / "7-top-k.yaml"
+    text = topk.read_text(encoding="utf-8")
+    text = text.replace(
+        "tolerance: {kind: close, abs: 5.0e-7}", "tolerance: {kind: close, abs: 0.2}"
+    )
+    text = text.replace(
+        "tolerance: {kind: close, abs: 2.3e-16}", "tolerance: {kind: close, abs: 0.5}"
+    )
+    topk.write_text(text, encoding="utf-8")
+    result = cli("inject", "--fault", "topk-no-renormalize", str(module))
+    assert result.code == 1
+    assert "  SURVIVED topk.renormalize" in result.out
+    assert result.out.rstrip().endswith(
+        "SURVIVED: 1 of 1 catchers still pass under the fault (topk.renormalize); "
+        "the claims would not notice this mistake"
+    )
+    summary = cli("inject", "--all", str(module))
+    assert summary.code == 1
+    assert summary.out.splitlines()[-1] == "score: 8/9 faults caught"
+
+
+def test_run_records_fault_variants_and_matrix(cli, tmp_path):
+    result = cli("run", str(CLAIMS), "--out", str(tmp_path))
+    assert result.code == 0
+    doc = json.loads((tmp_path / "23-design-tradeoffs-v1.json").read_text(encoding="utf-8"))
+    faults = doc["faults"]
+    assert faults["score"] == {"caught": 9, "total": 9}
+    assert [v["id"] for v in faults["variants"]] == CHAPTER_FAULT_IDS
+    assert set(faults["matrix"]) == set(CHAPTER_FAULT_IDS)
+    assert all(len(row) == 17 for row in faults["matrix"].values())
+    temp = next(v for v in faults["variants"] if v["id"] == "temperature-zero")
+    assert temp["claims_broken"] == ["temperature.rejects-nonpositive"]
+    assert temp["observed_as_declared"] is True
+    assert temp["expected_signal"]["zh"] == "分母为 0，输出 NaN"
