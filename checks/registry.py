@@ -85,6 +85,7 @@ class Implementation:
     functions: Mapping[str, SubjectFn]
     sha256: str | None = None
     replaced: tuple[str, ...] = field(default=())
+    source: str | None = None  # a learner's file, to name it (and its line) in errors
 
     # What a check may call; None means everything. Set by :meth:`restricted`.
     allowed: frozenset[str] | None = None

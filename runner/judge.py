@@ -50,9 +50,19 @@ def judge(exp: Expectation, actual: Any) -> tuple[Verdict, str | None]:
 def _shape_mismatch(expected: Any, actual: Any) -> str | None:
     if isinstance(expected, list) != isinstance(actual, list):
         return "expected a list" if isinstance(expected, list) else "expected a single value"
-    if isinstance(expected, list) and len(expected) != len(actual):
-        return f"expected {len(expected)} elements, got {len(actual)}"
+    if isinstance(expected, list):
+        if len(expected) != len(actual):
+            return f"expected {len(expected)} elements, got {len(actual)}"
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            inner = _shape_mismatch(e, a)
+            if inner:
+                return f"at index {i}: {inner}"
     return None
+
+
+def _finite(a: int | float) -> bool:
+    """A Python int is always finite (math.isfinite overflows above 1.8e308)."""
+    return isinstance(a, int) or math.isfinite(a)
 
 
 def _elementwise(expected: Any, actual: Any, ok: Any) -> tuple[Verdict, str | None]:
@@ -80,12 +90,12 @@ def _equal(e: Any, a: Any) -> bool:
     if isinstance(e, bool) or isinstance(a, bool):
         return type(e) is type(a) and e == a
     if isinstance(e, int | float) and isinstance(a, int | float):
-        return math.isfinite(a) and e == a
+        return _finite(a) and e == a
     return bool(e == a)
 
 
 def _in_range(a: Any, tol: Range) -> bool:
-    if isinstance(a, bool) or not isinstance(a, int | float) or not math.isfinite(a):
+    if isinstance(a, bool) or not isinstance(a, int | float) or not _finite(a):
         return False
     return (tol.min is None or a >= tol.min) and (tol.max is None or a <= tol.max)
 
@@ -109,8 +119,12 @@ def _close(expected: Any, actual: Any, tol: Close) -> tuple[Verdict, str | None]
     per_row = isinstance(tol.abs, list) or isinstance(tol.rel, list)
     bad = []
     for i, (e, a) in enumerate(zip(e_flat, a_flat, strict=True)):
-        finite = not isinstance(a, bool) and isinstance(a, int | float) and math.isfinite(a)
-        if not finite or abs(a - e) > allowed(e, tol, i if per_row else None):
+        finite = not isinstance(a, bool) and isinstance(a, int | float) and _finite(a)
+        try:
+            deviation = abs(a - e) if finite else math.inf
+        except OverflowError:  # an int too large to meet a float
+            deviation = math.inf
+        if deviation > allowed(e, tol, i if per_row else None):
             bad.append(i)
     if not bad:
         return "passed", None

@@ -135,7 +135,9 @@ class Expectation(Strict):
             for name in ("abs", "rel"):
                 bound = getattr(tol, name)
                 if isinstance(bound, list) and (
-                    not isinstance(self.value, list) or len(bound) != len(self.value)
+                    not isinstance(self.value, list)
+                    or len(bound) != len(self.value)
+                    or any(isinstance(v, list) for v in self.value)
                 ):
                     raise ValueError(f"tolerance.{name} has one entry per element of value")
         return self

@@ -25,6 +25,8 @@ def show(x: Any, unit: Unit | None = None) -> str:
         return repr(x)
     if isinstance(x, float) and not math.isfinite(x):
         return "NaN" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    if isinstance(x, int) and abs(x) >= 10**16:  # astronomic, e.g. V^T computed exactly
+        return f"{'-' if x < 0 else ''}10^{math.log10(abs(x)):.2f}"
     if unit in ("count", "bytes") and float(x).is_integer():
         return f"{int(x):,}"
     if unit in ("log10", "orders"):

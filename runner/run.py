@@ -17,6 +17,7 @@ import numpy as np
 
 from checks.registry import Implementation, MissingSubject, Registry
 from runner.judge import judge, to_plain
+from runner.learner import learner_error
 from runner.load import LoadedClaim
 from runner.models import ClaimResult, Expectation, MeasurementResult, Raises, Range
 from runner.validate import metric_name
@@ -65,8 +66,14 @@ def run_claim(
             measured = spec.fn(impl.restricted(spec.needs), **kwargs)
     except MissingSubject as exc:
         return ClaimResult(**base, status="skipped", duration_ms=_ms(start), error=str(exc))
+    except NotImplementedError as exc:
+        where = f" ({learner_error(exc, impl.source)})" if impl.source else ""
+        return ClaimResult(
+            **base, status="skipped", duration_ms=_ms(start), error=f"not implemented{where}"
+        )
     except Exception as exc:
-        return ClaimResult(**base, status="error", duration_ms=_ms(start), error=last_line(exc))
+        message = learner_error(exc, impl.source) if impl.source else last_line(exc)
+        return ClaimResult(**base, status="error", duration_ms=_ms(start), error=message)
     duration = _ms(start)
 
     unknown = sorted(set(measured) - set(spec.measures))
@@ -87,7 +94,10 @@ def run_claim(
                 error=f"check {spec.name} returned no {exp.measure!r}",
             )
         actual = to_plain(measured[exp.measure])
-        verdict, detail = judge(exp, actual)
+        try:
+            verdict, detail = judge(exp, actual)
+        except Exception as exc:  # a value no rule foresaw: fail it, say what it was
+            verdict, detail = "failed", f"could not be judged: {last_line(exc)}"
         results.append(
             MeasurementResult(
                 name=exp.measure,

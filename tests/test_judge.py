@@ -1,0 +1,422 @@
+"""The judge: one measured value against one expectation, for every kind of tolerance."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from checks.outcome import Raised, attempt
+from runner.judge import judge
+from runner.models import Expectation
+from runner.numbers import show_expectation
+
+NAN, INF = math.nan, math.inf
+NON_FINITE = [NAN, INF, -INF, np.float64(NAN), np.float32(INF), np.float16(-INF)]
+
+
+def expect(kind: str, value: Any = None, unit: str | None = None, **tol: Any) -> Expectation:
+    data: dict[str, Any] = {"measure": "m", "tolerance": {"kind": kind, **tol}, "source": "test"}
+    if value is not None:
+        data["value"] = value
+    if unit is not None:
+        data["unit"] = unit
+    return Expectation.model_validate(data)
+
+
+def verdict(exp: Expectation, actual: Any) -> str:
+    return judge(exp, actual)[0]
+
+
+def raised(exc: BaseException) -> Raised:
+    def throw() -> None:
+        raise exc
+
+    result = attempt(throw)
+    assert isinstance(result, Raised)
+    return result
+
+
+# -- exact --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("value", "actual"),
+    [
+        (3, 3),
+        (3, np.int64(3)),
+        (0, 0),
+        (123532032, 123532032),
+        (3, 3.0),  # numbers compare by value; only booleans are kept apart from numbers
+        (0.5, 0.5),
+        (0.0, -0.0),
+        (0.0, np.float16(0.0)),
+        (True, True),
+        (False, False),
+        (False, np.bool_(False)),
+        ("abc", "abc"),
+        ([1, 2, 3], [1, 2, 3]),
+        ([1, 2, 3], (1, 2, 3)),
+        ([1, 2, 3], np.array([1, 2, 3])),
+        ([1.0, 0.0, 0.0], [1.0, 0.0, 0.0]),
+        ([[0, 1, 2], [0, 1, 2]], [[0, 1, 2], [0, 1, 2]]),
+        ([[0, 1], [2, 3]], np.arange(4).reshape(2, 2)),
+        ([], []),
+    ],
+)
+def test_exact_passes_on_equal_values(value, actual):
+    assert judge(expect("exact", value), actual) == ("passed", None)
+
+
+@pytest.mark.parametrize(
+    ("value", "actual"),
+    [
+        (3, 4),
+        (3, 3.0000000000000004),
+        (0.0, 5e-324),  # the smallest subnormal is not 0
+        (1.0, 1.0 - 2**-53),
+        (True, 1),
+        (1, True),
+        (False, 0),
+        (0, False),
+        (True, 1.0),
+        (0.0, False),
+        (True, False),
+        (False, True),
+        (1, np.True_),
+        ("abc", "abd"),
+        ("3", 3),
+        (3, "3"),
+        ([1, 2, 3], [1, 2, 4]),
+        ([1, 2, 3], [1, 2]),
+        ([1, 2], [1, 2, 3]),
+        ([1, 2, 3], []),
+        ([1], 1),
+        (1, [1]),
+        ([[0, 1, 2], [0, 1, 2]], [[0, 1, 2], [0, 2, 1]]),
+        ([[0, 1, 2], [0, 1, 2]], [[0, 1, 2]]),
+        ([True, False], [1, 0]),
+        (3, None),
+    ],
+)
+def test_exact_fails_on_any_difference(value, actual):
+    assert verdict(expect("exact", value), actual) == "failed"
+
+
+def test_exact_explains_a_list_failure():
+    assert judge(expect("exact", [1, 2, 3]), [1, 2, 4]) == (
+        "failed",
+        "1 of 3 elements outside (first at index 2)",
+    )
+    assert judge(expect("exact", [1, 2, 3]), [1, 2]) == ("failed", "expected 3 elements, got 2")
+    assert judge(expect("exact", [1, 2]), 1) == ("failed", "expected a list")
+    assert judge(expect("exact", 1), [1]) == ("failed", "expected a single value")
+
+
+def test_exact_does_not_accept_a_raised_error():
+    got = raised(ValueError("no"))
+    assert judge(expect("exact", 1), got) == ("failed", "raised ValueError: no")
+
+
+# -- close --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("tol", "value", "actual", "ok"),
+    [
+        # abs only: |a - e| <= abs, bounds inclusive (0.25 and 1.25 are exact in binary)
+        ({"abs": 0.25}, 1.0, 1.0, True),
+        ({"abs": 0.25}, 1.0, 1.25, True),
+        ({"abs": 0.25}, 1.0, 0.75, True),
+        ({"abs": 0.25}, 1.0, math.nextafter(1.25, 2.0), False),
+        ({"abs": 0.25}, 1.0, math.nextafter(0.75, 0.0), False),
+        ({"abs": 0.25}, 100.0, 100.5, False),  # abs does not scale with the value
+        ({"abs": 0.005}, 4701.20, 4701.204, True),
+        ({"abs": 0.005}, 4701.20, 4701.21, False),
+        ({"abs": 0}, 2.0, 2.0, True),
+        ({"abs": 0}, 2.0, math.nextafter(2.0, 3.0), False),
+        ({"abs": 1}, 3, 4, True),  # ints are numbers too
+        # rel only: |a - e| <= rel * |e|
+        ({"rel": 0.25}, 8.0, 10.0, True),
+        ({"rel": 0.25}, 8.0, 6.0, True),
+        ({"rel": 0.25}, 8.0, math.nextafter(10.0, 11.0), False),
+        ({"rel": 0.25}, -8.0, -10.0, True),  # |e|, so a negative value gets the same width
+        ({"rel": 0.25}, -8.0, -5.9, False),
+        ({"rel": 0.001}, 0.0040261, 0.0040301, True),
+        ({"rel": 0.001}, 0.0040261, 0.0040302, False),
+        ({"rel": 0.5}, 0.0, 1e-300, False),  # rel around 0 allows nothing
+        # both: max(abs, rel * |e|)
+        ({"abs": 0.5, "rel": 0.25}, 8.0, 10.0, True),  # rel wins: 2.0
+        ({"abs": 0.5, "rel": 0.25}, 8.0, 10.25, False),
+        ({"abs": 0.5, "rel": 0.25}, 1.0, 1.5, True),  # abs wins: 0.5 > 0.25
+        ({"abs": 0.5, "rel": 0.25}, 1.0, 1.625, False),
+        ({"abs": 0.5, "rel": 0.25}, 0.0, -0.5, True),
+    ],
+)
+def test_close_allows_max_of_abs_and_rel(tol, value, actual, ok):
+    assert verdict(expect("close", value, **tol), actual) == ("passed" if ok else "failed")
+
+
+def test_close_lists_element_by_element():
+    exp = expect("close", [0.705385, 0.259496, 0.035119], abs=5e-7)
+    assert verdict(exp, [0.7053848, 0.2594962, 0.0351186]) == "passed"
+    assert verdict(exp, np.array([0.70538527, 0.25949646, 0.03511903])) == "passed"
+    status, detail = judge(exp, [0.705385, 0.259497, 0.035119])
+    assert status == "failed"
+    assert detail is not None
+    assert detail.startswith("1 of 3 elements outside; first at index 1: expected 0.259496")
+    assert judge(exp, [0.705385, 0.259496]) == ("failed", "expected 3 elements, got 2")
+    assert judge(exp, 0.705385) == ("failed", "expected a list")
+    assert verdict(expect("close", 1.0, abs=0.1), [1.0]) == "failed"
+
+
+def test_close_takes_per_element_tolerances():
+    # half a unit in the last digit the chapter prints, element by element
+    exp = expect("close", [0.999955, 4.54e-5, 9.36e-14], abs=[5e-7, 5e-8, 5e-16])
+    assert verdict(exp, [0.9999546, 4.5399e-5, 9.357e-14]) == "passed"
+    assert verdict(exp, [0.9999546, 4.5399e-5, 9.42e-14]) == "failed"  # third: 6e-16 > 5e-16
+    assert verdict(exp, [0.99995, 4.54e-5, 9.36e-14]) == "failed"  # first: 5e-6 > 5e-7
+    # the first element's wide bound is not lent to the second
+    wide_first = expect("close", [1.0, 100.0], abs=[0.5, 0.001])
+    assert verdict(wide_first, [1.5, 100.0]) == "passed"
+    assert verdict(wide_first, [1.0, 100.0009765625]) == "passed"
+    assert verdict(wide_first, [1.0, 100.5]) == "failed"
+    per_rel = expect("close", [10.0, 10.0], rel=[0.1, 0.01])
+    assert verdict(per_rel, [11.0, 10.1]) == "passed"
+    assert verdict(per_rel, [10.0, 10.5]) == "failed"
+    mixed = expect("close", [10.0, 10.0], abs=0.5, rel=[0.1, 0.0])
+    assert verdict(mixed, [11.0, 10.5]) == "passed"
+    assert verdict(mixed, [10.0, 10.75]) == "failed"
+
+
+@pytest.mark.parametrize("actual", [True, False, "1.0", None, [1.0], {"a": 1.0}])
+def test_close_fails_on_what_is_not_a_number(actual):
+    assert verdict(expect("close", 1.0, abs=1.0), actual) == "failed"
+
+
+def test_close_does_not_accept_a_raised_error():
+    assert verdict(expect("close", 1.0, abs=1.0), raised(ValueError())) == "failed"
+
+
+# -- range --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("tol", "actual", "ok"),
+    [
+        ({"min": 4600}, 4601.2, True),
+        ({"min": 4600}, 4600, True),  # inclusive
+        ({"min": 4600}, 4600.0, True),
+        ({"min": 4600}, 1e300, True),
+        ({"min": 4600}, math.nextafter(4600.0, 0.0), False),
+        ({"min": 4600}, -4601.2, False),
+        ({"max": 1e-12}, 0.0, True),
+        ({"max": 1e-12}, 1e-12, True),  # inclusive
+        ({"max": 1e-12}, -1e300, True),
+        ({"max": 1e-12}, math.nextafter(1e-12, 1.0), False),
+        ({"max": 1e-12}, 2.2e-16, True),
+        ({"max": 1e-12}, 1.0, False),
+        ({"min": 3, "max": 4}, 3.61, True),
+        ({"min": 3, "max": 4}, 3, True),
+        ({"min": 3, "max": 4}, 4, True),
+        ({"min": 3, "max": 4}, 2.999, False),
+        ({"min": 3, "max": 4}, 4.001, False),
+        ({"min": 3, "max": 3}, 3, True),
+        ({"min": 0, "max": 1}, np.float32(0.5), True),
+        ({"min": 0, "max": 1}, True, False),  # a boolean is not a number in range
+        ({"min": 0, "max": 1}, "0.5", False),
+        ({"min": 0, "max": 1}, None, False),
+        ({"min": 0, "max": 1}, [0.0, 0.5, 1.0], True),  # every element
+        ({"min": 0, "max": 1}, [0.0, 1.5, 1.0], False),
+        ({"min": 0, "max": 1}, [[0.0, 0.5], [1.0, 0.25]], True),
+        ({"min": 0, "max": 1}, [[0.0, 0.5], [1.0, -0.25]], False),
+    ],
+)
+def test_range_bounds_are_inclusive(tol, actual, ok):
+    assert verdict(expect("range", **tol), actual) == ("passed" if ok else "failed")
+
+
+def test_range_explains_a_list_failure():
+    assert judge(expect("range", min=0, max=1), [0.5, 2.0, 3.0]) == (
+        "failed",
+        "2 of 3 elements outside (first at index 1)",
+    )
+
+
+def test_range_does_not_accept_a_raised_error():
+    assert judge(expect("range", max=1e-12), raised(ZeroDivisionError("x"))) == (
+        "failed",
+        "raised ZeroDivisionError: x",
+    )
+
+
+# -- raises -------------------------------------------------------------------------------
+def test_raises_passes_on_that_error():
+    got = attempt(float, "not a number")
+    assert isinstance(got, Raised)
+    assert judge(expect("raises", error="ValueError"), got) == ("passed", None)
+
+
+@pytest.mark.parametrize("name", ["ZeroDivisionError", "ArithmeticError", "Exception"])
+def test_raises_accepts_a_subclass_by_the_base_class_name(name):
+    got = attempt(lambda: 1 / 0)
+    assert isinstance(got, Raised)
+    assert got.names == ("ZeroDivisionError", "ArithmeticError", "Exception", "BaseException")
+    assert verdict(expect("raises", error=name), got) == "passed"
+
+
+def test_raises_accepts_a_user_subclass():
+    class TemperatureError(ValueError):
+        pass
+
+    got = raised(TemperatureError("T must be > 0"))
+    assert got.error == "TemperatureError"
+    assert verdict(expect("raises", error="ValueError"), got) == "passed"
+    assert verdict(expect("raises", error="TemperatureError"), got) == "passed"
+
+
+def test_raises_fails_on_a_different_error():
+    exp = expect("raises", error="ValueError")
+    assert judge(exp, raised(TypeError("bad operand"))) == (
+        "failed",
+        "expected to raise ValueError, raised TypeError: bad operand",
+    )
+    # a subclass's name does not accept its base class
+    assert verdict(expect("raises", error="ZeroDivisionError"), raised(ArithmeticError())) == (
+        "failed"
+    )
+    # the name is matched exactly, not as a substring or case-insensitively
+    assert verdict(expect("raises", error="Error"), raised(ValueError())) == "failed"
+    assert verdict(expect("raises", error="valueerror"), raised(ValueError())) == "failed"
+
+
+@pytest.mark.parametrize(
+    "returned",
+    [
+        [0.999955, 4.54e-5, 9.36e-14],
+        np.array([NAN, NAN, NAN]),
+        NAN,
+        0,
+        None,
+        False,
+        "ValueError",
+    ],
+)
+def test_raises_fails_when_the_call_returns(returned):
+    status, detail = judge(expect("raises", error="ValueError"), returned)
+    assert status == "failed"
+    assert detail is not None
+    assert detail.startswith("expected to raise ValueError, returned ")
+
+
+# -- NaN and infinities never pass ---------------------------------------------------------
+NON_FINITE_EXPECTATIONS = {
+    "exact": expect("exact", 1.0),
+    "exact-int": expect("exact", 1),
+    "close-abs": expect("close", 1.0, abs=1e300),
+    "close-rel": expect("close", 1.0, rel=1e300),
+    "range-min": expect("range", min=0),
+    "range-max": expect("range", max=0),
+    "range-both": expect("range", min=-1e300, max=1e300),
+}
+
+
+@pytest.mark.parametrize("bad", NON_FINITE, ids=repr)
+@pytest.mark.parametrize("name", NON_FINITE_EXPECTATIONS)
+def test_non_finite_never_passes(name, bad):
+    assert verdict(NON_FINITE_EXPECTATIONS[name], bad) == "failed"
+
+
+@pytest.mark.parametrize("bad", [NAN, INF, -INF], ids=repr)
+@pytest.mark.parametrize(
+    "exp",
+    [
+        expect("exact", [1.0, 2.0, 3.0]),
+        expect("exact", [[1, 2], [3, 4], [5, 6]]),
+        expect("close", [1.0, 2.0, 3.0], abs=1e300),
+        expect("close", [1.0, 2.0, 3.0], abs=[1e300, 1e300, 1e300]),
+        expect("range", min=-1e300, max=1e300),
+    ],
+    ids=["exact", "exact-nested", "close", "close-per-element", "range"],
+)
+def test_non_finite_never_passes_inside_a_list(exp, bad):
+    nested = isinstance(exp.value, list) and isinstance(exp.value[0], list)
+    good = exp.value if exp.value is not None else [1.0, 2.0, 3.0]
+    assert verdict(exp, good) == "passed"
+    for i in range(3):
+        if nested:
+            actual: Any = [list(row) for row in good]
+            actual[i][1] = bad
+        else:
+            actual = list(good)
+            actual[i] = bad
+        assert verdict(exp, actual) == "failed", actual
+        assert verdict(exp, np.array(actual, dtype=np.float64)) == "failed", actual
+
+
+def test_non_finite_expected_value_is_refused_or_never_met():
+    # close refuses a non-finite value at load time ...
+    with pytest.raises(ValueError, match="finite"):
+        expect("close", NAN, abs=1.0)
+    # ... and exact accepts one, but no measured value can ever equal it
+    for bad in (NAN, INF, -INF):
+        assert verdict(expect("exact", bad), bad) == "failed"
+
+
+# -- a shape that differs is a failure ----------------------------------------------------
+@pytest.mark.parametrize("kind", ["exact", "close"])
+def test_a_regrouped_nested_list_fails(kind):
+    tol = {"abs": 0.1} if kind == "close" else {}
+    assert verdict(expect(kind, [[1, 2], [3]], **tol), [[1], [2, 3]]) == "failed"
+    assert verdict(expect(kind, [1, 2], **tol), [[1], [2]]) == "failed"
+
+
+@pytest.mark.parametrize("kind", ["exact", "close"])
+def test_a_ragged_nested_list_fails_without_raising(kind):
+    tol = {"abs": 0.1} if kind == "close" else {}
+    assert verdict(expect(kind, [[1, 2], [3, 4]], **tol), [[1, 2, 3], [4, 5]]) == "failed"
+
+
+@pytest.mark.parametrize(
+    "exp", [expect("exact", 3), expect("close", 3.0, abs=1.0), expect("range", min=0, max=1e300)]
+)
+def test_an_astronomic_int_fails_without_raising(exp):
+    assert verdict(exp, 50257**1000) == "failed"
+
+
+# -- how an expectation is shown ----------------------------------------------------------
+@pytest.mark.parametrize(
+    ("exp", "shown"),
+    [
+        (expect("close", 4701.20, unit="log10", abs=0.005), "4701.20 ± 0.005"),
+        (expect("close", 8.09, unit="log10", abs=0.005), "8.09 ± 0.005"),
+        (expect("close", 0.0040261, rel=0.001), "0.0040261 ± 0.001 (rel)"),
+        (expect("close", 1.0, abs=1e-12, rel=1e-9), "1 ± max(1e-12, 1e-09 (rel))"),
+        (
+            expect("close", [0.999955, 4.54e-5], unit="probability", abs=[5e-7, 5e-8]),
+            "[0.999955, 4.54e-05] ± [5e-07, 5e-08]",
+        ),
+        (expect("close", [191.7, 287.6], unit="MiB", abs=0.05), "[191.7 MiB, 287.6 MiB] ± 0.05"),
+        (expect("close", [1.0, 2.552], unit="ratio", abs=0.0005), "[1.000×, 2.552×] ± 0.0005"),
+        (expect("exact", 123532032, unit="count"), "= 123,532,032"),
+        (expect("exact", [201028000], unit="bytes"), "= [201,028,000]"),
+        (expect("exact", 0, unit="count"), "= 0"),
+        (expect("exact", False), "= false"),
+        (expect("exact", [0, 1, 2]), "= [0, 1, 2]"),
+        (expect("range", min=4600), "≥ 4600"),
+        (expect("range", max=1e-12), "≤ 1e-12"),
+        (expect("range", min=3, max=4), "in [3, 4]"),
+        (expect("raises", error="ValueError"), "raises ValueError"),
+    ],
+)
+def test_show_expectation(exp, shown):
+    assert show_expectation(exp) == shown
+
+
+def test_show_expectation_range_in_orders_keeps_two_decimals():
+    # The claim pack's gap_orders bounds carry unit "orders", shown like log10 values.
+    assert show_expectation(expect("range", unit="orders", min=4600)) == "≥ 4600.00"
+
+
+def test_per_element_tolerance_on_a_nested_value_is_refused_or_judged():
+    try:
+        exp = expect("close", [[1.0, 2.0], [3.0, 4.0]], abs=[0.1, 0.2])
+    except ValueError:
+        return  # refused at load time: fine
+    assert verdict(exp, [[1.0, 2.0], [3.0, 4.0]]) == "passed"
