@@ -20,6 +20,7 @@ from checks import REGISTRY
 from runner import output
 from runner.errors import ClaimsError, InvalidClaims, UsageError
 from runner.inject import fault_section, find_fault, run_all, run_fault, variant
+from runner.learner import load_learner, module_subjects, scaffold
 from runner.load import ClaimPack, display_path, load_packs
 from runner.models import ClaimResult
 from runner.provenance import measured_commit
@@ -74,7 +75,23 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="compare a fresh run with the committed evidence; write nothing",
     )
+    run.add_argument(
+        "--impl", metavar="FILE", help="judge this Python file's functions instead of the reference"
+    )
     run.set_defaults(func=cmd_run)
+
+    scaffold = sub.add_parser("scaffold", help="print a file with every function to implement")
+    scaffold.add_argument("module", help="a module id, e.g. 23-design-tradeoffs")
+    scaffold.add_argument(
+        "--reference", action="store_true", help="print the reference solution in the same form"
+    )
+    scaffold.add_argument(
+        "--claims",
+        default="claims/",
+        metavar="DIR",
+        help="where the modules live (default: claims/)",
+    )
+    scaffold.set_defaults(func=cmd_scaffold)
 
     inject = sub.add_parser(
         "inject", help="run the claims with one of the chapter's faults in place"
@@ -132,13 +149,23 @@ def canonical_command(args: argparse.Namespace) -> str:
         parts.append(shown + "/" if path.is_dir() and not shown.endswith("/") else shown)
     if args.pattern:
         parts += ["-k", args.pattern]
+    if args.impl:
+        parts += ["--impl", display_path(Path(args.impl))]
     return " ".join(parts)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     packs = load_packs([Path(p) for p in args.paths])
     ensure_runnable(packs, REGISTRY)
-    impl = REGISTRY.reference()
+    if args.impl and args.check:
+        raise UsageError(
+            "--check compares a reference run with the committed evidence; drop --impl"
+        )
+    impl = (
+        load_learner(Path(args.impl), module_subjects(packs, REGISTRY))
+        if args.impl
+        else REGISTRY.reference()
+    )
     runs: list[tuple[ClaimPack, list[ClaimResult], float]] = []
     for pack in packs:
         chosen = select(pack.claims, args.pattern)
@@ -156,7 +183,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         for pack, results, ms in runs:
             # the fault variants belong to the evidence of a whole module only
             faults = None
-            if whole and pack.faults:
+            if whole and pack.faults and impl.kind == "reference":
                 faults = fault_section(run_all(pack, REGISTRY, reference=results))
             docs.append((pack, build_evidence(pack, results, impl, commit, command, ms, faults)))
     out_dir = Path(args.out)
@@ -186,7 +213,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     elif not whole:
         notes.append("evidence not written: only some claims ran (-k or single files)")
     else:
-        writes = prepare_write(out_dir, docs)
+        writes = prepare_write(out_dir, docs, learner=impl.name if impl.kind == "learner" else None)
         commit_writes(writes)
         written = [display_path(p) for p, _ in writes]
 
@@ -279,4 +306,17 @@ def _inject_list(packs: list[ClaimPack], fmt: str) -> int:
         print(json.dumps({"faults": rows}, ensure_ascii=False, indent=2))
     else:
         output.print_fault_list(rows)
+    return EXIT_OK
+
+
+# -- scaffold ---------------------------------------------------------------------------------
+def cmd_scaffold(args: argparse.Namespace) -> int:
+    packs = load_packs([Path(args.claims)])
+    found = [p for p in packs if p.meta.id == args.module]
+    if not found:
+        known = [p.meta.id for p in packs]
+        close = difflib.get_close_matches(args.module, known, n=len(known), cutoff=0.0)
+        raise UsageError(f"unknown module {args.module!r}; modules: {', '.join(close)}")
+    ensure_runnable(found, REGISTRY)
+    sys.stdout.write(scaffold(found[0], REGISTRY, reference=args.reference))
     return EXIT_OK

@@ -25,23 +25,23 @@ MAX_IMPL_BYTES = 1_000_000
 
 
 def module_subjects(packs: list[ClaimPack], registry: Registry) -> list[str]:
-    """The chapter functions a module's claims call, in the reference's own order."""
-    wanted: set[str] = set()
+    """The chapter functions a module's claims call, in the order the chapter meets them,
+    each after the functions it uses."""
+    ordered: list[str] = []
+
+    def add(name: str) -> None:
+        if name in ordered:
+            return
+        spec = registry.subjects.get(name)
+        for dep in spec.uses if spec else ():
+            add(dep)
+        ordered.append(name)
+
     for pack in packs:
         for loaded in pack.claims:
-            needs = registry.resolve_check(loaded.claim.check).needs
-            for name in needs:
-                wanted |= _with_dependencies(name, registry)
-    return [name for name in registry.subjects if name in wanted]
-
-
-def _with_dependencies(name: str, registry: Registry) -> set[str]:
-    spec = registry.subjects.get(name)
-    out = {name}
-    if spec is not None:
-        for dep in spec.uses:
-            out |= _with_dependencies(dep, registry)
-    return out
+            for name in registry.resolve_check(loaded.claim.check).needs:
+                add(name)
+    return ordered
 
 
 def load_learner(path: Path, subjects: list[str]) -> Implementation:
@@ -101,7 +101,6 @@ A function that still raises NotImplementedError makes the claims that need it "
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Sequence
 from typing import Literal
@@ -127,7 +126,7 @@ def scaffold(pack: ClaimPack, registry: Registry, *, reference: bool) -> str:
     for name in subjects:
         fn = registry.subjects[name].fn
         parts.append(_reference_source(fn) if reference else _stub(name, registry))
-    return "\n\n".join(p.rstrip() for p in parts) + "\n"
+    return "\n\n\n".join(p.rstrip() for p in parts) + "\n"
 
 
 def _reference_source(fn: object) -> str:

@@ -46,8 +46,9 @@ VOLATILE_KEYS = frozenset({"verified_at", "duration_ms"})
 NOT_REDISTRIBUTED = "used as an installed dependency; not redistributed with this evidence"
 
 
-def evidence_name(pack: ClaimPack) -> str:
-    return f"{pack.meta.id}-v{pack.meta.version}.json"
+def evidence_name(pack: ClaimPack, learner: str | None = None) -> str:
+    stem = f".{Path(learner).stem}" if learner else ""
+    return f"{pack.meta.id}-v{pack.meta.version}{stem}.json"
 
 
 # -- the document ---------------------------------------------------------------------------
@@ -260,9 +261,16 @@ def read_json(path: Path) -> Any:
 
 
 def prepare_write(
-    out_dir: Path, docs: Iterable[tuple[ClaimPack, dict[str, Any]]]
+    out_dir: Path,
+    docs: Iterable[tuple[ClaimPack, dict[str, Any]]],
+    learner: str | None = None,
 ) -> list[tuple[Path, Any]]:
-    """Every file to write, validated, with versions protected; raises before any write."""
+    """Every file to write, validated, with versions protected; raises before any write.
+
+    A learner's run is written beside the reference evidence under its own name
+    (``<module>-v<N>.<file stem>.json``) and never enters the manifest, which names the
+    reference evidence of each module.
+    """
     writes: list[tuple[Path, Any]] = []
     manifest_path = out_dir / MANIFEST_NAME
     manifest = (
@@ -278,7 +286,7 @@ def prepare_write(
         problems = schema_problems(doc)
         if problems:
             raise EvidenceError("evidence does not match its schema: " + "; ".join(problems[:5]))
-        path = out_dir / evidence_name(pack)
+        path = out_dir / evidence_name(pack, learner)
         if path.exists():
             old = read_json(path)
             old_sha = (
@@ -294,13 +302,16 @@ def prepare_write(
                     f"keeps its meaning: bump 'version' in {pack.directory / 'module.yaml'}"
                 )
         writes.append((path, doc))
+        if learner is not None:
+            continue
         manifest["modules"][pack.meta.id] = {
             "evidence": _manifest_path(path),
             "version": pack.meta.version,
             "claim_pack_sha256": doc["claim_pack"]["sha256"],
         }
-    manifest["modules"] = dict(sorted(manifest["modules"].items()))
-    writes.append((manifest_path, manifest))
+    if learner is None:
+        manifest["modules"] = dict(sorted(manifest["modules"].items()))
+        writes.append((manifest_path, manifest))
     return writes
 
 
