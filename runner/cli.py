@@ -10,6 +10,7 @@ import argparse
 import difflib
 import json
 import os
+import shlex
 import sys
 import time
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ from typing import Any
 
 from checks import REGISTRY
 from runner import output
+from runner.challenges import challenge_claims, challenge_record
 from runner.errors import ClaimsError, InvalidClaims, UsageError
 from runner.inject import fault_section, find_fault, run_all, run_fault, variant
 from runner.learner import load_learner, module_subjects, scaffold
@@ -77,6 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--impl", metavar="FILE", help="judge this Python file's functions instead of the reference"
+    )
+    run.add_argument(
+        "--challenge",
+        metavar="NONCE",
+        help="add claims on inputs derived from NONCE (from your grader) to the run",
     )
     run.set_defaults(func=cmd_run)
 
@@ -151,6 +158,8 @@ def canonical_command(args: argparse.Namespace) -> str:
         parts += ["-k", args.pattern]
     if args.impl:
         parts += ["--impl", display_path(Path(args.impl))]
+    if args.challenge is not None:
+        parts += ["--challenge", shlex.quote(args.challenge)]
     return " ".join(parts)
 
 
@@ -166,9 +175,18 @@ def cmd_run(args: argparse.Namespace) -> int:
         if args.impl
         else REGISTRY.reference()
     )
+    if args.challenge is not None and args.check:
+        raise UsageError(
+            "--check compares a reference run with the committed evidence; drop --challenge"
+        )
+    challenges = {
+        pack.meta.id: challenge_claims(pack, args.challenge, REGISTRY)
+        for pack in packs
+        if args.challenge is not None
+    }
     runs: list[tuple[ClaimPack, list[ClaimResult], float]] = []
     for pack in packs:
-        chosen = select(pack.claims, args.pattern)
+        chosen = select(pack.claims, args.pattern) + challenges.get(pack.meta.id, [])
         start = time.perf_counter()
         results = run_claims(chosen, impl, REGISTRY, pack.meta.seed)
         runs.append((pack, results, (time.perf_counter() - start) * 1000))
@@ -185,7 +203,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             faults = None
             if whole and pack.faults and impl.kind == "reference":
                 faults = fault_section(run_all(pack, REGISTRY, reference=results))
-            docs.append((pack, build_evidence(pack, results, impl, commit, command, ms, faults)))
+            extra = challenges.get(pack.meta.id)
+            block = challenge_record(args.challenge, extra) if extra else None
+            docs.append(
+                (pack, build_evidence(pack, results, impl, commit, command, ms, faults, block))
+            )
     out_dir = Path(args.out)
     notes: list[str] = []
     drifted: list[str] = []
@@ -213,7 +235,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     elif not whole:
         notes.append("evidence not written: only some claims ran (-k or single files)")
     else:
-        writes = prepare_write(out_dir, docs, learner=impl.name if impl.kind == "learner" else None)
+        variant = ".".join(
+            ([Path(impl.name).stem] if impl.kind == "learner" else [])
+            + (["challenge"] if args.challenge is not None else [])
+        )
+        writes = prepare_write(out_dir, docs, variant=variant or None)
         commit_writes(writes)
         written = [display_path(p) for p, _ in writes]
 

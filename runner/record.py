@@ -46,9 +46,9 @@ VOLATILE_KEYS = frozenset({"verified_at", "duration_ms"})
 NOT_REDISTRIBUTED = "used as an installed dependency; not redistributed with this evidence"
 
 
-def evidence_name(pack: ClaimPack, learner: str | None = None) -> str:
-    stem = f".{Path(learner).stem}" if learner else ""
-    return f"{pack.meta.id}-v{pack.meta.version}{stem}.json"
+def evidence_name(pack: ClaimPack, variant: str | None = None) -> str:
+    suffix = f".{variant}" if variant else ""
+    return f"{pack.meta.id}-v{pack.meta.version}{suffix}.json"
 
 
 # -- the document ---------------------------------------------------------------------------
@@ -60,6 +60,7 @@ def build_evidence(
     command: str,
     duration_ms: float,
     faults: dict[str, Any] | None = None,
+    challenge: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     counts = {
         s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")
@@ -101,6 +102,8 @@ def build_evidence(
         "summary": {**counts, "total": len(results)},
         "claims": results,
     }
+    if challenge is not None:
+        doc["challenge"] = challenge
     if faults is not None:
         doc["faults"] = faults
     plain: dict[str, Any] = to_json_data(doc)
@@ -263,13 +266,13 @@ def read_json(path: Path) -> Any:
 def prepare_write(
     out_dir: Path,
     docs: Iterable[tuple[ClaimPack, dict[str, Any]]],
-    learner: str | None = None,
+    variant: str | None = None,
 ) -> list[tuple[Path, Any]]:
     """Every file to write, validated, with versions protected; raises before any write.
 
-    A learner's run is written beside the reference evidence under its own name
-    (``<module>-v<N>.<file stem>.json``) and never enters the manifest, which names the
-    reference evidence of each module.
+    A variant run (a learner's file, a challenge) is written beside the reference evidence
+    under its own name (``<module>-v<N>.<variant>.json``) and never enters the manifest,
+    which names the reference evidence of each module.
     """
     writes: list[tuple[Path, Any]] = []
     manifest_path = out_dir / MANIFEST_NAME
@@ -286,7 +289,7 @@ def prepare_write(
         problems = schema_problems(doc)
         if problems:
             raise EvidenceError("evidence does not match its schema: " + "; ".join(problems[:5]))
-        path = out_dir / evidence_name(pack, learner)
+        path = out_dir / evidence_name(pack, variant)
         if path.exists():
             old = read_json(path)
             old_sha = (
@@ -302,14 +305,14 @@ def prepare_write(
                     f"keeps its meaning: bump 'version' in {pack.directory / 'module.yaml'}"
                 )
         writes.append((path, doc))
-        if learner is not None:
+        if variant is not None:
             continue
         manifest["modules"][pack.meta.id] = {
             "evidence": _manifest_path(path),
             "version": pack.meta.version,
             "claim_pack_sha256": doc["claim_pack"]["sha256"],
         }
-    if learner is None:
+    if variant is None:
         manifest["modules"] = dict(sorted(manifest["modules"].items()))
         writes.append((manifest_path, manifest))
     return writes

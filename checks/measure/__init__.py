@@ -3,6 +3,6 @@
 Importing this package registers every check in :data:`checks.registry.REGISTRY`.
 """
 
-from checks.measure import attention, memory, params, sampling, support
+from checks.measure import attention, challenge, memory, params, sampling, support
 
-__all__ = ["attention", "memory", "params", "sampling", "support"]
+__all__ = ["attention", "challenge", "memory", "params", "sampling", "support"]

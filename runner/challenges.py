@@ -1,0 +1,47 @@
+"""Challenge claims for a module: inputs from a nonce, expected values from the reference."""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from typing import Any
+
+import numpy as np
+
+from checks.challenge import CHALLENGES, nonce_rng
+from checks.registry import Registry
+from runner.errors import UsageError
+from runner.judge import to_plain
+from runner.load import ClaimPack, LoadedClaim
+from runner.models import Claim, Text
+
+STAGE = Text(zh="挑战", en="challenge")
+MAX_NONCE = 200
+
+
+def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[LoadedClaim]:
+    """The module's challenge claims for ``nonce``, each expecting the reference's value."""
+    if not nonce or len(nonce) > MAX_NONCE or not nonce.isprintable():
+        raise UsageError(f"a challenge nonce is 1 to {MAX_NONCE} printable characters")
+    generate = CHALLENGES.get(pack.meta.id)
+    if generate is None:
+        raise UsageError(f"module {pack.meta.id} has no challenge")
+    reference = registry.reference()
+    out = []
+    for raw in generate(nonce_rng(nonce)):
+        spec = registry.resolve_check(raw["check"])
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            measured = spec.fn(reference.restricted(spec.needs), **raw["inputs"])
+        filled: dict[str, Any] = copy.deepcopy(raw)
+        proposition = int(filled.pop("proposition"))
+        for exp in filled["expect"]:
+            exp["value"] = to_plain(measured[exp["measure"]])
+        claim = Claim.model_validate(filled)
+        out.append(LoadedClaim(claim, "<challenge>", None, proposition, STAGE))
+    return out
+
+
+def challenge_record(nonce: str, claims: list[LoadedClaim]) -> dict[str, Any]:
+    """The evidence's ``challenge`` block: the nonce and the inputs it produced."""
+    return {"nonce": nonce, "inputs": {c.claim.id: c.claim.inputs for c in claims}}
