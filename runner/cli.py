@@ -36,7 +36,9 @@ from runner.record import (
     to_json_data,
 )
 from runner.run import run_claims, select
+from runner.submission import submission_files
 from runner.validate import ensure_runnable
+from runner.validate_many import validate_files
 
 EXIT_OK, EXIT_FOUND_WANTING, EXIT_MISUSE = 0, 1, 2
 
@@ -86,6 +88,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="add claims on inputs derived from NONCE (from your grader) to the run",
     )
     run.set_defaults(func=cmd_run)
+
+    validate = sub.add_parser("validate", help="validate learner evidence (YAML or JSON)")
+    validate.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+    validate.add_argument(
+        "--repo",
+        metavar="DIR",
+        help="the learner's repository: commits and artifacts are checked in it",
+    )
+    validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate.add_argument(
+        "--challenge", metavar="NONCE", help="require the challenge measurements for NONCE"
+    )
+    validate.add_argument("--jobs", type=int, default=1, metavar="N", help="processes to use")
+    validate.add_argument(
+        "--claims",
+        default="claims/",
+        metavar="DIR",
+        help="where the modules live (default: claims/)",
+    )
+    validate.set_defaults(func=cmd_validate)
 
     scaffold = sub.add_parser("scaffold", help="print a file with every function to implement")
     scaffold.add_argument("module", help="a module id, e.g. 23-design-tradeoffs")
@@ -346,3 +368,44 @@ def cmd_scaffold(args: argparse.Namespace) -> int:
     ensure_runnable(found, REGISTRY)
     sys.stdout.write(scaffold(found[0], REGISTRY, reference=args.reference))
     return EXIT_OK
+
+
+# -- validate ---------------------------------------------------------------------------------
+def cmd_validate(args: argparse.Namespace) -> int:
+    paths = [Path(p) for p in args.paths]
+    for path in paths:
+        if not path.exists():
+            raise UsageError(f"{display_path(path)}: no such file or directory")
+    repo = Path(args.repo) if args.repo else None
+    if repo is not None and not repo.is_dir():
+        raise UsageError(f"--repo {args.repo}: not a directory")
+    if args.jobs < 1:
+        raise UsageError("--jobs needs a number >= 1")
+    files = list(submission_files(paths))
+    if not files:
+        raise UsageError("no *.yaml, *.yml or *.json files to validate")
+    progress = sys.stderr.isatty() and args.format == "text" and len(files) >= 50
+    valid = 0
+    for n, report in enumerate(
+        validate_files(files, Path(args.claims), repo, args.challenge, args.jobs), 1
+    ):
+        valid += report.valid
+        if args.format == "json":
+            print(json.dumps(report.as_json(), ensure_ascii=False))
+        elif report.valid:
+            print(f"{report.file}: valid")
+        else:
+            k = len(report.problems)
+            print(f"{report.file}: invalid ({k} problem{'s' if k != 1 else ''})")
+            for problem in report.problems:
+                print(f"  {problem}")
+        if progress and n % 50 == 0:
+            print(f"\r{n:,}/{len(files):,} validated", end="", file=sys.stderr, flush=True)
+    if progress:
+        print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
+    invalid = len(files) - valid
+    if args.format == "json":
+        print(json.dumps({"summary": {"files": len(files), "valid": valid, "invalid": invalid}}))
+    elif len(files) > 1:
+        print(f"{len(files):,} submissions: {valid:,} valid, {invalid:,} invalid")
+    return EXIT_OK if invalid == 0 else EXIT_FOUND_WANTING
