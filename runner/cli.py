@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from checks import REGISTRY
-from runner import output
+from runner import junit, output
 from runner.challenges import challenge_claims, challenge_record
 from runner.errors import ClaimsError, InvalidClaims, UsageError
 from runner.inject import fault_section, find_fault, run_all, run_fault, variant
@@ -37,7 +37,7 @@ from runner.record import (
 )
 from runner.run import run_claims, select
 from runner.submission import submission_files
-from runner.validate import ensure_runnable
+from runner.validate import ensure_runnable, load_runnable
 from runner.validate_many import validate_files
 
 EXIT_OK, EXIT_FOUND_WANTING, EXIT_MISUSE = 0, 1, 2
@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="where evidence and the manifest are written (default: evidence/)",
     )
     run.add_argument("--format", choices=("text", "json"), default="text")
+    run.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML")
     run.add_argument(
         "-k",
         dest="pattern",
@@ -97,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the learner's repository: commits and artifacts are checked in it",
     )
     validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML")
     validate.add_argument(
         "--challenge", metavar="NONCE", help="require the challenge measurements for NONCE"
     )
@@ -137,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="claim directories (default: claims/)",
     )
     inject.add_argument("--format", choices=("text", "json"), default="text")
+    inject.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML")
     inject.set_defaults(func=cmd_inject)
     return parser
 
@@ -186,8 +189,7 @@ def canonical_command(args: argparse.Namespace) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    packs = load_packs([Path(p) for p in args.paths])
-    ensure_runnable(packs, REGISTRY)
+    packs = load_runnable([Path(p) for p in args.paths], REGISTRY)
     if args.impl and args.check:
         raise UsageError(
             "--check compares a reference run with the committed evidence; drop --impl"
@@ -294,24 +296,31 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"wrote {path}")
         for note in notes:
             print(note)
+    if args.junit_xml:
+        label = f" · {impl.name}" if impl.kind != "reference" else ""
+        suites = [junit.claims_suite(pack, results, label) for pack, results, _ in runs]
+        junit.write(Path(args.junit_xml), suites, "learn-llm claims")
     return code
 
 
 # -- inject -----------------------------------------------------------------------------------
 def cmd_inject(args: argparse.Namespace) -> int:
-    packs = load_packs([Path(p) for p in args.paths])
-    ensure_runnable(packs, REGISTRY)
+    packs = load_runnable([Path(p) for p in args.paths], REGISTRY)
     if args.list:
         return _inject_list(packs, args.format)
     if args.all:
         runs = [run for pack in packs for run in run_all(pack, REGISTRY)]
         code = EXIT_OK if all(r.caught for r in runs) else EXIT_FOUND_WANTING
+        by_pack = [(pack, [r for r in runs if r.fault in pack_faults(pack)]) for pack in packs]
         if args.format == "json":
             payload = {**fault_section(runs), "exit_code": code}
             print(json.dumps(to_json_data(payload), ensure_ascii=False, indent=2))
         else:
-            for pack in packs:
-                output.print_fault_summary(pack, [r for r in runs if r.fault in pack_faults(pack)])
+            for pack, pack_runs in by_pack:
+                output.print_fault_summary(pack, pack_runs)
+        if args.junit_xml:
+            suites = [junit.faults_suite(pack, pack_runs) for pack, pack_runs in by_pack]
+            junit.write(Path(args.junit_xml), suites, "learn-llm faults")
         return code
     found = find_fault(packs, args.fault)
     if found is None:
@@ -331,6 +340,8 @@ def cmd_inject(args: argparse.Namespace) -> int:
         print(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
         output.print_fault_run(pack, run)
+    if args.junit_xml:
+        junit.write(Path(args.junit_xml), [junit.faults_suite(pack, [run])], "learn-llm faults")
     return code
 
 
@@ -386,10 +397,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         raise UsageError("no *.yaml, *.yml or *.json files to validate")
     progress = sys.stderr.isatty() and args.format == "text" and len(files) >= 50
     valid = 0
+    reports = []
     for n, report in enumerate(
         validate_files(files, Path(args.claims), repo, args.challenge, args.jobs), 1
     ):
         valid += report.valid
+        reports.append(report)
         if args.format == "json":
             print(json.dumps(report.as_json(), ensure_ascii=False))
         elif report.valid:
@@ -408,4 +421,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(json.dumps({"summary": {"files": len(files), "valid": valid, "invalid": invalid}}))
     elif len(files) > 1:
         print(f"{len(files):,} submissions: {valid:,} valid, {invalid:,} invalid")
+    if args.junit_xml:
+        junit.write(
+            Path(args.junit_xml), [junit.submissions_suite(reports)], "learn-llm submissions"
+        )
     return EXIT_OK if invalid == 0 else EXIT_FOUND_WANTING

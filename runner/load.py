@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -27,6 +28,15 @@ class LoadedClaim:
     line: int | None
     proposition: int
     stage: Text
+    # line of each path inside the claim, e.g. ("inputs", "k") or ("expect", 0, "measure")
+    lines: dict[tuple[int | str, ...], int] = field(default_factory=dict, compare=False)
+
+    def line_of(self, *path: int | str) -> int | None:
+        """The line of ``path`` in this claim, or of its closest ancestor (the claim's own)."""
+        for end in range(len(path), 0, -1):
+            if path[:end] in self.lines:
+                return self.lines[path[:end]]
+        return self.line
 
 
 @dataclass(frozen=True)
@@ -61,7 +71,17 @@ def display_path(path: Path) -> str:
 
 
 def load_packs(paths: list[Path]) -> list[ClaimPack]:
-    """Read every module named by ``paths`` (module dirs, a dir of modules, or claim files)."""
+    """Read every module named by ``paths``; raise InvalidClaims if any file is invalid."""
+    packs, problems = read_packs(paths)
+    if problems:
+        raise InvalidClaims(problems)
+    return packs
+
+
+def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
+    """Every module named by ``paths`` (module dirs, a dir of modules, or claim files), and
+    the problems of its files. A file with problems still contributes the claims that are
+    valid on their own, so they can be checked further."""
     wanted: dict[Path, set[Path] | None] = {}  # module dir -> chosen files (None: all)
     for path in paths:
         if not path.exists():
@@ -90,9 +110,7 @@ def load_packs(paths: list[Path]) -> list[ClaimPack]:
         pack = _load_pack(module_dir, chosen, problems)
         if pack is not None:
             packs.append(pack)
-    if problems:
-        raise InvalidClaims(problems)
-    return packs
+    return packs, problems
 
 
 def claim_files(module_dir: Path) -> list[Path]:
@@ -119,13 +137,17 @@ def _load_pack(
         if doc is None:
             continue
         prop = to_model(PropositionFile, doc, path, problems)
-        if prop is None:
-            continue
-        for i, claim in enumerate(prop.claims):
+        parsed = (
+            list(enumerate(prop.claims))
+            if prop is not None
+            else _claims_that_parse(doc.data)  # so their checks are still looked up
+        )
+        number = prop.proposition if prop is not None else 0
+        stage = prop.stage if prop is not None else Text(zh="?", en="?")
+        for i, claim in parsed:
             line = doc.line_of(("claims", i))
-            claims.append(
-                LoadedClaim(claim, display_path(path), line, prop.proposition, prop.stage)
-            )
+            lines = {p[2:]: n for p, n in doc.lines.items() if p[:2] == ("claims", i)}
+            claims.append(LoadedClaim(claim, display_path(path), line, number, stage, lines))
     faults: list[LoadedFault] = []
     faults_path = module_dir / FAULTS_FILE
     # faults are judged against the whole module, so a run of single files leaves them out
@@ -149,6 +171,33 @@ def _load_pack(
     )
 
 
+def _claims_that_parse(data: Any) -> list[tuple[int, Claim]]:
+    """The claims of a file that failed validation, each tried on its own: the file's own
+    problems are already reported, and these claims can still be checked against the
+    registry, so that every problem is reported at once."""
+    items = data.get("claims") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    out = []
+    for i, item in enumerate(items):
+        try:
+            out.append((i, Claim.model_validate(item)))
+        except ValidationError:
+            # still worth asking whether its check exists and its inputs fit: an unchecked
+            # stand-in with no expectations (their problems were reported with the file's)
+            if isinstance(item, dict) and isinstance(item.get("check"), str):
+                raw_inputs, raw_id = item.get("inputs"), item.get("id")
+                stand_in = Claim.model_construct(
+                    id=raw_id if isinstance(raw_id, str) else f"#{i + 1}",
+                    statement=Text(zh="?", en="?"),
+                    check=item["check"],
+                    inputs=raw_inputs if isinstance(raw_inputs, dict) else {},
+                    expect=[],
+                )
+                out.append((i, stand_in))
+    return out
+
+
 def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
     try:
         raw = path.read_bytes()
@@ -165,27 +214,57 @@ def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
 def to_model(model: type[M], doc: Document, path: Path, problems: list[ClaimProblem]) -> M | None:
     """Validate ``doc`` as ``model``; each pydantic error becomes a problem with its line."""
     if not isinstance(doc.data, dict):
+        empty = "the file is empty; " if doc.data is None else ""
         problems.append(
-            ClaimProblem(display_path(path), doc.line_of(()), "expected a mapping at the top")
+            ClaimProblem(
+                display_path(path), doc.line_of(()), f"{empty}expected a mapping at the top"
+            )
         )
         return None
     try:
         return model.model_validate(doc.data)
     except ValidationError as exc:
-        for err in exc.errors():
+        errors = exc.errors()
+        misspelt = _misspellings(doc.data, errors)
+        for err in errors:
             path_in_data = data_path(doc.data, err["loc"])
+            if err["type"] == "missing" and path_in_data in misspelt.values():
+                continue  # reported as the misspelling that left it missing
+            message = describe_error(err)
+            if path_in_data in misspelt:
+                message = f"unknown key; did you mean {misspelt[path_in_data][-1]!r}?"
             claim, field = split_claim(doc.data, path_in_data)
             problems.append(
                 ClaimProblem(
                     display_path(path),
                     doc.line_of(path_in_data),
-                    describe_error(err),
+                    message,
                     claim=claim,
                     field=field or None,
                     kind="fault" if path_in_data[:1] == ("faults",) else "claim",
                 )
             )
         return None
+
+
+def _misspellings(
+    data: Any, errors: list[Any]
+) -> dict[tuple[int | str, ...], tuple[int | str, ...]]:
+    """Unknown key -> the missing key beside it that it most likely misspells."""
+    missing: dict[tuple[int | str, ...], list[str]] = {}
+    unknown = []
+    for err in errors:
+        path = data_path(data, err["loc"])
+        if err["type"] == "missing" and path and isinstance(path[-1], str):
+            missing.setdefault(path[:-1], []).append(path[-1])
+        elif err["type"] == "extra_forbidden" and path and isinstance(path[-1], str):
+            unknown.append(path)
+    out = {}
+    for path in unknown:
+        close = difflib.get_close_matches(str(path[-1]), missing.get(path[:-1], []), n=1)
+        if close:
+            out[path] = (*path[:-1], close[0])
+    return out
 
 
 def data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[int | str, ...]:
@@ -240,6 +319,11 @@ def describe_error(err: Any) -> str:
         return "needs a kind: one of 'exact', 'close', 'range', 'raises'"
     if kind == "value_error":
         return str(ctx.get("error", err["msg"]))
+    if kind == "too_short" and isinstance(got, list):
+        n = ctx.get("min_length", 1)
+        return f"needs at least {n} entr{'y' if n == 1 else 'ies'}, got {_short(got)}"
+    if kind in ("model_type", "dict_type"):
+        return f"expected a mapping, got {_short(got)}"
     if kind == "string_pattern_mismatch":
         return f"{got!r} does not match {ctx.get('pattern')}"
     return f"{err['msg'][0].lower()}{err['msg'][1:]}, got {_short(got)}"

@@ -238,7 +238,11 @@ def schema_problems(doc: Any) -> list[str]:
 
 # -- writing --------------------------------------------------------------------------------
 def write_json_atomic(path: Path, doc: Any) -> None:
-    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    write_text_atomic(path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write to a temporary file beside ``path``, then rename: all of it or nothing."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -274,6 +278,8 @@ def prepare_write(
     under its own name (``<module>-v<N>.<variant>.json``) and never enters the manifest,
     which names the reference evidence of each module.
     """
+    if out_dir.exists() and not out_dir.is_dir():
+        raise EvidenceError(f"{out_dir}: not a directory (--out names where evidence goes)")
     writes: list[tuple[Path, Any]] = []
     manifest_path = out_dir / MANIFEST_NAME
     manifest = (

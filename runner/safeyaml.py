@@ -75,10 +75,13 @@ def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX
     if size > max_bytes:
         raise YamlError([Problem(None, f"file is {size:,} bytes; the limit is {max_bytes:,}")])
     if isinstance(text, bytes):
+        raw = text
         try:
-            text = text.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise YamlError([Problem(None, f"not UTF-8 text (byte {exc.start})")]) from None
+            at = raw.count(b"\n", 0, exc.start) + 1
+            bad = f"byte {exc.start} is {raw[exc.start]:#04x}"
+            raise YamlError([Problem(at, f"not UTF-8 text ({bad})")]) from None
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -92,6 +95,8 @@ def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         what = " ".join(s for s in (exc.context, exc.problem) if s)
+        if mark is not None and "\t" in _source_line(text, mark.line)[: mark.column + 1]:
+            what += " (a tab? YAML indents with spaces only)"
         raise YamlError([Problem(line, f"YAML syntax error: {what}")]) from None
     except yaml.YAMLError as exc:
         raise YamlError([Problem(None, f"YAML error: {exc}")]) from None
@@ -99,6 +104,11 @@ def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX
         raise YamlError([Problem(None, "nesting is too deep")]) from None
     finally:
         loader.dispose()
+
+
+def _source_line(text: str, index: int) -> str:
+    lines = text.splitlines()
+    return lines[index] if 0 <= index < len(lines) else ""
 
 
 def _inspect(root: yaml.Node, max_nodes: int) -> tuple[list[Problem], dict[Path, int]]:

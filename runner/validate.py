@@ -7,9 +7,11 @@ are unique. Raises :class:`InvalidClaims` listing every problem; returns nothing
 
 from __future__ import annotations
 
+import difflib
 import functools
 import inspect
 import typing
+from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -17,13 +19,30 @@ from pydantic import TypeAdapter, ValidationError
 from checks.registry import CheckSpec, Registry, UnknownName
 from runner.errors import ClaimProblem, InvalidClaims
 from runner.facts import template_refs
-from runner.load import ClaimPack, LoadedClaim, LoadedFault
+from runner.load import ClaimPack, LoadedClaim, LoadedFault, read_packs
 from runner.models import Raises
 
 INJECTED = ("impl", "rng")
+InputProblem = tuple[str, str, tuple[str, ...]]  # (field, message, path in the claim)
+
+
+def load_runnable(paths: list[Path], registry: Registry) -> list[ClaimPack]:
+    """Load and validate: format problems and registry problems are raised together, so a
+    person fixes everything in one pass."""
+    packs, problems = read_packs(paths)
+    problems += runnable_problems(packs, registry)
+    if problems:
+        raise InvalidClaims(problems)
+    return packs
 
 
 def ensure_runnable(packs: list[ClaimPack], registry: Registry) -> None:
+    problems = runnable_problems(packs, registry)
+    if problems:
+        raise InvalidClaims(problems)
+
+
+def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimProblem]:
     problems: list[ClaimProblem] = []
     for pack in packs:
         seen_ids: dict[str, LoadedClaim] = {}
@@ -31,47 +50,56 @@ def ensure_runnable(packs: list[ClaimPack], registry: Registry) -> None:
         for loaded in pack.claims:
             claim = loaded.claim
 
-            def problem(message: str, field: str | None = None, lc: LoadedClaim = loaded) -> None:
-                problems.append(ClaimProblem(lc.file, lc.line, message, lc.claim.id, field))
+            def problem(
+                message: str, field: str, at: tuple[int | str, ...], lc: LoadedClaim = loaded
+            ) -> None:
+                line = lc.line_of(*at)
+                problems.append(ClaimProblem(lc.file, line, message, lc.claim.id, field))
 
             if claim.id in seen_ids:
                 first = seen_ids[claim.id]
-                problem(f"duplicate claim id (first in {first.file}:{first.line})", "id")
+                problem(f"duplicate claim id (first in {first.file}:{first.line})", "id", ("id",))
             seen_ids.setdefault(claim.id, loaded)
             for i, exp in enumerate(claim.expect):
                 metric = metric_name(claim.id, exp.measure, exp.metric)
-                if metric in seen_metrics and seen_metrics[metric] is not loaded:
+                other = seen_metrics.get(metric)
+                # a repeated id already repeats its default metric names: reported once, above
+                if other is not None and other is not loaded and other.claim.id != claim.id:
                     problem(
-                        f"metric {metric!r} is also named by claim {seen_metrics[metric].claim.id}",
+                        f"metric {metric!r} is also named by claim {other.claim.id}",
                         f"expect[{i}].metric",
+                        ("expect", i, "metric"),
                     )
                 seen_metrics.setdefault(metric, loaded)
             try:
                 spec = registry.resolve_check(claim.check)
             except UnknownName as exc:
                 hint = f"; closest: {', '.join(exc.close)}" if exc.close else ""
-                problem(f"unknown check {claim.check!r}{hint}", "check")
+                problem(f"unknown check {claim.check!r}{hint}", "check", ("check",))
                 continue
-            for field, message in input_problems(spec, claim.inputs):
-                problem(message, field)
+            for field, message, at in input_problems(spec, claim.inputs):
+                problem(message, field, at)
             for i, exp in enumerate(claim.expect):
                 if exp.measure not in spec.measures:
                     problem(
                         f"check {spec.name} returns no measurement {exp.measure!r}; "
                         f"it returns {', '.join(spec.measures)}",
                         f"expect[{i}].measure",
+                        ("expect", i, "measure"),
                     )
                 if (
                     isinstance(exp.tolerance, Raises)
                     and exp.tolerance.error not in _exception_names()
                 ):
+                    close = difflib.get_close_matches(exp.tolerance.error, _exception_names(), n=1)
+                    hint = f"; closest: {close[0]}" if close else ""
                     problem(
-                        f"{exp.tolerance.error!r} is not a built-in exception type",
+                        f"{exp.tolerance.error!r} is not a built-in exception type{hint}",
                         f"expect[{i}].tolerance.error",
+                        ("expect", i, "tolerance", "error"),
                     )
         problems.extend(fault_problems(pack, registry))
-    if problems:
-        raise InvalidClaims(problems)
+    return problems
 
 
 def fault_problems(pack: ClaimPack, registry: Registry) -> list[ClaimProblem]:
@@ -126,24 +154,26 @@ def metric_name(claim_id: str, measure: str, metric: str | None) -> str:
     return metric or f"{claim_id}.{measure}"
 
 
-def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[tuple[str, str]]:
-    """(field, message) for every way ``inputs`` fails to fit the check's signature."""
+def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem]:
+    """(field, message, path) for every way ``inputs`` fails to fit the check's signature."""
     params = spec.input_parameters()
-    out: list[tuple[str, str]] = []
+    out: list[InputProblem] = []
     for name in inputs:
         if name in INJECTED:
-            out.append((f"inputs.{name}", f"{name!r} is supplied by the runner, not the claim"))
+            message = f"{name!r} is supplied by the runner, not the claim"
+            out.append((f"inputs.{name}", message, ("inputs", name)))
         elif name not in params:
             expected = ", ".join(params) or "no inputs"
             out.append(
                 (
                     f"inputs.{name}",
                     f"check {spec.name} takes no input {name!r} (it takes {expected})",
+                    ("inputs", name),
                 )
             )
     for name, param in params.items():
         if name not in inputs and param.default is inspect.Parameter.empty:
-            out.append((f"inputs.{name}", f"missing; check {spec.name} requires it"))
+            out.append((f"inputs.{name}", f"missing; check {spec.name} requires it", ("inputs",)))
     hints = _hints(spec)
     for name, value in inputs.items():
         if name in params and name in hints:
@@ -156,6 +186,7 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[tuple[str, s
                     (
                         f"inputs.{name}{where}",
                         f"expected {_type_name(hints[name])}, got {value!r}"[:200],
+                        ("inputs", name),
                     )
                 )
     return out

@@ -7,16 +7,14 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from checks import REGISTRY
-from runner.load import load_packs
 from runner.submission import Report, Validator
-from runner.validate import ensure_runnable
+from runner.validate import load_runnable
 
 _WORKER: Validator | None = None
 
 
 def make_validator(claims: Path, repo: Path | None, challenge: str | None) -> Validator:
-    packs = load_packs([claims])
-    ensure_runnable(packs, REGISTRY)
+    packs = load_runnable([claims], REGISTRY)
     return Validator(packs, REGISTRY, repo=repo, challenge=challenge)
 
 

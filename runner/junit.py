@@ -1,0 +1,143 @@
+"""JUnit XML for CI dashboards: one test case per claim, per fault, or per submission.
+
+The layout follows the Jenkins JUnit schema (junit-10.xsd): ``testsuites`` holding one
+``testsuite`` per module with the required ``name``, ``tests``, ``failures`` and ``errors``
+counts, and ``testcase`` elements with at most one ``failure``, ``error`` or ``skipped``.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from runner.inject import FaultRun
+from runner.load import ClaimPack
+from runner.models import ClaimResult
+from runner.output import failure_lines, verdict_line
+from runner.record import write_text_atomic
+from runner.submission import Report
+
+Outcome = Literal["passed", "failure", "error", "skipped"]
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    classname: str
+    outcome: Outcome
+    time_s: float = 0.0
+    message: str = ""
+    text: str = ""
+
+
+@dataclass
+class Suite:
+    name: str
+    cases: list[Case] = field(default_factory=list)
+
+
+def to_xml(suites: list[Suite], name: str) -> str:
+    root = ET.Element("testsuites", name=name)
+    totals = {"tests": 0, "failures": 0, "errors": 0, "time": 0.0}
+    for suite in suites:
+        counts = {
+            o: sum(c.outcome == o for c in suite.cases) for o in ("failure", "error", "skipped")
+        }
+        seconds = sum(c.time_s for c in suite.cases)
+        el = ET.SubElement(
+            root,
+            "testsuite",
+            name=suite.name,
+            tests=str(len(suite.cases)),
+            failures=str(counts["failure"]),
+            errors=str(counts["error"]),
+            skipped=str(counts["skipped"]),
+            time=f"{seconds:.3f}",
+        )
+        for case in suite.cases:
+            tc = ET.SubElement(
+                el, "testcase", name=case.name, classname=case.classname, time=f"{case.time_s:.3f}"
+            )
+            if case.outcome != "passed":
+                child = ET.SubElement(tc, case.outcome, message=_clean(case.message))
+                child.text = _clean(case.text) or None
+        totals["tests"] += len(suite.cases)
+        totals["failures"] += counts["failure"]
+        totals["errors"] += counts["error"]
+        totals["time"] += seconds
+    root.set("tests", str(totals["tests"]))
+    root.set("failures", str(totals["failures"]))
+    root.set("errors", str(totals["errors"]))
+    root.set("time", f"{totals['time']:.3f}")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def write(path: Path, suites: list[Suite], name: str) -> None:
+    write_text_atomic(path, to_xml(suites, name))
+
+
+def _clean(text: str) -> str:
+    """XML 1.0 cannot hold most control characters; drop them rather than write bad XML."""
+    return "".join(ch for ch in text if ch in "\t\n\r" or ord(ch) >= 0x20)
+
+
+# -- from results -------------------------------------------------------------------------------
+STATUS_OUTCOME: dict[str, Outcome] = {
+    "passed": "passed",
+    "failed": "failure",
+    "error": "error",
+    "skipped": "skipped",
+}
+
+
+def claims_suite(pack: ClaimPack, results: list[ClaimResult], label: str = "") -> Suite:
+    suite = Suite(f"{pack.meta.id} v{pack.meta.version}{label}")
+    for r in results:
+        lines = failure_lines(r, pack)
+        suite.cases.append(
+            Case(
+                name=r.id,
+                classname=f"{pack.meta.id}.{r.stage.en.replace(' ', '-')}",
+                outcome=STATUS_OUTCOME[r.status],
+                time_s=r.duration_ms / 1000,
+                message=lines[0] if lines else "",
+                text="\n".join([*lines, "", r.statement.zh, r.statement.en]) if lines else "",
+            )
+        )
+    return suite
+
+
+def faults_suite(pack: ClaimPack, runs: list[FaultRun]) -> Suite:
+    suite = Suite(f"{pack.meta.id} v{pack.meta.version} faults")
+    for run in runs:
+        facts = [f"{f.text.zh}\n{f.text.en}" for f in run.facts]
+        suite.cases.append(
+            Case(
+                name=run.fault.id,
+                classname=f"{pack.meta.id}.faults",
+                outcome="passed" if run.caught else "failure",
+                time_s=sum(r.duration_ms for r in run.results) / 1000,
+                message="" if run.caught else verdict_line(run),
+                text="" if run.caught else "\n".join(facts),
+            )
+        )
+    return suite
+
+
+def submissions_suite(reports: list[Report]) -> Suite:
+    suite = Suite("submissions")
+    for report in reports:
+        n = len(report.problems)
+        suite.cases.append(
+            Case(
+                name=report.file,
+                classname="learn-llm.evidence.v1",
+                outcome="passed" if report.valid else "failure",
+                message="" if report.valid else f"{n} problem{'s' if n != 1 else ''}",
+                text="\n".join(str(p) for p in report.problems),
+            )
+        )
+    return suite

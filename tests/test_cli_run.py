@@ -1,0 +1,472 @@
+"""The command line end to end, on a copy of the real claim pack in ``tmp_path``.
+
+Every test runs from ``tmp_path`` (so printed paths are short and relative) against
+``claims/`` copied there, writing to ``ev/``: nothing in the repository is touched. Evidence
+records the project's own commit, which the in-process runner finds from ``/work/main``.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import re
+import shutil
+import socket
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from checks.registry import REGISTRY
+from runner import cli as cli_module
+from runner import provenance
+from tests.conftest import CLAIMS, ROOT
+
+MODULE_ID = "23-design-tradeoffs"
+V1 = f"{MODULE_ID}-v1.json"
+V2 = f"{MODULE_ID}-v2.json"
+MANIFEST = "module-manifest-v1.json"
+CLAIM_IDS = [
+    "support.gpt2-vocab-1000-ctx",
+    "support.gpt2-vocab-32-ctx",
+    "support.chain-rule-exhaustive",
+    "structure.giant-mlp",
+    "structure.averaging-model",
+    "operators.parameter-table",
+    "operators.context-independence-condition",
+    "operators.gpt2-real-config",
+    "operators.position-dependence",
+    "multihead.parameter-budget",
+    "multihead.equals-concatenated-heads",
+    "mask.prefix-softmax",
+    "temperature.table",
+    "temperature.rejects-nonpositive",
+    "temperature.underflow",
+    "topk.renormalize",
+    "tokenizer.logits-memory",
+]
+NOT_WRITTEN_PARTIAL = "evidence not written: only some claims ran (-k or single files)"
+
+
+@pytest.fixture(scope="module")
+def evidence_validator():
+    schema = json.loads((ROOT / "schemas" / "learn-llm.evidence.v1.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+@pytest.fixture
+def work(tmp_path, monkeypatch):
+    """``tmp_path`` holding a copy of ``claims/``, and the current directory.
+
+    The measured commit is looked up once per test, so a commit made in the project while a
+    test runs (others work in it) cannot show up as drift between two of the test's runs.
+    """
+    commit = provenance.measured_commit()
+    assert commit is not None, "these tests need the project's git checkout"
+    monkeypatch.setattr(cli_module, "measured_commit", lambda: commit)
+    shutil.copytree(CLAIMS, tmp_path / "claims")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def module_dir(work):
+    return work / "claims" / MODULE_ID
+
+
+@pytest.fixture
+def ran(cli, work):
+    """A passing run already written to ``ev/``."""
+    result = cli("run", "claims/", "--out", "ev")
+    assert result.code == 0, result.out + result.err
+    return work / "ev"
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def snapshot(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def load(path: Path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+# -- a passing run --------------------------------------------------------------------------
+def test_passing_run_prints_a_line_per_claim_and_writes_evidence(cli, work, evidence_validator):
+    result = cli("run", "claims/", "--out", "ev")
+
+    assert result.code == 0, result.err
+    assert result.err == ""
+    lines = result.out.splitlines()
+    assert lines[0].startswith(f"{MODULE_ID} v1 · ")
+    assert lines[0].endswith(" · the reference implementation")
+    claim_lines = lines[1:-3]
+    assert [line.split()[:2] for line in claim_lines] == [["passed", i] for i in CLAIM_IDS]
+    assert lines[-3:] == ["17 passed, 0 failed", f"wrote ev/{V1}", f"wrote ev/{MANIFEST}"]
+
+    ev = work / "ev"
+    assert sorted(p.name for p in ev.iterdir()) == [V1, MANIFEST]  # no temporary files left
+    doc = load(ev / V1)
+    assert list(evidence_validator.iter_errors(doc)) == []
+    assert doc["module"] == MODULE_ID
+    assert doc["summary"] == {"passed": 17, "failed": 0, "error": 0, "skipped": 0, "total": 17}
+    assert [c["id"] for c in doc["claims"]] == CLAIM_IDS
+    assert doc["known_failures"] == []
+    assert doc["commands"] == ["python -m runner run claims/"]
+    assert re.fullmatch(r"[0-9a-f]{40}", doc["commit"])
+    assert doc["claim_pack"]["version"] == 1
+
+    assert load(ev / MANIFEST) == {
+        "schema": "learn-llm.module-manifest.v1",
+        "modules": {
+            MODULE_ID: {
+                "evidence": V1,
+                "version": 1,
+                "claim_pack_sha256": doc["claim_pack"]["sha256"],
+            }
+        },
+    }
+
+
+def test_json_format_parses_and_carries_the_exit_code(cli, work, evidence_validator):
+    result = cli("run", "claims/", "--out", "ev", "--format", "json")
+
+    assert result.code == 0, result.err
+    payload = json.loads(result.out)
+    assert payload["exit_code"] == 0
+    assert payload["written"] == [f"ev/{V1}", f"ev/{MANIFEST}"]
+    assert payload["drift"] == [] and payload["notes"] == []
+    [module] = payload["results"]
+    assert module["module"] == MODULE_ID
+    assert [c["status"] for c in module["claims"]] == ["passed"] * 17
+    [doc] = payload["evidence"]
+    assert list(evidence_validator.iter_errors(doc)) == []
+    assert doc == load(work / "ev" / V1)
+
+
+def test_environment_names_no_host_user_or_home(cli, work, ran):
+    text = (ran / V1).read_text(encoding="utf-8")
+    env = json.loads(text)["environment"]
+
+    assert set(env) == {"python", "implementation", "numpy", "platform"}
+    secrets = {socket.gethostname(), getpass.getuser(), str(Path.home())}
+    for key, value in env.items():
+        for secret in secrets:
+            assert secret not in value, f"environment.{key} = {value!r} contains {secret!r}"
+    # no absolute path anywhere in the document either
+    assert str(Path.home()) + "/" not in text
+    assert str(work) not in text
+    assert str(ROOT) not in text
+
+
+# -- -k -------------------------------------------------------------------------------------
+def test_k_runs_only_matching_claims_and_writes_nothing(cli, work):
+    result = cli("run", "claims/", "--out", "ev", "-k", "temperature")
+
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    assert [line.split()[1] for line in lines[1:-2]] == [
+        "temperature.table",
+        "temperature.rejects-nonpositive",
+        "temperature.underflow",
+    ]
+    assert lines[-2:] == ["3 passed, 0 failed", NOT_WRITTEN_PARTIAL]
+    assert not (work / "ev").exists()
+
+
+def test_k_accepts_a_glob(cli, work):
+    result = cli("run", "claims/", "--out", "ev", "-k", "*.gpt2-*")
+
+    assert result.code == 0, result.err
+    ids = [line.split()[1] for line in result.out.splitlines()[1:-2]]
+    assert ids == [
+        "support.gpt2-vocab-1000-ctx",
+        "support.gpt2-vocab-32-ctx",
+        "operators.gpt2-real-config",
+    ]
+
+
+def test_k_without_a_match_is_misuse(cli, work):
+    result = cli("run", "claims/", "--out", "ev", "-k", "no-such-claim")
+
+    assert result.code == 2
+    assert result.err == "error: no claim matches -k 'no-such-claim'\n"
+    assert result.out == ""
+    assert not (work / "ev").exists()
+
+
+def test_a_single_claim_file_runs_but_writes_nothing(cli, work):
+    result = cli("run", f"claims/{MODULE_ID}/7-top-k.yaml", "--out", "ev")
+
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[-2:] == ["1 passed, 0 failed", NOT_WRITTEN_PARTIAL]
+    assert not (work / "ev").exists()
+
+
+# -- failures and errors --------------------------------------------------------------------
+def test_wrong_expected_value_fails_and_shows_the_numbers(cli, work, module_dir):
+    edit(module_dir / "1-support.yaml", "value: 4701.20", "value: 4702.20")
+
+    result = cli("run", "claims/", "--out", "ev")
+
+    assert result.code == 1
+    lines = result.out.splitlines()
+    i = lines.index("  FAILED   support.gpt2-vocab-1000-ctx               阶段一 stage 1")
+    assert lines[i + 1] == "           support_log10: expected 4702.20 ± 0.005, actual 4701.20"
+    assert lines[i + 2].split()[:2] == ["passed", "support.gpt2-vocab-32-ctx"]
+    assert "16 passed, 1 failed" in lines
+    doc = load(work / "ev" / V1)  # a failing run is still evidence
+    assert doc["known_failures"] == ["support.gpt2-vocab-1000-ctx: failed"]
+    [metric] = [m for m in doc["metrics"] if m["name"] == "support_log10_gpt2_vocab_1000_ctx"]
+    assert metric["verdict"] == "failed" and metric["expected"] == 4702.2
+
+
+def test_failing_run_in_json_has_exit_code_1(cli, work, module_dir):
+    edit(module_dir / "7-top-k.yaml", "value: 2\n", "value: 3\n")
+
+    result = cli("run", "claims/", "--out", "ev", "--format", "json")
+
+    assert result.code == 1
+    payload = json.loads(result.out)
+    assert payload["exit_code"] == 1
+    statuses = {c["id"]: c["status"] for c in payload["results"][0]["claims"]}
+    assert statuses["topk.renormalize"] == "failed"
+    assert sum(s == "passed" for s in statuses.values()) == 16
+
+
+BOOM_CLAIM = """\
+proposition: 9
+stage: {zh: 测试, en: test}
+title: {zh: 会抛错的检查, en: a check that raises}
+claims:
+  - id: test.boom
+    statement: {zh: 抛错, en: raises}
+    check: test_boom_check
+    inputs: {n: 3}
+    expect:
+      - measure: x
+        value: 1
+        tolerance: {kind: exact}
+        source: "test"
+"""
+
+
+@pytest.fixture
+def boom_check():
+    """A throwaway check that raises, registered only for the test."""
+
+    def boom(impl, n: int):
+        raise RuntimeError(f"a first line\nthe last line, n={n}")
+
+    REGISTRY.check("test_boom_check", needs=(), measures=("x",))(boom)
+    yield
+    REGISTRY.checks.pop("test_boom_check")
+
+
+def test_check_that_raises_is_an_error_and_the_others_still_run(cli, work, module_dir, boom_check):
+    (module_dir / "9-boom.yaml").write_text(BOOM_CLAIM, encoding="utf-8")
+
+    result = cli("run", "claims/", "--out", "ev")
+
+    assert result.code == 1
+    lines = result.out.splitlines()
+    i = next(n for n, line in enumerate(lines) if "test.boom" in line)
+    assert lines[i].split()[:2] == ["ERROR", "test.boom"]
+    assert lines[i + 1].strip() == "RuntimeError: the last line, n=3"
+    assert sum(line.split()[0] == "passed" for line in lines[1:] if line.startswith("  ")) == 17
+    assert "17 passed, 0 failed, 1 error" in lines
+    doc = load(work / "ev" / V1)
+    assert "test.boom: error: RuntimeError: the last line, n=3" in doc["known_failures"]
+    assert doc["summary"]["error"] == 1
+
+
+# -- --check and drift ----------------------------------------------------------------------
+def test_check_right_after_a_run_finds_no_drift(cli, ran):
+    before = snapshot(ran)
+
+    result = cli("run", "claims/", "--out", "ev", "--check")
+
+    assert result.code == 0, result.out + result.err
+    assert result.out.splitlines()[-2:] == [
+        "17 passed, 0 failed",
+        "no drift: the committed evidence matches this run",
+    ]
+    assert snapshot(ran) == before  # --check writes nothing
+
+
+def test_check_reports_an_edited_actual_as_drift(cli, ran):
+    doc = load(ran / V1)
+    assert doc["metrics"][0]["name"] == "support_log10_gpt2_vocab_1000_ctx"
+    measured = doc["metrics"][0]["actual"]
+    doc["metrics"][0]["actual"] = 4701.25
+    (ran / V1).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    before = snapshot(ran)
+
+    result = cli("run", "claims/", "--out", "ev", "--check")
+
+    assert result.code == 1
+    drift = [line for line in result.out.splitlines() if line.startswith("drift")]
+    assert drift == [
+        f"drift: ev/{V1}: $.metrics[0].actual: committed 4701.25, now {json.dumps(measured)}"
+    ]
+    assert "no drift" not in result.out
+    assert snapshot(ran) == before
+
+
+def test_check_ignores_verified_at_and_timings(cli, ran):
+    doc = load(ran / V1)
+
+    def retime(node):
+        if isinstance(node, dict):
+            return {k: 12345.678 if k == "duration_ms" else retime(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [retime(v) for v in node]
+        return node
+
+    doc = retime(doc)
+    doc["verified_at"] = "2000-01-01T00:00:00Z"
+    assert doc["claims"][0]["duration_ms"] == 12345.678
+    (ran / V1).write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")
+
+    result = cli("run", "claims/", "--out", "ev", "--check")
+
+    assert result.code == 0, result.out
+    assert "no drift: the committed evidence matches this run" in result.out
+
+
+def test_check_without_evidence_is_drift(cli, work):
+    result = cli("run", "claims/", "--out", "ev", "--check")
+
+    assert result.code == 1
+    assert f"drift: ev/{V1}: no committed evidence" in result.out.splitlines()
+    assert not (work / "ev").exists()
+
+
+def test_check_with_k_is_misuse(cli, ran):
+    result = cli("run", "claims/", "--out", "ev", "--check", "-k", "topk")
+
+    assert result.code == 2
+    assert result.err == (
+        "error: --check compares whole modules; drop -k and name module directories\n"
+    )
+
+
+# -- version protection ---------------------------------------------------------------------
+def test_changed_expectation_needs_a_new_version(cli, ran, module_dir):
+    before = snapshot(ran)
+    # wider, so the claim still passes; only its meaning changed
+    edit(
+        module_dir / "1-support.yaml",
+        "tolerance: {kind: close, abs: 0.005}",
+        "tolerance: {kind: close, abs: 0.006}",
+    )
+
+    result = cli("run", "claims/", "--out", "ev")
+
+    assert result.code == 2
+    assert re.fullmatch(
+        rf"error: ev/{re.escape(V1)}: records {MODULE_ID} v1 with other expectations "
+        r"\([0-9a-f]{12} ≠ [0-9a-f]{12}\); an existing version keeps its meaning: "
+        rf"bump 'version' in claims/{MODULE_ID}/module\.yaml\n",
+        result.err,
+    ), result.err
+    assert snapshot(ran) == before  # old evidence and manifest byte for byte
+
+    edit(module_dir / "module.yaml", "version: 1", "version: 2")
+    result = cli("run", "claims/", "--out", "ev")
+
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[0].startswith(f"{MODULE_ID} v2 · ")
+    assert result.out.splitlines()[-2:] == [f"wrote ev/{V2}", f"wrote ev/{MANIFEST}"]
+    assert (ran / V1).read_bytes() == before[V1]  # the old version keeps its evidence
+    doc = load(ran / V2)
+    assert doc["claim_pack"]["version"] == 2
+    entry = load(ran / MANIFEST)["modules"][MODULE_ID]
+    assert entry == {"evidence": V2, "version": 2, "claim_pack_sha256": doc["claim_pack"]["sha256"]}
+
+
+def test_changed_wording_keeps_the_version(cli, ran, module_dir):
+    """Statements and notes are not expectations: the same version is simply rewritten."""
+    old = load(ran / V1)
+    edit(module_dir / "7-top-k.yaml", 'en: "Top-k: changes', 'en: "Top-k changes')
+
+    result = cli("run", "claims/", "--out", "ev")
+
+    assert result.code == 0, result.err
+    new = load(ran / V1)
+    assert new["claim_pack"]["expectations_sha256"] == old["claim_pack"]["expectations_sha256"]
+    assert new["claim_pack"]["sha256"] != old["claim_pack"]["sha256"]
+    assert (
+        load(ran / MANIFEST)["modules"][MODULE_ID]["claim_pack_sha256"]
+        == new["claim_pack"]["sha256"]
+    )
+
+
+# -- misuse ---------------------------------------------------------------------------------
+def test_nonexistent_path_is_misuse(cli, work):
+    result = cli("run", "no/such/dir", "--out", "ev")
+
+    assert result.code == 2
+    assert result.err == "error: no/such/dir: no such file or directory\n"
+    assert result.out == ""
+    assert not (work / "ev").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "claims/", "--bogus"], "error: unrecognized arguments: --bogus"),
+        (["run", "--format", "xml"], "error: argument --format: invalid choice: 'xml'"),
+        ([], "error: the following arguments are required: command"),
+        (["walk"], "error: argument command: invalid choice: 'walk'"),
+    ],
+    ids=["unknown-option", "bad-format", "no-command", "unknown-command"],
+)
+def test_bad_arguments_exit_2_without_traceback(cli, work, args, message):
+    result = cli(*args)
+
+    assert result.code == 2
+    assert result.err.startswith("usage: python -m runner")
+    assert message in result.err.splitlines()[-1]
+    assert "Traceback" not in result.err
+    assert result.out == ""
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            "{not json",
+            f"error: ev/{MANIFEST}:1: not valid JSON: "
+            "Expecting property name enclosed in double quotes",
+        ),
+        ("[]", f"error: ev/{MANIFEST}: not a module manifest (expected an object with 'modules')"),
+    ],
+    ids=["not-json", "not-a-manifest"],
+)
+def test_corrupt_manifest_is_left_alone(cli, work, content, message):
+    ev = work / "ev"
+    ev.mkdir()
+    (ev / MANIFEST).write_text(content, encoding="utf-8")
+
+    result = cli("run", "claims/", "--out", "ev")
+
+    assert result.code == 2
+    assert result.err == message + "\n"
+    assert snapshot(ev) == {MANIFEST: content.encode()}  # unchanged, and no evidence beside it
+
+
+def test_out_naming_a_file_is_misuse(cli, work):
+    (work / "ev").write_text("a file, not a directory", encoding="utf-8")
+
+    result = cli("run", "claims/", "--out", "ev")
+
+    assert result.code == 2
+    assert result.err == "error: ev: not a directory (--out names where evidence goes)\n"
+    assert (work / "ev").read_text(encoding="utf-8") == "a file, not a directory"
