@@ -111,6 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate.set_defaults(func=cmd_validate)
 
+    listing = sub.add_parser("list", help="list modules, their claims and their faults")
+    listing.add_argument("paths", nargs="*", default=["claims/"], metavar="PATH")
+    listing.add_argument("--format", choices=("text", "json"), default="text")
+    listing.set_defaults(func=cmd_list)
+
     scaffold = sub.add_parser("scaffold", help="print a file with every function to implement")
     scaffold.add_argument("module", help="a module id, e.g. 23-design-tradeoffs")
     scaffold.add_argument(
@@ -426,3 +431,39 @@ def cmd_validate(args: argparse.Namespace) -> int:
             Path(args.junit_xml), [junit.submissions_suite(reports)], "learn-llm submissions"
         )
     return EXIT_OK if invalid == 0 else EXIT_FOUND_WANTING
+
+
+# -- list -------------------------------------------------------------------------------------
+def cmd_list(args: argparse.Namespace) -> int:
+    packs = load_runnable([Path(p) for p in args.paths], REGISTRY)
+    modules = [
+        {
+            "id": pack.meta.id,
+            "version": pack.meta.version,
+            "title": pack.meta.title.model_dump(),
+            "claims": [
+                {
+                    "id": c.claim.id,
+                    "proposition": c.proposition,
+                    "stage": c.stage.model_dump(),
+                    "statement": c.claim.statement.model_dump(),
+                    "check": c.claim.check,
+                }
+                for c in pack.claims
+            ],
+            "faults": [
+                {
+                    "id": lf.fault.id,
+                    "title": lf.fault.title.model_dump(),
+                    "catchers": lf.fault.catchers,
+                }
+                for lf in pack.faults
+            ],
+        }
+        for pack in packs
+    ]
+    if args.format == "json":
+        print(json.dumps({"modules": modules}, ensure_ascii=False, indent=2))
+    else:
+        output.print_listing(modules)
+    return EXIT_OK

@@ -129,3 +129,19 @@ def print_fault_list(rows: list[dict[str, Any]], out: TextIO | None = None) -> N
             f"{'':<{width}}  replaces {row['replaces']}(); caught by {', '.join(row['catchers'])}",
             file=out,
         )
+
+
+def print_listing(modules: list[dict[str, Any]], out: TextIO | None = None) -> None:
+    out = out or sys.stdout
+    for module in modules:
+        title = module["title"]
+        print(f"{module['id']} v{module['version']} · {title['zh']} / {title['en']}", file=out)
+        print(f"  claims ({len(module['claims'])}):", file=out)
+        for claim in module["claims"]:
+            stage = claim["stage"]
+            print(f"    {claim['id']}  [{stage['zh']} {stage['en']}]", file=out)
+            print(f"      {claim['statement']['zh']}", file=out)
+            print(f"      {claim['statement']['en']}", file=out)
+        print(f"  faults ({len(module['faults'])}):", file=out)
+        for fault in module["faults"]:
+            print(f"    {fault['id']}  {fault['title']['zh']} / {fault['title']['en']}", file=out)
