@@ -33,6 +33,7 @@ from runner.record import (
     evidence_name,
     prepare_write,
     read_json,
+    schema_problems,
     to_json_data,
 )
 from runner.run import run_claims, select
@@ -115,6 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_argument("paths", nargs="*", default=["claims/"], metavar="PATH")
     listing.add_argument("--format", choices=("text", "json"), default="text")
     listing.set_defaults(func=cmd_list)
+
+    report = sub.add_parser("report", help="an HTML page (with figures) from an evidence file")
+    report.add_argument("evidence", metavar="EVIDENCE.json")
+    report.add_argument("--html", required=True, metavar="OUT.html")
+    report.set_defaults(func=cmd_report)
 
     scaffold = sub.add_parser("scaffold", help="print a file with every function to implement")
     scaffold.add_argument("module", help="a module id, e.g. 23-design-tradeoffs")
@@ -466,4 +472,20 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(json.dumps({"modules": modules}, ensure_ascii=False, indent=2))
     else:
         output.print_listing(modules)
+    return EXIT_OK
+
+
+# -- report -----------------------------------------------------------------------------------
+def cmd_report(args: argparse.Namespace) -> int:
+    from runner import report  # matplotlib is optional; only this command needs it
+
+    path = Path(args.evidence)
+    if not path.is_file():
+        raise UsageError(f"{display_path(path)}: no such file")
+    evidence = read_json(path)
+    problems = schema_problems(evidence)
+    if problems:
+        raise UsageError(f"{display_path(path)}: not valid evidence: {problems[0]}")
+    report.write(evidence, Path(args.html))
+    print(f"wrote {display_path(Path(args.html))}")
     return EXIT_OK

@@ -240,3 +240,4 @@ class ClaimResult(BaseModel):
     measurements: list[MeasurementResult] = Field(default_factory=list)
     observations: dict[str, Any] = Field(default_factory=dict)
     error: str | None = None
+    notes: Text | None = None

@@ -45,6 +45,7 @@ def run_claim(
         "stage": loaded.stage,
         "statement": claim.statement,
         "check": claim.check,
+        "notes": claim.notes,
     }
     missing = impl.missing(spec.needs)
     if missing:

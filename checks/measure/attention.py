@@ -31,6 +31,7 @@ def _prefix_softmax(row: Array) -> Array:
         "row_sum_min",
         "row_sum_max",
         "upper_triangle_max",
+        "weights",
     ),
 )
 def causal_mask_as_deletion(
@@ -57,6 +58,7 @@ def causal_mask_as_deletion(
         "row_sum_min": float(np.min(row_sums)),
         "row_sum_max": float(np.max(row_sums)),
         "upper_triangle_max": float(np.max(upper)) if upper.size else 0.0,
+        "weights": weights.tolist(),  # (T, T), for the report's heatmap
     }
 
 

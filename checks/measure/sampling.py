@@ -20,7 +20,16 @@ def _label(t: float) -> str:
 @check(
     "temperature_table",
     needs=("softmax_temperature",),
-    measures=("probs_t0.1", "probs_t1", "probs_t10", "probs_t1000", "argsort", "row_sums"),
+    measures=(
+        "probs_t0.1",
+        "probs_t1",
+        "probs_t10",
+        "probs_t1000",
+        "argsort",
+        "row_sums",
+        "sweep_temperatures",
+        "sweep_probs",
+    ),
 )
 def temperature_table(
     impl: Implementation, logits: list[float], temperatures: list[float]
@@ -33,6 +42,10 @@ def temperature_table(
     }
     out["argsort"] = [np.argsort(-row, kind="stable").tolist() for row in rows]
     out["row_sums"] = [float(row.sum()) for row in rows]
+    # the whole curve between the table's rows, for the report's figure
+    sweep = np.logspace(-2, 3, 26)  # (26,) from T = 0.01 to 1000, five per decade
+    out["sweep_temperatures"] = sweep.tolist()
+    out["sweep_probs"] = [np.asarray(impl["softmax_temperature"](z, t)).tolist() for t in sweep]
     return out
 
 
