@@ -21,6 +21,7 @@ from checks import REGISTRY
 from runner import junit, output
 from runner.challenges import challenge_claims, challenge_record
 from runner.errors import ClaimsError, InvalidClaims, UsageError
+from runner.i18n import LANGS, default_language, set_language, t
 from runner.inject import fault_section, find_fault, run_all, run_fault, variant
 from runner.learner import load_learner, module_subjects, scaffold
 from runner.load import ClaimPack, display_path, load_packs
@@ -52,9 +53,18 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m runner", description=__doc__.splitlines()[0])
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=None,
+        help="language of the output: zh or en (default: LEARN_LLM_LANG, the locale, else zh)",
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    run = sub.add_parser("run", help="run claims against the reference implementation")
+    run = sub.add_parser(
+        "run", parents=[common], help="run claims against the reference implementation"
+    )
     run.add_argument(
         "paths",
         nargs="*",
@@ -91,7 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.set_defaults(func=cmd_run)
 
-    validate = sub.add_parser("validate", help="validate learner evidence (YAML or JSON)")
+    validate = sub.add_parser(
+        "validate", parents=[common], help="validate learner evidence (YAML or JSON)"
+    )
     validate.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     validate.add_argument(
         "--repo",
@@ -112,17 +124,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate.set_defaults(func=cmd_validate)
 
-    listing = sub.add_parser("list", help="list modules, their claims and their faults")
+    listing = sub.add_parser(
+        "list", parents=[common], help="list modules, their claims and their faults"
+    )
     listing.add_argument("paths", nargs="*", default=["claims/"], metavar="PATH")
     listing.add_argument("--format", choices=("text", "json"), default="text")
     listing.set_defaults(func=cmd_list)
 
-    report = sub.add_parser("report", help="an HTML page (with figures) from an evidence file")
+    report = sub.add_parser(
+        "report", parents=[common], help="an HTML page (with figures) from an evidence file"
+    )
     report.add_argument("evidence", metavar="EVIDENCE.json")
     report.add_argument("--html", required=True, metavar="OUT.html")
     report.set_defaults(func=cmd_report)
 
-    scaffold = sub.add_parser("scaffold", help="print a file with every function to implement")
+    scaffold = sub.add_parser(
+        "scaffold", parents=[common], help="print a file with every function to implement"
+    )
     scaffold.add_argument("module", help="a module id, e.g. 23-design-tradeoffs")
     scaffold.add_argument(
         "--reference", action="store_true", help="print the reference solution in the same form"
@@ -136,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     scaffold.set_defaults(func=cmd_scaffold)
 
     inject = sub.add_parser(
-        "inject", help="run the claims with one of the chapter's faults in place"
+        "inject", parents=[common], help="run the claims with one of the chapter's faults in place"
     )
     which = inject.add_mutually_exclusive_group(required=True)
     which.add_argument("--fault", metavar="ID", help="the fault to inject")
@@ -156,24 +174,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    set_language(default_language())
     try:
         args = build_parser().parse_args(argv)
+        if args.lang:
+            set_language(args.lang)
         code: int = args.func(args)
         return code
     except InvalidClaims as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         n = len(exc.problems)
-        print(
-            f"{n} problem{'s' if n != 1 else ''} in claim files; nothing was run or written",
-            file=sys.stderr,
-        )
+        print(t("claims.problems", n=n, s="s" if n != 1 else ""), file=sys.stderr)
         return EXIT_MISUSE
     except ClaimsError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(t("error", message=exc), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        print("interrupted; nothing was written", file=sys.stderr)
+        print(t("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # the reader (e.g. `| head`) left; say nothing more, as other command-line tools do
@@ -255,7 +273,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         for pack, doc in docs:
             committed_path = out_dir / evidence_name(pack)
             if not committed_path.exists():
-                drifted.append(f"{display_path(committed_path)}: no committed evidence")
+                drifted.append(f"{display_path(committed_path)}: {t('run.no_evidence')}")
                 continue
             fresh = json.loads(json.dumps(doc))
             drifted += [
@@ -263,12 +281,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                 for d in drift(read_json(committed_path), fresh)
             ]
     elif commit is None:
-        notes.append(
-            "evidence not written: no git commit holds the measured files "
-            "(not a git checkout, or nothing committed yet)"
-        )
+        notes.append(t("run.not_written.git"))
     elif not whole:
-        notes.append("evidence not written: only some claims ran (-k or single files)")
+        notes.append(t("run.not_written.partial"))
     else:
         variant = ".".join(
             ([Path(impl.name).stem] if impl.kind == "learner" else [])
@@ -298,13 +313,13 @@ def cmd_run(args: argparse.Namespace) -> int:
             output.print_run(pack, impl, results)
         output.print_totals([r for _, results, _ in runs for r in results])
         for line in drifted[:40]:
-            print(f"drift: {line}")
+            print(t("run.drift", line=line))
         if len(drifted) > 40:
-            print(f"drift: ... and {len(drifted) - 40} more")
+            print(t("run.drift_more", n=len(drifted) - 40))
         if args.check and not drifted:
-            print("no drift: the committed evidence matches this run")
+            print(t("run.no_drift"))
         for path in written:
-            print(f"wrote {path}")
+            print(t("run.wrote", path=path))
         for note in notes:
             print(note)
     if args.junit_xml:
@@ -417,21 +432,24 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if args.format == "json":
             print(json.dumps(report.as_json(), ensure_ascii=False))
         elif report.valid:
-            print(f"{report.file}: valid")
+            print(t("validate.valid", file=report.file))
         else:
             k = len(report.problems)
-            print(f"{report.file}: invalid ({k} problem{'s' if k != 1 else ''})")
+            print(t("validate.invalid", file=report.file, n=k, s="s" if k != 1 else ""))
             for problem in report.problems:
                 print(f"  {problem}")
         if progress and n % 50 == 0:
-            print(f"\r{n:,}/{len(files):,} validated", end="", file=sys.stderr, flush=True)
+            line = t("validate.progress", n=f"{n:,}", total=f"{len(files):,}")
+            print(f"\r{line}", end="", file=sys.stderr, flush=True)
     if progress:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
     invalid = len(files) - valid
     if args.format == "json":
         print(json.dumps({"summary": {"files": len(files), "valid": valid, "invalid": invalid}}))
     elif len(files) > 1:
-        print(f"{len(files):,} submissions: {valid:,} valid, {invalid:,} invalid")
+        print(
+            t("validate.summary", n=f"{len(files):,}", valid=f"{valid:,}", invalid=f"{invalid:,}")
+        )
     if args.junit_xml:
         junit.write(
             Path(args.junit_xml), [junit.submissions_suite(reports)], "learn-llm submissions"
@@ -487,5 +505,5 @@ def cmd_report(args: argparse.Namespace) -> int:
     if problems:
         raise UsageError(f"{display_path(path)}: not valid evidence: {problems[0]}")
     report.write(evidence, Path(args.html))
-    print(f"wrote {display_path(Path(args.html))}")
+    print(t("report.wrote", path=display_path(Path(args.html))))
     return EXIT_OK

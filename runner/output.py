@@ -3,15 +3,33 @@
 from __future__ import annotations
 
 import sys
+import unicodedata
 from typing import Any, TextIO
 
 from checks.registry import Implementation
+from runner.i18n import language, pick, t
 from runner.inject import FaultRun
 from runner.load import ClaimPack
 from runner.models import ClaimResult
 from runner.numbers import show, show_expectation
 
-LABEL = {"passed": "passed", "failed": "FAILED", "error": "ERROR", "skipped": "skipped"}
+STATUSES = ("passed", "failed", "error", "skipped")
+
+
+def label(status: str) -> str:
+    return t(f"status.{status}")
+
+
+def pad(text: str, width: int) -> str:
+    """Left-justify counting wide (CJK) characters as two columns, as a terminal shows them."""
+    shown = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - shown)
+
+
+def describe(impl: Implementation) -> str:
+    if impl.kind == "reference":
+        return t("impl.reference")
+    return t(f"impl.{impl.kind}", name=impl.name)
 
 
 def print_run(
@@ -19,14 +37,12 @@ def print_run(
 ) -> None:
     out = out or sys.stdout
     meta = pack.meta
-    print(
-        f"{meta.id} v{meta.version} · {meta.title.zh} / {meta.title.en} · {impl.describe()}",
-        file=out,
-    )
+    print(f"{meta.id} v{meta.version} · {pick(meta.title)} · {describe(impl)}", file=out)
     width = max((len(r.id) for r in results), default=0)
     for r in results:
-        stage = f"{r.stage.zh} {r.stage.en}"
-        print(f"  {LABEL[r.status]:<7}  {r.id:<{width}}  {stage}", file=out)
+        print(f"  {pad(label(r.status), 7)}  {r.id:<{width}}  {pick(r.stage)}", file=out)
+        if r.status != "passed":
+            print(f"           {pick(r.statement)}", file=out)
         for line in failure_lines(r, pack):
             print(f"           {line}", file=out)
 
@@ -37,25 +53,30 @@ def failure_lines(result: ClaimResult, pack: ClaimPack) -> list[str]:
         return [result.error or result.status]
     if result.status != "failed":
         return []
-    claim = next(c.claim for c in pack.claims if c.claim.id == result.id)
-    by_measure = {e.measure: e for e in claim.expect}
+    loaded = pack.claim(result.id)
+    by_measure = {e.measure: e for e in loaded.claim.expect} if loaded else {}
     lines = []
     for m in result.measurements:
-        if m.verdict == "passed":
+        if m.verdict == "passed" or m.name not in by_measure:
             continue
         exp = by_measure[m.name]
-        line = f"{m.name}: expected {show_expectation(exp)}, actual {show(m.actual, exp.unit)}"
+        line = t(
+            "run.expected_actual",
+            name=m.name,
+            expected=show_expectation(exp),
+            actual=show(m.actual, exp.unit),
+        )
         lines.append(line + (f" ({m.detail})" if m.detail else ""))
     return lines
 
 
 def totals_line(results: list[ClaimResult]) -> str:
-    counts = {s: sum(r.status == s for r in results) for s in LABEL}
-    line = f"{counts['passed']} passed, {counts['failed']} failed"
+    counts = {s: sum(r.status == s for r in results) for s in STATUSES}
+    line = t("run.totals", passed=counts["passed"], failed=counts["failed"])
     if counts["error"]:
-        line += f", {counts['error']} error{'s' if counts['error'] != 1 else ''}"
+        line += t("run.totals.errors", n=counts["error"], s="s" if counts["error"] != 1 else "")
     if counts["skipped"]:
-        line += f", {counts['skipped']} skipped"
+        line += t("run.totals.skipped", n=counts["skipped"])
     return line
 
 
@@ -68,80 +89,79 @@ def print_totals(results: list[ClaimResult], out: TextIO | None = None) -> None:
 def print_fault_run(pack: ClaimPack, run: FaultRun, out: TextIO | None = None) -> None:
     out = out or sys.stdout
     fault = run.fault
-    print(f"fault {fault.id} · {fault.title.zh} / {fault.title.en}", file=out)
-    print(f"replaces {fault.replaces}() in {pack.meta.id} v{pack.meta.version}", file=out)
+    print(t("fault.header", id=fault.id, title=pick(fault.title)), file=out)
+    meta = pack.meta
+    replaces = t("fault.replaces", function=fault.replaces, module=meta.id, version=meta.version)
+    print(replaces, file=out)
     catchers = set(fault.catchers)
     shown = [r for r in run.results if r.status != "passed" or r.id in catchers]
     width = max((len(r.id) for r in shown), default=0)
     for r in shown:
-        role = "catcher" if r.id in catchers else "also broke"
-        label = LABEL[r.status] if r.status != "passed" else "SURVIVED"
-        print(f"  {label:<8} {r.id:<{width}}  {r.stage.zh} {r.stage.en}  ({role})", file=out)
+        role = t("fault.catcher") if r.id in catchers else t("fault.also_broke")
+        status = label(r.status) if r.status != "passed" else t("status.survived")
+        print(f"  {pad(status, 8)} {r.id:<{width}}  {pick(r.stage)}  ({role})", file=out)
         for line in failure_lines(r, pack):
             print(f"           {line}", file=out)
-    print(f"chapter's signal: {fault.expected_signal.zh} / {fault.expected_signal.en}", file=out)
-    print("observed signal:", file=out)
+    print(t("fault.expected_signal", signal=pick(fault.expected_signal)), file=out)
+    print(t("fault.observed_signal"), file=out)
     for fact in run.facts:
-        mark = "" if fact.held else "  [differs from faults.yaml: " + (fact.detail or "") + "]"
-        print(f"  - {fact.text.zh}", file=out)
-        print(f"    {fact.text.en}{mark}", file=out)
+        mark = "" if fact.held else "  [" + t("fault.differs_yaml", detail=fact.detail or "") + "]"
+        print(f"  - {pick(fact.text)}{mark}", file=out)
     if fault.differs_from_chapter:
-        print(f"differs from the chapter: {fault.differs_from_chapter.zh}", file=out)
-        print(f"  {fault.differs_from_chapter.en}", file=out)
+        print(t("fault.differs_chapter", text=pick(fault.differs_from_chapter)), file=out)
     print(verdict_line(run), file=out)
 
 
 def verdict_line(run: FaultRun) -> str:
     n = len(run.fault.catchers)
     if run.caught:
-        return f"caught: all {n} catchers broke ({', '.join(run.fault.catchers)})"
-    return (
-        f"SURVIVED: {len(run.survivors)} of {n} catchers still pass under the fault "
-        f"({', '.join(run.survivors)}); the claims would not notice this mistake"
-    )
+        return t("fault.caught", n=n, catchers=", ".join(run.fault.catchers))
+    survivors = ", ".join(run.survivors)
+    return t("fault.survived", k=len(run.survivors), n=n, survivors=survivors)
 
 
 def print_fault_summary(pack: ClaimPack, runs: list[FaultRun], out: TextIO | None = None) -> None:
     out = out or sys.stdout
-    print(f"{pack.meta.id} v{pack.meta.version} · fault injection", file=out)
+    print(t("fault.summary_header", module=pack.meta.id, version=pack.meta.version), file=out)
     width = max((len(r.fault.id) for r in runs), default=0)
     for run in runs:
-        label = "caught" if run.caught else "SURVIVED"
-        broken = ", ".join(run.broken) or "nothing"
-        print(f"  {label:<8} {run.fault.id:<{width}}  breaks {broken}", file=out)
+        status = t("status.caught") if run.caught else t("status.survived")
+        broken = ", ".join(run.broken)
+        what = t("fault.breaks", claims=broken) if broken else t("fault.breaks_nothing")
+        print(f"  {pad(status, 8)} {run.fault.id:<{width}}  {what}", file=out)
         if not run.caught:
-            print(f"           still passing: {', '.join(run.survivors)}", file=out)
+            print(
+                f"           {t('fault.still_passing', claims=', '.join(run.survivors))}", file=out
+            )
         for fact in run.facts:
             if not fact.held:
-                print(
-                    f"           differs from faults.yaml: {fact.text.en} ({fact.detail})", file=out
-                )
+                detail = f"{pick(fact.text)} ({fact.detail})"
+                print(f"           {t('fault.differs_yaml', detail=detail)}", file=out)
     caught = sum(r.caught for r in runs)
-    print(f"score: {caught}/{len(runs)} faults caught", file=out)
+    print(t("fault.score", caught=caught, total=len(runs)), file=out)
 
 
 def print_fault_list(rows: list[dict[str, Any]], out: TextIO | None = None) -> None:
     out = out or sys.stdout
     width = max((len(r["id"]) for r in rows), default=0)
     for row in rows:
-        print(f"{row['id']:<{width}}  {row['title']['zh']} / {row['title']['en']}", file=out)
-        print(
-            f"{'':<{width}}  replaces {row['replaces']}(); caught by {', '.join(row['catchers'])}",
-            file=out,
+        title = row["title"]["zh" if language() == "zh" else "en"]
+        print(f"{row['id']:<{width}}  {title}", file=out)
+        detail = t(
+            "fault.list_replaces", function=row["replaces"], catchers=", ".join(row["catchers"])
         )
+        print(f"{'':<{width}}  {detail}", file=out)
 
 
 def print_listing(modules: list[dict[str, Any]], out: TextIO | None = None) -> None:
     out = out or sys.stdout
+    lang = language()
     for module in modules:
-        title = module["title"]
-        print(f"{module['id']} v{module['version']} · {title['zh']} / {title['en']}", file=out)
-        print(f"  claims ({len(module['claims'])}):", file=out)
+        print(f"{module['id']} v{module['version']} · {module['title'][lang]}", file=out)
+        print(f"  {t('list.claims', n=len(module['claims']))}", file=out)
         for claim in module["claims"]:
-            stage = claim["stage"]
-            print(f"    {claim['id']}  [{stage['zh']} {stage['en']}]", file=out)
-            print(f"      {claim['statement']['zh']}", file=out)
-            print(f"      {claim['statement']['en']}", file=out)
-        print(f"  faults ({len(module['faults'])}):", file=out)
+            print(f"    {claim['id']}  [{claim['stage'][lang]}]", file=out)
+            print(f"      {claim['statement'][lang]}", file=out)
+        print(f"  {t('list.faults', n=len(module['faults']))}", file=out)
         for fault in module["faults"]:
-            print(f"    {fault['id']}  {fault['title']['zh']} / {fault['title']['en']}", file=out)
+            print(f"    {fault['id']}  {fault['title'][lang]}", file=out)

@@ -21,6 +21,7 @@ from typing import Any
 from checks.outcome import Raised
 from checks.registry import Registry
 from runner.challenges import challenge_claims
+from runner.i18n import t
 from runner.judge import judge
 from runner.load import ClaimPack, LoadedClaim, display_path
 from runner.models import Expectation
@@ -127,16 +128,16 @@ class Validator:
         try:
             size = path.stat().st_size
         except OSError as exc:
-            report.problems.append(Problem("$", f"cannot read the file: {exc.strerror}"))
+            report.problems.append(Problem("$", t("sub.read", reason=exc.strerror)))
             return report
         if size > MAX_SUBMISSION_BYTES:
             limit = f"{MAX_SUBMISSION_BYTES:,}"
-            report.problems.append(Problem("$", f"file is {size:,} bytes; the limit is {limit}"))
+            report.problems.append(Problem("$", t("sub.size", size=f"{size:,}", limit=limit)))
             return report
         try:
             raw = path.read_bytes()
         except OSError as exc:
-            report.problems.append(Problem("$", f"cannot read the file: {exc.strerror}"))
+            report.problems.append(Problem("$", t("sub.read", reason=exc.strerror)))
             return report
         data, problems = self.parse(raw, json_file=path.suffix == ".json")
         if data is not None or not problems:
@@ -151,24 +152,27 @@ class Validator:
             return parse(raw, max_bytes=MAX_SUBMISSION_BYTES).data, []
         except YamlError as exc:
             return None, [
-                Problem(json_path(p.path), (f"line {p.line}: " if p.line else "") + p.message)
+                Problem(
+                    json_path(p.path),
+                    t("sub.yaml_line", line=p.line, message=p.message) if p.line else p.message,
+                )
                 for p in exc.problems
             ]
 
     # -- the data ---------------------------------------------------------------------------
     def validate_data(self, data: Any) -> list[Problem]:
         if not isinstance(data, dict):
-            return [Problem("$", f"expected a mapping (the evidence template), got {_kind(data)}")]
+            return [Problem("$", t("sub.not_mapping", kind=_kind(data)))]
         problems: list[Problem] = []
         placeholders: set[str] = set()
         for path, value in _walk(data):
             where = json_path(path)
             if isinstance(value, str):
                 for found in PLACEHOLDER.findall(value):
-                    problems.append(Problem(where, f"unfilled placeholder {found}"))
+                    problems.append(Problem(where, t("sub.placeholder", placeholder=found)))
                     placeholders.add(where)
             elif isinstance(value, float) and not math.isfinite(value):
-                problems.append(Problem(where, f"{show(value)} is not a finite number"))
+                problems.append(Problem(where, t("sub.nonfinite", value=show(value))))
         for error in evidence_validator().iter_errors(data):
             where = error.json_path
             if where in placeholders:
@@ -187,7 +191,7 @@ class Validator:
             return out
         if module not in self.packs:
             known = ", ".join(sorted(self.packs)) or "none"
-            return [Problem("$.module", f"unknown module {module!r} (known: {known})")]
+            return [Problem("$.module", t("sub.unknown_module", module=module, known=known))]
         pack = self.packs[module]
         known_metrics = self.metrics[module]
         challenge = self.challenge_metrics.get(module, {})
@@ -203,7 +207,8 @@ class Validator:
             if name in seen:
                 out.append(
                     Problem(
-                        f"{base}.name", f"duplicate metric {name!r} (also $.metrics[{seen[name]}])"
+                        f"{base}.name",
+                        t("sub.duplicate_metric", name=name, other=f"$.metrics[{seen[name]}]"),
                     )
                 )
                 continue
@@ -215,7 +220,12 @@ class Validator:
                 out.append(
                     Problem(
                         f"{base}.name",
-                        f"unknown metric {name!r} for {module} v{pack.meta.version}",
+                        t(
+                            "sub.unknown_metric",
+                            name=name,
+                            module=module,
+                            version=pack.meta.version,
+                        ),
                     )
                 )
                 continue
@@ -223,9 +233,7 @@ class Validator:
         if self.challenge is not None:
             out += self._challenge(data, seen, challenge)
         if not metrics and "$.metrics" not in placeholders:
-            out.append(
-                Problem("$.metrics", "no metrics: evidence needs at least one measured value")
-            )
+            out.append(Problem("$.metrics", t("sub.no_metrics")))
         return out
 
     def _metric(
@@ -248,8 +256,13 @@ class Validator:
             out.append(
                 Problem(
                     f"{base}.expected",
-                    f"{show(expected, exp.unit)} is not the claim pack's expectation "
-                    f"{show_expectation(exp)} ({version}, claim {loaded.claim.id})",
+                    t(
+                        "sub.expected",
+                        value=show(expected, exp.unit),
+                        expected=show_expectation(exp),
+                        version=version,
+                        claim=loaded.claim.id,
+                    ),
                 )
             )
         if "actual" in metric and not _has_placeholder(metric["actual"]):
@@ -257,7 +270,7 @@ class Validator:
             if _nonfinite_inside(actual):
                 # a float NaN was reported where it is; the evidence's "NaN" strings were not
                 if not _nonfinite_inside(metric["actual"]):
-                    out.append(Problem(f"{base}.actual", "NaN or infinity never passes a claim"))
+                    out.append(Problem(f"{base}.actual", t("sub.nan_actual")))
             else:
                 verdict, detail = judge(exp, actual)
                 if verdict != "passed":
@@ -265,7 +278,12 @@ class Validator:
                     out.append(
                         Problem(
                             f"{base}.actual",
-                            f"{show(actual, exp.unit)} is outside {show_expectation(exp)}{why}",
+                            t(
+                                "sub.outside",
+                                actual=show(actual, exp.unit),
+                                expected=show_expectation(exp),
+                                why=why,
+                            ),
                         )
                     )
         return out
@@ -280,20 +298,17 @@ class Validator:
         block = data.get("challenge")
         nonce = block.get("nonce") if isinstance(block, dict) else None
         if nonce is None:
-            out.append(
-                Problem("$.challenge", f"missing: this validation's nonce is {self.challenge!r}")
-            )
+            out.append(Problem("$.challenge", t("sub.challenge_missing", nonce=self.challenge)))
         elif nonce != self.challenge:
             out.append(
                 Problem(
                     "$.challenge.nonce",
-                    f"{nonce!r} is another challenge's nonce; "
-                    f"this validation's is {self.challenge!r}",
+                    t("sub.challenge_other", nonce=nonce, expected=self.challenge),
                 )
             )
         for name in wanted:
             if name not in seen:
-                out.append(Problem("$.metrics", f"challenge metric {name!r} is missing"))
+                out.append(Problem("$.metrics", t("sub.challenge_metric", name=name)))
         return out
 
     def _provenance(self, data: dict[str, Any]) -> list[Problem]:
@@ -305,39 +320,37 @@ class Validator:
             and self.repo_is_git
             and not self._is_commit(commit)
         ):
-            out.append(Problem("$.commit", f"{commit} is not a commit in {self.repo_name}"))
+            out.append(Problem("$.commit", t("sub.commit", commit=commit, repo=self.repo_name)))
         when = data.get("verified_at")
         if isinstance(when, str) and not PLACEHOLDER.search(when):
             parsed = _parse_time(when)
             if parsed is None:
-                out.append(Problem("$.verified_at", f"{when!r} is not an ISO 8601 date or time"))
+                out.append(Problem("$.verified_at", t("sub.time_format", value=when)))
             elif parsed > self.now + (
                 dt.timedelta(minutes=5) if parsed.tzinfo and "T" in when else FUTURE_SLACK
             ):
-                out.append(Problem("$.verified_at", f"{when} is in the future"))
+                out.append(Problem("$.verified_at", t("sub.future", value=when)))
         env = data.get("environment")
         for path, value in _walk(env, ("environment",)):
             where = json_path(path)
             key = path[-1] if len(path) > 1 else None
             if isinstance(key, str) and key.lower() in UNSANITIZED_KEYS:
-                out.append(Problem(where, f"{key!r} names a user, host or directory; leave it out"))
+                out.append(Problem(where, t("sub.env_key", key=key)))
             elif isinstance(value, str) and not PLACEHOLDER.search(value):
                 if PATH_LIKE.search(value):
-                    out.append(
-                        Problem(where, f"{value!r} contains a path; environment must be sanitized")
-                    )
+                    out.append(Problem(where, t("sub.env_path", value=value)))
                 elif EMAIL.search(value):
                     out.append(
                         Problem(
                             where,
-                            f"{value!r} contains an e-mail address; environment must be sanitized",
+                            t("sub.env_email", value=value),
                         )
                     )
                 elif HOST_LIKE.search(value):
                     out.append(
                         Problem(
                             where,
-                            f"{value!r} looks like a host name; environment must be sanitized",
+                            t("sub.env_host", value=value),
                         )
                     )
         return out
@@ -379,21 +392,21 @@ class Validator:
 def _artifact_problem(item: str, repo: Path | None) -> str | None:
     """Why ``item`` is not a usable repository-relative path, or None. Never opens a file."""
     if "\0" in item:
-        return "contains a NUL byte"
+        return t("sub.artifact_nul")
     posix, windows = PurePosixPath(item), PureWindowsPath(item)
     if posix.is_absolute() or windows.is_absolute() or windows.drive or item.startswith("~"):
-        return f"{item!r} is absolute; artifacts are paths relative to the repository"
+        return t("sub.artifact_absolute", item=item)
     if ".." in posix.parts or ".." in windows.parts:
-        return f"{item!r} leaves the repository"
+        return t("sub.artifact_escape", item=item)
     if repo is None:
         return None
     candidate = repo / item
     # realpath follows symlinks through lstat/readlink only; nothing is opened or read
     resolved = Path(os.path.realpath(candidate))
     if resolved != repo and repo not in resolved.parents:
-        return f"{item!r} is a symlink that points outside the repository"
+        return t("sub.artifact_symlink", item=item)
     if not os.path.lexists(candidate):
-        return f"{item!r} does not exist in the repository"
+        return t("sub.artifact_missing", item=item)
     return None
 
 
@@ -416,15 +429,15 @@ def _parse_json(raw: bytes) -> tuple[Any, list[Problem]]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, [Problem("$", f"not UTF-8 text (byte {exc.start})")]
+        return None, [Problem("$", t("sub.not_utf8", byte=exc.start))]
     try:
         data = json.loads(text, object_pairs_hook=_pairs)
     except json.JSONDecodeError as exc:
-        return None, [Problem("$", f"line {exc.lineno}: not valid JSON: {exc.msg}")]
+        return None, [Problem("$", t("sub.json_syntax", line=exc.lineno, message=exc.msg))]
     except RecursionError:
-        return None, [Problem("$", "nesting is too deep")]
+        return None, [Problem("$", t("sub.too_deep"))]
     problems = [
-        Problem(json_path(path), f"duplicate key {key!r}")
+        Problem(json_path(path), t("sub.duplicate_key", key=key))
         for path, value in _walk(data)
         if isinstance(value, _Duplicates)
         for key in value.duplicates
@@ -529,6 +542,9 @@ def _runner_claims(data: dict[str, Any]) -> list[Problem]:
         if isinstance(claim, dict) and claim.get("status") in ("failed", "error", "skipped"):
             why = f": {claim['error']}" if isinstance(claim.get("error"), str) else ""
             out.append(
-                Problem(f"$.claims[{i}].status", f"claim {claim.get('id')} {claim['status']}{why}")
+                Problem(
+                    f"$.claims[{i}].status",
+                    t("sub.claim_status", claim=claim.get("id"), status=claim["status"], why=why),
+                )
             )
     return out

@@ -7,6 +7,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from checks import REGISTRY
+from runner.i18n import Lang, language, set_language
 from runner.submission import Report, Validator
 from runner.validate import load_runnable
 
@@ -18,8 +19,9 @@ def make_validator(claims: Path, repo: Path | None, challenge: str | None) -> Va
     return Validator(packs, REGISTRY, repo=repo, challenge=challenge)
 
 
-def _init(claims: Path, repo: Path | None, challenge: str | None) -> None:
+def _init(claims: Path, repo: Path | None, challenge: str | None, lang: Lang) -> None:
     global _WORKER
+    set_language(lang)  # a worker reports in the language the command was asked for
     _WORKER = make_validator(claims, repo, challenge)
 
 
@@ -40,6 +42,6 @@ def validate_files(
         return
     chunk = max(1, min(64, len(files) // (jobs * 4)))
     with ProcessPoolExecutor(
-        max_workers=jobs, initializer=_init, initargs=(claims, repo, challenge)
+        max_workers=jobs, initializer=_init, initargs=(claims, repo, challenge, language())
     ) as pool:
         yield from pool.map(_one, files, chunksize=chunk)

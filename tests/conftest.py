@@ -36,3 +36,9 @@ def cli() -> Callable[..., Result]:
         return Result(code, out.getvalue(), err.getvalue())
 
     return invoke
+
+
+@pytest.fixture(autouse=True)
+def english_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests read English output unless they ask for Chinese with --lang zh."""
+    monkeypatch.setenv("LEARN_LLM_LANG", "en")

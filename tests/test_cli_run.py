@@ -217,14 +217,39 @@ def test_wrong_expected_value_fails_and_shows_the_numbers(cli, work, module_dir)
 
     assert result.code == 1
     lines = result.out.splitlines()
-    i = lines.index("  FAILED   support.gpt2-vocab-1000-ctx               阶段一 stage 1")
-    assert lines[i + 1] == "           support_log10: expected 4702.20 ± 0.005, actual 4701.20"
-    assert lines[i + 2].split()[:2] == ["passed", "support.gpt2-vocab-32-ctx"]
+    i = lines.index("  FAILED   support.gpt2-vocab-1000-ctx               stage 1")
+    assert lines[i + 1].startswith("           With V=50257 and T=1000 there are 10^4701.20")
+    assert lines[i + 2] == "           support_log10: expected 4702.20 ± 0.005, actual 4701.20"
+    assert lines[i + 3].split()[:2] == ["passed", "support.gpt2-vocab-32-ctx"]
     assert "16 passed, 1 failed" in lines
     doc = load(work / "ev" / V1)  # a failing run is still evidence
     assert doc["known_failures"] == ["support.gpt2-vocab-1000-ctx: failed"]
     [metric] = [m for m in doc["metrics"] if m["name"] == "support_log10_gpt2_vocab_1000_ctx"]
     assert metric["verdict"] == "failed" and metric["expected"] == 4702.2
+
+
+def test_one_failing_claim_in_chinese_and_in_english(cli, work, module_dir):
+    """The same failure in both languages: words change, ids, numbers and paths do not."""
+    edit(module_dir / "7-top-k.yaml", "value: 2\n", "value: 3\n")
+    one_file = str(module_dir / "7-top-k.yaml")
+    zh = cli("run", one_file, "--out", "ev", "--lang", "zh")
+    en = cli("run", one_file, "--out", "ev", "--lang", "en")
+    assert zh.code == en.code == 1
+    assert zh.out.splitlines()[1:5] == [
+        "  失败     topk.renormalize  阶段六",
+        "           [0.4, 0.3, 0.15, 0.1, 0.05] 取 k=2 得 [0.571429, 0.428571, 0, 0, 0]："
+        "被丢弃项是构造出来的精确 0，幸存项重新缩放到和为 1。",
+        "           kept：期望 = 3，实际 2",
+        "通过 0，失败 1",
+    ]
+    assert en.out.splitlines()[1:5] == [
+        "  FAILED   topk.renormalize  stage 6",
+        "           [0.4, 0.3, 0.15, 0.1, 0.05] with k = 2 gives [0.571429, 0.428571, 0, 0, 0]: "
+        "the dropped entries are exact zeros by construction and the survivors are rescaled "
+        "to sum to 1.",
+        "           kept: expected = 3, actual 2",
+        "0 passed, 1 failed",
+    ]
 
 
 def test_failing_run_in_json_has_exit_code_1(cli, work, module_dir):
@@ -278,7 +303,8 @@ def test_check_that_raises_is_an_error_and_the_others_still_run(cli, work, modul
     lines = result.out.splitlines()
     i = next(n for n, line in enumerate(lines) if "test.boom" in line)
     assert lines[i].split()[:2] == ["ERROR", "test.boom"]
-    assert lines[i + 1].strip() == "RuntimeError: the last line, n=3"
+    assert lines[i + 1].strip() == "raises"  # its statement (en)
+    assert lines[i + 2].strip() == "RuntimeError: the last line, n=3"
     assert sum(line.split()[0] == "passed" for line in lines[1:] if line.startswith("  ")) == 17
     assert "17 passed, 0 failed, 1 error" in lines
     doc = load(work / "ev" / V1)

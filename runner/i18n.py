@@ -1,0 +1,234 @@
+"""The runner's words in both of the course's languages.
+
+The language is chosen once per command (``--lang``, else ``LEARN_LLM_LANG``, else the
+locale, else Chinese). Only words change: JSON paths, ids, file names and numbers are the
+same in both languages. Evidence files never depend on the language.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from runner.models import Text
+
+Lang = Literal["zh", "en"]
+LANGS: tuple[Lang, ...] = ("zh", "en")
+_current: list[Lang] = ["zh"]
+
+
+def default_language() -> Lang:
+    """``LEARN_LLM_LANG``, then the locale variables; Chinese when none says otherwise."""
+    for var in ("LEARN_LLM_LANG", "LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = os.environ.get(var, "").lower()
+        if value.startswith("zh"):
+            return "zh"
+        if value.startswith("en"):
+            return "en"
+    return "zh"
+
+
+def set_language(lang: Lang) -> None:
+    _current[0] = lang
+
+
+def language() -> Lang:
+    return _current[0]
+
+
+def pick(text: Text) -> str:
+    """A bilingual text in the current language."""
+    return text.zh if language() == "zh" else text.en
+
+
+def t(message_id: str, /, **values: object) -> str:
+    """The message ``message_id`` in the current language, filled with ``values``."""
+    entry = CATALOG[message_id]
+    return entry[0 if language() == "zh" else 1].format(**values)
+
+
+def plural(n: int, word: str) -> str:
+    """'1 problem' / '2 problems' in English; Chinese has no plural."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+# key: (Chinese, English)
+CATALOG: dict[str, tuple[str, str]] = {
+    # statuses
+    "status.passed": ("通过", "passed"),
+    "status.failed": ("失败", "FAILED"),
+    "status.error": ("出错", "ERROR"),
+    "status.skipped": ("跳过", "skipped"),
+    "status.survived": ("漏网", "SURVIVED"),
+    "status.caught": ("已捕获", "caught"),
+    # implementations
+    "impl.reference": ("参考实现", "the reference implementation"),
+    "impl.fault": ("故障 {name}", "fault {name}"),
+    "impl.learner": ("学习者文件 {name}", "learner file {name}"),
+    # run
+    "run.expected_actual": (
+        "{name}：期望 {expected}，实际 {actual}",
+        "{name}: expected {expected}, actual {actual}",
+    ),
+    "run.totals": ("通过 {passed}，失败 {failed}", "{passed} passed, {failed} failed"),
+    "run.totals.errors": ("，出错 {n}", ", {n} error{s}"),
+    "run.totals.skipped": ("，跳过 {n}", ", {n} skipped"),
+    "run.wrote": ("已写入 {path}", "wrote {path}"),
+    "run.no_drift": (
+        "无漂移：已提交的证据与本次运行一致",
+        "no drift: the committed evidence matches this run",
+    ),
+    "run.drift": ("漂移：{line}", "drift: {line}"),
+    "run.drift_more": ("漂移：……另有 {n} 处", "drift: ... and {n} more"),
+    "run.not_written.git": (
+        "未写入证据：没有任何 git 提交包含被测文件（不是 git 仓库，或尚未提交）",
+        "evidence not written: no git commit holds the measured files "
+        "(not a git checkout, or nothing committed yet)",
+    ),
+    "run.not_written.partial": (
+        "未写入证据：只运行了部分声明（-k 或单个文件）",
+        "evidence not written: only some claims ran (-k or single files)",
+    ),
+    "run.no_evidence": ("没有已提交的证据", "no committed evidence"),
+    # claim files
+    "claims.problems": (
+        "声明文件中有 {n} 个问题；没有运行，也没有写入任何文件",
+        "{n} problem{s} in claim files; nothing was run or written",
+    ),
+    "error": ("错误：{message}", "error: {message}"),
+    "interrupted": ("已中断；没有写入任何文件", "interrupted; nothing was written"),
+    # inject
+    "fault.header": ("故障 {id} · {title}", "fault {id} · {title}"),
+    "fault.replaces": (
+        "替换 {module} v{version} 中的 {function}()",
+        "replaces {function}() in {module} v{version}",
+    ),
+    "fault.catcher": ("捕获者", "catcher"),
+    "fault.also_broke": ("也被打破", "also broke"),
+    "fault.expected_signal": ("本章预期信号：{signal}", "chapter's signal: {signal}"),
+    "fault.observed_signal": ("实测信号：", "observed signal:"),
+    "fault.differs_yaml": ("与 faults.yaml 不符：{detail}", "differs from faults.yaml: {detail}"),
+    "fault.differs_chapter": ("与正文不同：{text}", "differs from the chapter: {text}"),
+    "fault.caught": (
+        "已捕获：全部 {n} 个捕获者都失败了（{catchers}）",
+        "caught: all {n} catchers broke ({catchers})",
+    ),
+    "fault.survived": (
+        "漏网：{n} 个捕获者中有 {k} 个在故障下仍然通过（{survivors}）；这些声明发现不了这个错误",
+        "SURVIVED: {k} of {n} catchers still pass under the fault ({survivors}); "
+        "the claims would not notice this mistake",
+    ),
+    "fault.summary_header": (
+        "{module} v{version} · 故障注入",
+        "{module} v{version} · fault injection",
+    ),
+    "fault.breaks": ("打破 {claims}", "breaks {claims}"),
+    "fault.breaks_nothing": ("什么也没打破", "breaks nothing"),
+    "fault.still_passing": ("仍然通过：{claims}", "still passing: {claims}"),
+    "fault.score": (
+        "得分：{total} 个故障中捕获 {caught} 个",
+        "score: {caught}/{total} faults caught",
+    ),
+    "fault.list_replaces": (
+        "替换 {function}()；捕获者：{catchers}",
+        "replaces {function}(); caught by {catchers}",
+    ),
+    # list
+    "list.claims": ("声明（{n}）：", "claims ({n}):"),
+    "list.faults": ("故障（{n}）：", "faults ({n}):"),
+    # validate
+    "validate.valid": ("{file}：有效", "{file}: valid"),
+    "validate.invalid": ("{file}：无效（{n} 个问题）", "{file}: invalid ({n} problem{s})"),
+    "validate.summary": (
+        "共 {n} 份提交：{valid} 份有效，{invalid} 份无效",
+        "{n} submissions: {valid} valid, {invalid} invalid",
+    ),
+    "validate.progress": ("已验证 {n}/{total}", "{n}/{total} validated"),
+    # submission problems (the JSON path is printed before each, unchanged)
+    "sub.read": ("无法读取文件：{reason}", "cannot read the file: {reason}"),
+    "sub.size": (
+        "文件有 {size} 字节；上限是 {limit}",
+        "file is {size} bytes; the limit is {limit}",
+    ),
+    "sub.not_mapping": (
+        "应为映射（证据模板），实际是{kind}",
+        "expected a mapping (the evidence template), got {kind}",
+    ),
+    "sub.placeholder": ("未填写的占位符 {placeholder}", "unfilled placeholder {placeholder}"),
+    "sub.nonfinite": ("{value} 不是有限数", "{value} is not a finite number"),
+    "sub.unknown_module": (
+        "未知模块 {module!r}（已知：{known}）",
+        "unknown module {module!r} (known: {known})",
+    ),
+    "sub.duplicate_metric": (
+        "重复的指标 {name!r}（另见 {other}）",
+        "duplicate metric {name!r} (also {other})",
+    ),
+    "sub.unknown_metric": (
+        "{module} v{version} 没有指标 {name!r}",
+        "unknown metric {name!r} for {module} v{version}",
+    ),
+    "sub.no_metrics": (
+        "没有指标：证据至少需要一个实测值",
+        "no metrics: evidence needs at least one measured value",
+    ),
+    "sub.expected": (
+        "{value} 不是声明包的期望值 {expected}（{version}，声明 {claim}）",
+        "{value} is not the claim pack's expectation {expected} ({version}, claim {claim})",
+    ),
+    "sub.nan_actual": ("NaN 或无穷大永远不能通过声明", "NaN or infinity never passes a claim"),
+    "sub.outside": ("{actual} 超出 {expected}{why}", "{actual} is outside {expected}{why}"),
+    "sub.challenge_missing": (
+        "缺失：本次验证的 nonce 是 {nonce!r}",
+        "missing: this validation's nonce is {nonce!r}",
+    ),
+    "sub.challenge_other": (
+        "{nonce!r} 是另一次挑战的 nonce；本次验证的是 {expected!r}",
+        "{nonce!r} is another challenge's nonce; this validation's is {expected!r}",
+    ),
+    "sub.challenge_metric": ("缺少挑战指标 {name!r}", "challenge metric {name!r} is missing"),
+    "sub.commit": ("{commit} 不是 {repo} 中的提交", "{commit} is not a commit in {repo}"),
+    "sub.time_format": (
+        "{value!r} 不是 ISO 8601 日期或时间",
+        "{value!r} is not an ISO 8601 date or time",
+    ),
+    "sub.future": ("{value} 在未来", "{value} is in the future"),
+    "sub.env_key": (
+        "{key!r} 指向用户、主机或目录；请删去",
+        "{key!r} names a user, host or directory; leave it out",
+    ),
+    "sub.env_path": (
+        "{value!r} 含有路径；环境信息必须脱敏",
+        "{value!r} contains a path; environment must be sanitized",
+    ),
+    "sub.env_email": (
+        "{value!r} 含有电子邮件地址；环境信息必须脱敏",
+        "{value!r} contains an e-mail address; environment must be sanitized",
+    ),
+    "sub.env_host": (
+        "{value!r} 像是主机名；环境信息必须脱敏",
+        "{value!r} looks like a host name; environment must be sanitized",
+    ),
+    "sub.artifact_nul": ("含有 NUL 字节", "contains a NUL byte"),
+    "sub.artifact_absolute": (
+        "{item!r} 是绝对路径；产物应是相对仓库的路径",
+        "{item!r} is absolute; artifacts are paths relative to the repository",
+    ),
+    "sub.artifact_escape": ("{item!r} 离开了仓库", "{item!r} leaves the repository"),
+    "sub.artifact_symlink": (
+        "{item!r} 是指向仓库之外的符号链接",
+        "{item!r} is a symlink that points outside the repository",
+    ),
+    "sub.artifact_missing": ("仓库中不存在 {item!r}", "{item!r} does not exist in the repository"),
+    "sub.claim_status": ("声明 {claim} {status}{why}", "claim {claim} {status}{why}"),
+    "sub.not_utf8": ("不是 UTF-8 文本（第 {byte} 字节）", "not UTF-8 text (byte {byte})"),
+    "sub.json_syntax": (
+        "第 {line} 行：不是有效的 JSON：{message}",
+        "line {line}: not valid JSON: {message}",
+    ),
+    "sub.too_deep": ("嵌套太深", "nesting is too deep"),
+    "sub.duplicate_key": ("重复的键 {key!r}", "duplicate key {key!r}"),
+    "sub.yaml_line": ("第 {line} 行：{message}", "line {line}: {message}"),
+    # report
+    "report.wrote": ("已写入 {path}", "wrote {path}"),
+}
