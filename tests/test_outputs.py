@@ -1,0 +1,241 @@
+"""What people read: JUnit XML, the HTML report, the pytest plugin, list, the pre-commit hook."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.conftest import CLAIMS, MODULE, ROOT
+
+pytest_plugins = ["pytester"]
+
+
+# -- JUnit XML --------------------------------------------------------------------------------
+def assert_jenkins_junit(root: ET.Element) -> None:
+    """The rules of Jenkins' junit-10.xsd that CI viewers rely on."""
+    assert root.tag == "testsuites"
+    for suite in root:
+        assert suite.tag == "testsuite"
+        for attr in ("name", "tests", "failures", "errors"):
+            assert attr in suite.attrib, attr
+        assert suite.get("time", "0").replace(".", "", 1).isdigit()
+        cases = list(suite)
+        assert all(c.tag == "testcase" and "name" in c.attrib for c in cases)
+        assert int(suite.get("tests")) == len(cases)
+        for kind, attr in (("failure", "failures"), ("error", "errors"), ("skipped", "skipped")):
+            assert int(suite.get(attr, "0")) == sum(c.find(kind) is not None for c in cases)
+        for case in cases:
+            assert len([child for child in case]) <= 1
+            assert all(child.tag in ("failure", "error", "skipped") for child in case)
+
+
+def test_junit_for_a_run_has_one_case_per_claim_with_the_failure_text(cli, tmp_path):
+    module = tmp_path / "claims" / "23-design-tradeoffs"
+    shutil.copytree(MODULE, module)
+    topk = module / "7-top-k.yaml"
+    topk.write_text(topk.read_text(encoding="utf-8").replace("value: 2\n", "value: 3\n"))
+    xml_path = tmp_path / "junit.xml"
+    result = cli("run", str(module), "--out", str(tmp_path / "ev"), "--junit-xml", str(xml_path))
+    assert result.code == 1
+    root = ET.parse(xml_path).getroot()
+    assert_jenkins_junit(root)
+    [suite] = list(root)
+    assert suite.get("name") == "23-design-tradeoffs v1"
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("17", "1", "0")
+    cases = {c.get("name"): c for c in suite}
+    failure = cases["topk.renormalize"].find("failure")
+    assert failure is not None
+    assert failure.get("message") == "kept: expected = 3, actual 2"
+    assert "kept: expected = 3, actual 2" in (failure.text or "")
+    assert cases["mask.prefix-softmax"].find("failure") is None
+
+
+def test_junit_for_faults_and_submissions(cli, tmp_path):
+    faults = tmp_path / "faults.xml"
+    assert cli("inject", "--all", str(CLAIMS), "--junit-xml", str(faults)).code == 0
+    root = ET.parse(faults).getroot()
+    assert_jenkins_junit(root)
+    assert [c.get("name") for c in root.iter("testcase")][:2] == [
+        "vt-as-v-times-t",
+        "giant-mlp-missing-input-width",
+    ]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("schema: learn-llm.evidence.v1\n", encoding="utf-8")
+    subs = tmp_path / "subs.xml"
+    assert cli("validate", str(bad), "--junit-xml", str(subs), "--claims", str(CLAIMS)).code == 1
+    root = ET.parse(subs).getroot()
+    assert_jenkins_junit(root)
+    [case] = list(root.iter("testcase"))
+    failure = case.find("failure")
+    assert failure is not None and failure.get("message", "").endswith("problems")
+    assert "$: 'module' is a required property" in (failure.text or "")
+
+
+# -- the HTML report --------------------------------------------------------------------------
+class Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.svgs = 0
+        self.external: list[str] = []
+        self.tags: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        values = dict(attrs)
+        if tag == "svg":
+            self.svgs += 1
+        if values.get("id"):
+            self.ids.append(values["id"] or "")
+        for name in ("src", "href", "xlink:href"):
+            link = values.get(name) or ""
+            if link and not link.startswith("#") and not link.startswith("data:"):
+                self.external.append(f"{tag} {name}={link}")
+        if tag in ("link", "script", "iframe", "img") and tag != "img":
+            self.external.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+@pytest.fixture(scope="module")
+def evidence_doc(tmp_path_factory) -> dict:
+    from runner.cli import main
+
+    out = tmp_path_factory.mktemp("ev")
+    assert main(["run", str(CLAIMS), "--out", str(out)]) == 0
+    return json.loads((out / "23-design-tradeoffs-v1.json").read_text(encoding="utf-8"))
+
+
+def test_report_is_self_contained_with_every_claim_and_four_figures(cli, tmp_path, evidence_doc):
+    pytest.importorskip("matplotlib")
+    evidence = tmp_path / "ev.json"
+    evidence.write_text(json.dumps(evidence_doc), encoding="utf-8")
+    page_path = tmp_path / "report.html"
+    result = cli("report", str(evidence), "--html", str(page_path))
+    assert result.code == 0, result.err
+    page = Page()
+    page.feed(page_path.read_text(encoding="utf-8"))
+    claim_ids = [c["id"] for c in evidence_doc["claims"]]
+    assert set(claim_ids) <= set(page.ids)
+    for name in ("temperature", "mask", "memory", "faults"):
+        assert f"figure-{name}" in page.ids
+    assert page.svgs == 4
+    assert page.external == []
+    text = " ".join(page.text)
+    for claim in evidence_doc["claims"]:
+        assert claim["statement"]["en"] in text
+        assert claim["statement"]["zh"] in text
+    assert "9/9 caught" in text
+
+
+def test_report_of_failing_evidence_shows_the_failures_first(cli, tmp_path, evidence_doc):
+    pytest.importorskip("matplotlib")
+    doc = json.loads(json.dumps(evidence_doc))
+    last = doc["claims"][-1]
+    last["status"] = "failed"
+    evidence = tmp_path / "ev.json"
+    evidence.write_text(json.dumps(doc), encoding="utf-8")
+    page_path = tmp_path / "report.html"
+    assert cli("report", str(evidence), "--html", str(page_path)).code == 0
+    page = Page()
+    page.feed(page_path.read_text(encoding="utf-8"))
+    claim_ids = [i for i in page.ids if i in {c["id"] for c in doc["claims"]}]
+    assert claim_ids[0] == last["id"]
+
+
+def test_report_without_matplotlib_says_how_to_install_it(cli, tmp_path, evidence_doc, monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    evidence = tmp_path / "ev.json"
+    evidence.write_text(json.dumps(evidence_doc), encoding="utf-8")
+    result = cli("report", str(evidence), "--html", str(tmp_path / "r.html"))
+    assert result.code == 2
+    assert "pip install -e '.[report]'" in result.err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_report_refuses_a_file_that_is_not_evidence(cli, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema": "something else"}', encoding="utf-8")
+    result = cli("report", str(bad), "--html", str(tmp_path / "r.html"))
+    assert result.code == 2
+    assert "not valid evidence" in result.err
+
+
+# -- the pytest plugin ------------------------------------------------------------------------
+def test_pytest_collects_claims_with_one_passing_and_one_failing(pytester):
+    module = pytester.path / "claims" / "demo"
+    module.mkdir(parents=True)
+    shutil.copy(MODULE / "module.yaml", module / "module.yaml")
+    text = (MODULE / "7-top-k.yaml").read_text(encoding="utf-8")
+    (module / "7-top-k.yaml").write_text(text, encoding="utf-8")
+    wrong = text.replace("id: topk.renormalize", "id: topk.wrong").replace(
+        "value: 2\n", "value: 3\n"
+    )
+    (module / "8-wrong.yaml").write_text(wrong.replace("proposition: 7", "proposition: 8"))
+    result = pytester.runpytest("claims/", "-v")  # the plugin loads by its entry point
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*7-top-k.yaml::topk.renormalize PASSED*",
+            "*8-wrong.yaml::topk.wrong FAILED*",
+            "*kept: expected = 3, actual 2*",
+        ]
+    )
+
+
+# -- list and the pre-commit hook -------------------------------------------------------------
+def test_list_text_and_json(cli):
+    text = cli("list", str(CLAIMS))
+    assert text.code == 0
+    lines = text.out.splitlines()
+    assert lines[0].startswith("23-design-tradeoffs v1 · The skeleton of trade-offs")
+    assert "    support.gpt2-vocab-1000-ctx  [stage 1]" in lines
+    zh = cli("list", str(CLAIMS), "--lang", "zh")
+    assert "    support.gpt2-vocab-1000-ctx  [阶段一]" in zh.out.splitlines()
+    doc = json.loads(cli("list", str(CLAIMS), "--format", "json").out)
+    [module] = doc["modules"]
+    assert module["id"] == "23-design-tradeoffs"
+    assert len(module["claims"]) == 17
+    assert {"id", "proposition", "stage", "statement", "check"} <= set(module["claims"][0])
+    assert len(module["faults"]) == 9
+
+
+def test_pre_commit_hook_validates_evidence(cli):
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    [hook] = hooks
+    assert hook["id"] == "validate-evidence"
+    assert hook["entry"] == "learn-llm-claims validate"
+    assert hook["pass_filenames"] is True
+    import re
+
+    assert re.search(hook["files"], "evidence/23-design-tradeoffs-v1.json")
+    assert re.search(hook["exclude"], "evidence/module-manifest-v1.json")
+    # what the hook runs, on the committed evidence
+    result = cli(
+        "validate", str(ROOT / "evidence" / "23-design-tradeoffs-v1.json"), "--claims", str(CLAIMS)
+    )
+    assert result.code == 0, result.out
+
+
+def test_console_script_is_declared():
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'learn-llm-claims = "runner.cli:main"' in text
+    assert 'learn_llm_claims = "runner.pytest_plugin"' in text
+    assert Path(shutil.which("learn-llm-claims") or "").name == "learn-llm-claims"
