@@ -3,6 +3,6 @@
 Importing this package registers every function as a subject in :data:`checks.registry.REGISTRY`.
 """
 
-from checks.reference import attention, memory, params, sampling, support
+from checks.reference import attention, beyond, memory, params, sampling, support
 
-__all__ = ["attention", "memory", "params", "sampling", "support"]
+__all__ = ["attention", "beyond", "memory", "params", "sampling", "support"]
