@@ -244,7 +244,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         results = run_claims(chosen, impl, REGISTRY, pack.meta.seed)
         runs.append((pack, results, (time.perf_counter() - start) * 1000))
     if args.pattern and not any(results for _, results, _ in runs):
-        raise UsageError(f"no claim matches -k {args.pattern!r}")
+        raise UsageError(t("use.no_match", pattern=args.pattern))
 
     whole = all(pack.complete for pack, _, _ in runs) and not args.pattern
     commit = measured_commit()
@@ -352,7 +352,7 @@ def cmd_inject(args: argparse.Namespace) -> int:
     if found is None:
         known = [lf.fault.id for pack in packs for lf in pack.faults]
         close = difflib.get_close_matches(args.fault, known, n=len(known), cutoff=0.0)
-        raise UsageError(f"unknown fault {args.fault!r}; valid (closest first): {', '.join(close)}")
+        raise UsageError(t("use.unknown_fault", fault=args.fault, valid=", ".join(close)))
     pack, loaded = found
     run = run_fault(pack, loaded, REGISTRY)
     code = EXIT_OK if run.caught else EXIT_FOUND_WANTING
@@ -401,7 +401,7 @@ def cmd_scaffold(args: argparse.Namespace) -> int:
     if not found:
         known = [p.meta.id for p in packs]
         close = difflib.get_close_matches(args.module, known, n=len(known), cutoff=0.0)
-        raise UsageError(f"unknown module {args.module!r}; modules: {', '.join(close)}")
+        raise UsageError(t("use.unknown_module", module=args.module, modules=", ".join(close)))
     ensure_runnable(found, REGISTRY)
     sys.stdout.write(scaffold(found[0], REGISTRY, reference=args.reference))
     return EXIT_OK
@@ -412,7 +412,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths]
     for path in paths:
         if not path.exists():
-            raise UsageError(f"{display_path(path)}: no such file or directory")
+            raise UsageError(t("use.no_such_path", path=display_path(path)))
     repo = Path(args.repo) if args.repo else None
     if repo is not None and not repo.is_dir():
         raise UsageError(f"--repo {args.repo}: not a directory")
@@ -420,7 +420,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         raise UsageError("--jobs needs a number >= 1")
     files = list(submission_files(paths))
     if not files:
-        raise UsageError("no *.yaml, *.yml or *.json files to validate")
+        raise UsageError(t("use.no_submissions"))
     progress = sys.stderr.isatty() and args.format == "text" and len(files) >= 50
     valid = 0
     reports = []

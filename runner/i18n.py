@@ -229,6 +229,76 @@ CATALOG: dict[str, tuple[str, str]] = {
     "sub.too_deep": ("嵌套太深", "nesting is too deep"),
     "sub.duplicate_key": ("重复的键 {key!r}", "duplicate key {key!r}"),
     "sub.yaml_line": ("第 {line} 行：{message}", "line {line}: {message}"),
+    # claim files
+    "claim.no_files": ("模块里没有声明文件", "no claim files in module"),
+    "claim.missing": ("缺失（必填）", "missing (required)"),
+    "claim.unknown_key": (
+        "未知的键（不属于格式；请检查拼写）",
+        "unknown key (not part of the format; check the spelling)",
+    ),
+    "claim.bad_kind": ("kind {kind!r} 不是 {kinds} 之一", "kind {kind!r} is not one of {kinds}"),
+    "claim.no_kind": (
+        "需要 kind：'exact'、'close'、'range'、'raises' 之一",
+        "needs a kind: one of 'exact', 'close', 'range', 'raises'",
+    ),
+    "claim.not_mapping": ("应为映射，实际是 {got}", "expected a mapping, got {got}"),
+    "claim.pattern": ("{got!r} 不符合 {pattern}", "{got!r} does not match {pattern}"),
+    "claim.duplicate_id": (
+        "重复的声明 id（首次出现在 {where}）",
+        "duplicate claim id (first in {where})",
+    ),
+    "claim.closest": ("；最接近的：{names}", "; closest: {names}"),
+    "claim.unknown_check": ("未知检查 {check!r}{hint}", "unknown check {check!r}{hint}"),
+    "claim.unknown_measure": (
+        "检查 {check} 不返回测量 {measure!r}；它返回 {measures}",
+        "check {check} returns no measurement {measure!r}; it returns {measures}",
+    ),
+    "claim.injected_input": (
+        "{name!r} 由运行器提供，不由声明提供",
+        "{name!r} is supplied by the runner, not the claim",
+    ),
+    "claim.unknown_input": (
+        "检查 {check} 没有输入 {name!r}（它接受 {expected}）",
+        "check {check} takes no input {name!r} (it takes {expected})",
+    ),
+    "claim.missing_input": ("缺失；检查 {check} 需要它", "missing; check {check} requires it"),
+    "claim.input_type": ("应为 {type}，实际是 {got!r}", "expected {type}, got {got!r}"),
+    # YAML
+    "yaml.size": (
+        "文件有 {size} 字节；上限是 {limit}",
+        "file is {size} bytes; the limit is {limit}",
+    ),
+    "yaml.syntax": ("YAML 语法错误：{what}", "YAML syntax error: {what}"),
+    "yaml.too_deep": ("嵌套太深", "nesting is too deep"),
+    "yaml.expands": (
+        "文档展开后超过 {n} 个值（别名？）",
+        "the document expands to more than {n} values (aliases?)",
+    ),
+    "yaml.duplicate_key": (
+        "重复的键 {key!r}（首次在第 {first} 行）",
+        "duplicate key {key!r} (first on line {first})",
+    ),
+    # usage
+    "use.no_such_path": ("{path}：没有这个文件或目录", "{path}: no such file or directory"),
+    "use.not_claim_file": ("{path}：不是声明文件（*.yaml）", "{path}: not a claim file (*.yaml)"),
+    "use.no_module_beside": ("{path}：旁边没有 module.yaml", "{path}: no module.yaml beside it"),
+    "use.no_module_in": (
+        "{path}：里面没有模块（module.yaml）",
+        "{path}: no module (module.yaml) in it",
+    ),
+    "use.no_match": ("没有声明匹配 -k {pattern!r}", "no claim matches -k {pattern!r}"),
+    "use.unknown_fault": (
+        "未知故障 {fault!r}；可用的（最接近的在前）：{valid}",
+        "unknown fault {fault!r}; valid (closest first): {valid}",
+    ),
+    "use.unknown_module": (
+        "未知模块 {module!r}；已有模块：{modules}",
+        "unknown module {module!r}; modules: {modules}",
+    ),
+    "use.no_submissions": (
+        "没有要验证的 *.yaml、*.yml 或 *.json 文件",
+        "no *.yaml, *.yml or *.json files to validate",
+    ),
     # report
     "report.wrote": ("已写入 {path}", "wrote {path}"),
 }

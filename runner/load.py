@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from runner.errors import ClaimProblem, InvalidClaims, UsageError
+from runner.i18n import t
 from runner.models import Claim, Fault, FaultsFile, ModuleMeta, PropositionFile, Text
 from runner.safeyaml import Document, YamlError, parse
 
@@ -85,13 +86,13 @@ def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
     wanted: dict[Path, set[Path] | None] = {}  # module dir -> chosen files (None: all)
     for path in paths:
         if not path.exists():
-            raise UsageError(f"{display_path(path)}: no such file or directory")
+            raise UsageError(t("use.no_such_path", path=display_path(path)))
         if path.is_file():
             if path.suffix not in YAML_SUFFIXES or path.name in (MODULE_FILE, FAULTS_FILE):
-                raise UsageError(f"{display_path(path)}: not a claim file (*.yaml)")
+                raise UsageError(t("use.not_claim_file", path=display_path(path)))
             module_dir = path.parent
             if not (module_dir / MODULE_FILE).is_file():
-                raise UsageError(f"{display_path(path)}: no {MODULE_FILE} beside it")
+                raise UsageError(t("use.no_module_beside", path=display_path(path)))
             chosen = wanted.setdefault(module_dir, set())
             if chosen is not None:
                 chosen.add(path)
@@ -100,7 +101,7 @@ def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
         else:
             modules = sorted(p.parent for p in path.glob(f"*/{MODULE_FILE}"))
             if not modules:
-                raise UsageError(f"{display_path(path)}: no module ({MODULE_FILE}) in it")
+                raise UsageError(t("use.no_module_in", path=display_path(path)))
             for module_dir in modules:
                 wanted[module_dir] = None
 
@@ -130,7 +131,7 @@ def _load_pack(
         meta = to_model(ModuleMeta, meta_doc, module_dir / MODULE_FILE, problems)
     files = claim_files(module_dir)
     if not files:
-        problems.append(ClaimProblem(display_path(module_dir), None, "no claim files in module"))
+        problems.append(ClaimProblem(display_path(module_dir), None, t("claim.no_files")))
     claims: list[LoadedClaim] = []
     for path in files if chosen is None else sorted(chosen):
         doc = read_yaml(path, problems)
@@ -310,22 +311,22 @@ def describe_error(err: Any) -> str:
     ctx = err.get("ctx") or {}
     got = err.get("input")
     if kind == "missing":
-        return "missing (required)"
+        return t("claim.missing")
     if kind == "extra_forbidden":
-        return "unknown key (not part of the format; check the spelling)"
+        return t("claim.unknown_key")
     if kind == "union_tag_invalid":
-        return f"kind {ctx.get('tag')!r} is not one of {ctx.get('expected_tags')}"
+        return t("claim.bad_kind", kind=ctx.get("tag"), kinds=ctx.get("expected_tags"))
     if kind == "union_tag_not_found":
-        return "needs a kind: one of 'exact', 'close', 'range', 'raises'"
+        return t("claim.no_kind")
     if kind == "value_error":
         return str(ctx.get("error", err["msg"]))
     if kind == "too_short" and isinstance(got, list):
         n = ctx.get("min_length", 1)
         return f"needs at least {n} entr{'y' if n == 1 else 'ies'}, got {_short(got)}"
     if kind in ("model_type", "dict_type"):
-        return f"expected a mapping, got {_short(got)}"
+        return t("claim.not_mapping", got=_short(got))
     if kind == "string_pattern_mismatch":
-        return f"{got!r} does not match {ctx.get('pattern')}"
+        return t("claim.pattern", got=got, pattern=ctx.get("pattern"))
     return f"{err['msg'][0].lower()}{err['msg'][1:]}, got {_short(got)}"
 
 

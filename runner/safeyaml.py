@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from runner.i18n import t
+
 # libyaml's parser when PyYAML was built with it (it is in the wheels); the pure-Python
 # one otherwise. Only the parser differs: resolving and constructing stay SafeLoader's.
 if TYPE_CHECKING:
@@ -73,7 +75,7 @@ def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX
     """Parse one YAML document (JSON is YAML too) into plain data, or raise YamlError."""
     size = len(text.encode("utf-8") if isinstance(text, str) else text)
     if size > max_bytes:
-        raise YamlError([Problem(None, f"file is {size:,} bytes; the limit is {max_bytes:,}")])
+        raise YamlError([Problem(None, t("yaml.size", size=f"{size:,}", limit=f"{max_bytes:,}"))])
     if isinstance(text, bytes):
         raw = text
         try:
@@ -97,11 +99,11 @@ def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX
         what = " ".join(s for s in (exc.context, exc.problem) if s)
         if mark is not None and "\t" in _source_line(text, mark.line)[: mark.column + 1]:
             what += " (a tab? YAML indents with spaces only)"
-        raise YamlError([Problem(line, f"YAML syntax error: {what}")]) from None
+        raise YamlError([Problem(line, t("yaml.syntax", what=what))]) from None
     except yaml.YAMLError as exc:
         raise YamlError([Problem(None, f"YAML error: {exc}")]) from None
     except RecursionError:
-        raise YamlError([Problem(None, "nesting is too deep")]) from None
+        raise YamlError([Problem(None, t("yaml.too_deep"))]) from None
     finally:
         loader.dispose()
 
@@ -127,9 +129,7 @@ def _inspect(root: yaml.Node, max_nodes: int) -> tuple[list[Problem], dict[Path,
         return sizes[key]
 
     if expanded(root) > max_nodes:
-        return [
-            Problem(None, f"the document expands to more than {max_nodes:,} values (aliases?)")
-        ], {}
+        return [Problem(None, t("yaml.expands", n=f"{max_nodes:,}"))], {}
 
     seen: set[int] = set()
 
@@ -153,7 +153,7 @@ def _inspect(root: yaml.Node, max_nodes: int) -> tuple[list[Problem], dict[Path,
                 line = key_node.start_mark.line + 1
                 if key is not None and key in keys:
                     problems.append(
-                        Problem(line, f"duplicate key {key!r} (first on line {keys[key]})", path)
+                        Problem(line, t("yaml.duplicate_key", key=key, first=keys[key]), path)
                     )
                 elif key is not None:
                     keys[key] = line

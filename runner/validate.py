@@ -19,6 +19,7 @@ from pydantic import TypeAdapter, ValidationError
 from checks.registry import CheckSpec, Registry, UnknownName
 from runner.errors import ClaimProblem, InvalidClaims
 from runner.facts import template_refs
+from runner.i18n import t
 from runner.load import ClaimPack, LoadedClaim, LoadedFault, read_packs
 from runner.models import Raises
 
@@ -58,7 +59,8 @@ def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimP
 
             if claim.id in seen_ids:
                 first = seen_ids[claim.id]
-                problem(f"duplicate claim id (first in {first.file}:{first.line})", "id", ("id",))
+                where = f"{first.file}:{first.line}"
+                problem(t("claim.duplicate_id", where=where), "id", ("id",))
             seen_ids.setdefault(claim.id, loaded)
             for i, exp in enumerate(claim.expect):
                 metric = metric_name(claim.id, exp.measure, exp.metric)
@@ -74,16 +76,20 @@ def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimP
             try:
                 spec = registry.resolve_check(claim.check)
             except UnknownName as exc:
-                hint = f"; closest: {', '.join(exc.close)}" if exc.close else ""
-                problem(f"unknown check {claim.check!r}{hint}", "check", ("check",))
+                hint = t("claim.closest", names=", ".join(exc.close)) if exc.close else ""
+                problem(t("claim.unknown_check", check=claim.check, hint=hint), "check", ("check",))
                 continue
             for field, message, at in input_problems(spec, claim.inputs):
                 problem(message, field, at)
             for i, exp in enumerate(claim.expect):
                 if exp.measure not in spec.measures:
                     problem(
-                        f"check {spec.name} returns no measurement {exp.measure!r}; "
-                        f"it returns {', '.join(spec.measures)}",
+                        t(
+                            "claim.unknown_measure",
+                            check=spec.name,
+                            measure=exp.measure,
+                            measures=", ".join(spec.measures),
+                        ),
                         f"expect[{i}].measure",
                         ("expect", i, "measure"),
                     )
@@ -160,20 +166,20 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem
     out: list[InputProblem] = []
     for name in inputs:
         if name in INJECTED:
-            message = f"{name!r} is supplied by the runner, not the claim"
+            message = t("claim.injected_input", name=name)
             out.append((f"inputs.{name}", message, ("inputs", name)))
         elif name not in params:
             expected = ", ".join(params) or "no inputs"
             out.append(
                 (
                     f"inputs.{name}",
-                    f"check {spec.name} takes no input {name!r} (it takes {expected})",
+                    t("claim.unknown_input", check=spec.name, name=name, expected=expected),
                     ("inputs", name),
                 )
             )
     for name, param in params.items():
         if name not in inputs and param.default is inspect.Parameter.empty:
-            out.append((f"inputs.{name}", f"missing; check {spec.name} requires it", ("inputs",)))
+            out.append((f"inputs.{name}", t("claim.missing_input", check=spec.name), ("inputs",)))
     hints = _hints(spec)
     for name, value in inputs.items():
         if name in params and name in hints:
@@ -185,7 +191,7 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem
                 out.append(
                     (
                         f"inputs.{name}{where}",
-                        f"expected {_type_name(hints[name])}, got {value!r}"[:200],
+                        t("claim.input_type", type=_type_name(hints[name]), got=value)[:200],
                         ("inputs", name),
                     )
                 )
