@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 
 from checks.registry import REGISTRY
-from runner import cli as cli_module
+from runner import cmd_run as cli_module
 from runner import provenance
 from tests.conftest import CLAIMS, ROOT
 
