@@ -9,8 +9,7 @@ import time
 from pathlib import Path
 
 from checks import REGISTRY
-from runner import junit, output
-from runner.challenges import challenge_claims, challenge_record
+from runner import output
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import t
@@ -64,11 +63,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(
             "--check compares a reference run with the committed evidence; drop --challenge"
         )
-    challenges = {
-        pack.meta.id: challenge_claims(pack, args.challenge, REGISTRY)
-        for pack in packs
-        if args.challenge is not None
-    }
+    challenges = {}
+    if args.challenge is not None:
+        from runner.challenges import challenge_claims
+
+        challenges = {p.meta.id: challenge_claims(p, args.challenge, REGISTRY) for p in packs}
     runs: list[tuple[ClaimPack, list[ClaimResult], float]] = []
     for pack in packs:
         chosen = select(pack.claims, args.pattern) + challenges.get(pack.meta.id, [])
@@ -89,7 +88,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             if whole and pack.faults and impl.kind == "reference":
                 faults = fault_section(run_all(pack, REGISTRY, reference=results))
             extra = challenges.get(pack.meta.id)
-            block = challenge_record(args.challenge, extra) if extra else None
+            block = None
+            if extra:
+                from runner.challenges import challenge_record
+
+                block = challenge_record(args.challenge, extra)
             docs.append(
                 (pack, build_evidence(pack, results, impl, commit, command, ms, faults, block))
             )
@@ -156,6 +159,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(note)
     if args.junit_xml:
         label = f" · {impl.name}" if impl.kind != "reference" else ""
+        from runner import junit  # only for --junit-xml
+
         suites = [junit.claims_suite(pack, results, label) for pack, results, _ in runs]
         junit.write(Path(args.junit_xml), suites, "learn-llm claims")
     return code

@@ -15,7 +15,6 @@ import math
 import os
 import sys
 import tempfile
-import tomllib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -197,6 +196,8 @@ def dependency_licenses() -> list[dict[str, str]]:
 
 @functools.cache
 def _own_version() -> str:
+    import tomllib  # only when evidence is built
+
     # pyproject.toml is the source of truth whether or not the project is installed
     with (PROJECT_ROOT / "pyproject.toml").open("rb") as fh:
         return str(tomllib.load(fh)["project"]["version"])
