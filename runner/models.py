@@ -8,13 +8,7 @@ never a silently ignored expectation. ``schemas/claim-file.v1.json`` is generate
 from __future__ import annotations
 
 import math
-import os
 from typing import Annotated, Any, Literal
-
-# pydantic looks up plugins through every installed distribution's entry points the first
-# time a model is built (importlib.metadata: a fifth of this module's import time); this
-# tool uses none. setdefault: a user who wants their plugins can still set the variable.
-os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
