@@ -130,3 +130,78 @@ def top_k_zero_only(probs: Array, k: int) -> Array:
     out = np.zeros_like(p)
     out[keep] = p[keep]
     return out
+
+
+@twin("flash-no-rescale", replaces="flash_attention")
+def flash_attention_without_rescale(
+    q: Array, k: Array, v: Array, block: int
+) -> tuple[Array, dict[str, int]]:
+    """Tiled attention that tracks the running max but never rescales the sums already taken
+    under the old max: exp(s − m_old) and exp(s − m_new) terms end up added together."""
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    t_len, d = q.shape
+    out = np.empty((t_len, v.shape[1]))
+    multiply_adds = largest = 0
+    for i0 in range(0, t_len, block):
+        i1 = min(i0 + block, t_len)
+        m = np.full(i1 - i0, -np.inf)
+        l_sum = np.zeros(i1 - i0)
+        acc = np.zeros((i1 - i0, v.shape[1]))
+        for j0 in range(0, i1, block):
+            j1 = min(j0 + block, t_len)
+            s = q[i0:i1] @ k[j0:j1].T / math.sqrt(d)  # (Bq, Bk)
+            future = np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None]
+            s = np.where(future, -np.inf, s)
+            m = np.maximum(m, s.max(axis=1))
+            p = np.exp(s - m[:, None])
+            l_sum = l_sum + p.sum(axis=1)  # the old sum was taken under the old max
+            acc = acc + p @ v[j0:j1]
+            multiply_adds += 2 * (i1 - i0) * (j1 - j0) * d
+            largest = max(largest, s.size, acc.size)
+        out[i0:i1] = acc / l_sum[:, None]
+    return out, {"multiply_adds": multiply_adds, "largest_temporary": largest}
+
+
+@twin("linear-attention-global-sums", replaces="linear_attention")
+def linear_attention_noncausal(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int]]:
+    """The linear-attention formula as usually printed, φ(Q)(φ(K)ᵀV) / φ(Q)(φ(K)ᵀ1): the
+    sums run over all T keys at once instead of the prefix, so every position sees the future.
+    """
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    t_len, d = q.shape
+    phi_q = np.where(q > 0, q + 1.0, np.exp(np.minimum(q, 0.0)))  # (T, d)
+    phi_k = np.where(k > 0, k + 1.0, np.exp(np.minimum(k, 0.0)))  # (T, d)
+    state = phi_k.T @ v  # (d, d_v), over every position
+    norm = phi_k.sum(axis=0)  # (d,)
+    out: Array = (phi_q @ state) / (phi_q @ norm)[:, None]
+    d_v = v.shape[1]
+    cost = {"multiply_adds": t_len * (2 * d * d_v + d), "largest_temporary": t_len * d}
+    return out, cost
+
+
+@twin("moe-dense-experts", replaces="moe_layer")
+def moe_layer_all_experts(
+    x: Array, w_router: Array, experts_w_in: Array, experts_w_out: Array, top_k: int
+) -> tuple[Array, dict[str, int]]:
+    """Runs every expert on every token and zeroes the gates of the unchosen ones: the same
+    output as routing, and none of the saving."""
+    from checks.reference.attention import position_wise_mlp
+
+    x = np.asarray(x, dtype=np.float64)  # (T, d)
+    t_len, d = x.shape
+    n_experts, _, d_ff = np.shape(experts_w_in)
+    logits = x @ w_router  # (T, E)
+    chosen = np.argsort(-logits, axis=1, kind="stable")[:, :top_k]  # (T, k)
+    kept = np.take_along_axis(logits, chosen, axis=1)
+    gates = np.zeros_like(logits)  # (T, E), 0 for every expert not chosen
+    np.put_along_axis(gates, chosen, np.exp(kept - kept.max(axis=1, keepdims=True)), axis=1)
+    gates /= gates.sum(axis=1, keepdims=True)
+    y = np.zeros((t_len, d))
+    for e in range(n_experts):
+        y += gates[:, e : e + 1] * position_wise_mlp(x, experts_w_in[e], experts_w_out[e])
+    cost = {
+        "router": t_len * d * n_experts,
+        "experts": n_experts * t_len * 2 * d * d_ff,
+        "combine": n_experts * t_len * d,
+    }
+    return y, cost

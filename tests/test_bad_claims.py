@@ -42,6 +42,8 @@ claims:
 #  4 claims:       8 inputs:       12 - measure   16 source
 
 MODULE_YAML = (MODULE / "module.yaml").read_text(encoding="utf-8")
+# the real module's version line, whatever the current version is
+VERSION_LINE = next(line for line in MODULE_YAML.splitlines() if line.startswith("version: "))
 TEMPERATURE_YAML = (MODULE / "6-temperature.yaml").read_text(encoding="utf-8")
 
 
@@ -305,7 +307,7 @@ CASES = [
     ),
     Case(
         "module-version-0",
-        {"module.yaml": MODULE_YAML.replace("version: 1", "version: 0"), "c.yaml": VALID},
+        {"module.yaml": MODULE_YAML.replace(VERSION_LINE, "version: 0"), "c.yaml": VALID},
         ["mod/module.yaml:7: version: input should be greater than or equal to 1, got 0"],
     ),
     # -- against the registry (runner.validate) -----------------------------------------
@@ -450,7 +452,7 @@ CASES = [
     Case(
         "problems-in-several-files",
         {
-            "module.yaml": MODULE_YAML.replace("version: 1", "version: 0"),
+            "module.yaml": MODULE_YAML.replace(VERSION_LINE, "version: 0"),
             "c.yaml": variant(("tolerance: {kind: exact}", "tolerance: {kind: exact, abs: 1}")),
             "d.yaml": "- not a mapping\n",
         },

@@ -23,8 +23,8 @@ from runner import provenance
 from tests.conftest import CLAIMS, ROOT
 
 MODULE_ID = "23-design-tradeoffs"
-V1 = f"{MODULE_ID}-v1.json"
-V2 = f"{MODULE_ID}-v2.json"
+CURRENT = f"{MODULE_ID}-v2.json"  # the claim pack's version
+NEXT = f"{MODULE_ID}-v3.json"
 MANIFEST = "module-manifest-v1.json"
 CLAIM_IDS = [
     "support.gpt2-vocab-1000-ctx",
@@ -44,6 +44,14 @@ CLAIM_IDS = [
     "temperature.underflow",
     "topk.renormalize",
     "tokenizer.logits-memory",
+    "beyond.flash-equals-naive",
+    "beyond.flash-memory",
+    "beyond.linear-attention",
+    "beyond.moe",
+    "review.support-gap",
+    "review.attention-axis",
+    "review.low-temperature",
+    "next-step.ngram-table",
 ]
 NOT_WRITTEN_PARTIAL = "evidence not written: only some claims ran (-k or single files)"
 
@@ -104,30 +112,30 @@ def test_passing_run_prints_a_line_per_claim_and_writes_evidence(cli, work, evid
     assert result.code == 0, result.err
     assert result.err == ""
     lines = result.out.splitlines()
-    assert lines[0].startswith(f"{MODULE_ID} v1 · ")
+    assert lines[0].startswith(f"{MODULE_ID} v2 · ")
     assert lines[0].endswith(" · the reference implementation")
     claim_lines = lines[1:-3]
     assert [line.split()[:2] for line in claim_lines] == [["passed", i] for i in CLAIM_IDS]
-    assert lines[-3:] == ["17 passed, 0 failed", f"wrote ev/{V1}", f"wrote ev/{MANIFEST}"]
+    assert lines[-3:] == ["25 passed, 0 failed", f"wrote ev/{CURRENT}", f"wrote ev/{MANIFEST}"]
 
     ev = work / "ev"
-    assert sorted(p.name for p in ev.iterdir()) == [V1, MANIFEST]  # no temporary files left
-    doc = load(ev / V1)
+    assert sorted(p.name for p in ev.iterdir()) == [CURRENT, MANIFEST]  # no temporary files left
+    doc = load(ev / CURRENT)
     assert list(evidence_validator.iter_errors(doc)) == []
     assert doc["module"] == MODULE_ID
-    assert doc["summary"] == {"passed": 17, "failed": 0, "error": 0, "skipped": 0, "total": 17}
+    assert doc["summary"] == {"passed": 25, "failed": 0, "error": 0, "skipped": 0, "total": 25}
     assert [c["id"] for c in doc["claims"]] == CLAIM_IDS
     assert doc["known_failures"] == []
     assert doc["commands"] == ["python -m runner run claims/"]
     assert re.fullmatch(r"[0-9a-f]{40}", doc["commit"])
-    assert doc["claim_pack"]["version"] == 1
+    assert doc["claim_pack"]["version"] == 2
 
     assert load(ev / MANIFEST) == {
         "schema": "learn-llm.module-manifest.v1",
         "modules": {
             MODULE_ID: {
-                "evidence": V1,
-                "version": 1,
+                "evidence": CURRENT,
+                "version": 2,
                 "claim_pack_sha256": doc["claim_pack"]["sha256"],
             }
         },
@@ -140,18 +148,18 @@ def test_json_format_parses_and_carries_the_exit_code(cli, work, evidence_valida
     assert result.code == 0, result.err
     payload = json.loads(result.out)
     assert payload["exit_code"] == 0
-    assert payload["written"] == [f"ev/{V1}", f"ev/{MANIFEST}"]
+    assert payload["written"] == [f"ev/{CURRENT}", f"ev/{MANIFEST}"]
     assert payload["drift"] == [] and payload["notes"] == []
     [module] = payload["results"]
     assert module["module"] == MODULE_ID
-    assert [c["status"] for c in module["claims"]] == ["passed"] * 17
+    assert [c["status"] for c in module["claims"]] == ["passed"] * 25
     [doc] = payload["evidence"]
     assert list(evidence_validator.iter_errors(doc)) == []
-    assert doc == load(work / "ev" / V1)
+    assert doc == load(work / "ev" / CURRENT)
 
 
 def test_environment_names_no_host_user_or_home(cli, work, ran):
-    text = (ran / V1).read_text(encoding="utf-8")
+    text = (ran / CURRENT).read_text(encoding="utf-8")
     env = json.loads(text)["environment"]
 
     assert set(env) == {"python", "implementation", "numpy", "platform"}
@@ -175,8 +183,9 @@ def test_k_runs_only_matching_claims_and_writes_nothing(cli, work):
         "temperature.table",
         "temperature.rejects-nonpositive",
         "temperature.underflow",
+        "review.low-temperature",  # a substring, anywhere in the id
     ]
-    assert lines[-2:] == ["3 passed, 0 failed", NOT_WRITTEN_PARTIAL]
+    assert lines[-2:] == ["4 passed, 0 failed", NOT_WRITTEN_PARTIAL]
     assert not (work / "ev").exists()
 
 
@@ -221,8 +230,8 @@ def test_wrong_expected_value_fails_and_shows_the_numbers(cli, work, module_dir)
     assert lines[i + 1].startswith("           With V=50257 and T=1000 there are 10^4701.20")
     assert lines[i + 2] == "           support_log10: expected 4702.20 ± 0.005, actual 4701.20"
     assert lines[i + 3].split()[:2] == ["passed", "support.gpt2-vocab-32-ctx"]
-    assert "16 passed, 1 failed" in lines
-    doc = load(work / "ev" / V1)  # a failing run is still evidence
+    assert "24 passed, 1 failed" in lines
+    doc = load(work / "ev" / CURRENT)  # a failing run is still evidence
     assert doc["known_failures"] == ["support.gpt2-vocab-1000-ctx: failed"]
     [metric] = [m for m in doc["metrics"] if m["name"] == "support_log10_gpt2_vocab_1000_ctx"]
     assert metric["verdict"] == "failed" and metric["expected"] == 4702.2
@@ -262,7 +271,7 @@ def test_failing_run_in_json_has_exit_code_1(cli, work, module_dir):
     assert payload["exit_code"] == 1
     statuses = {c["id"]: c["status"] for c in payload["results"][0]["claims"]}
     assert statuses["topk.renormalize"] == "failed"
-    assert sum(s == "passed" for s in statuses.values()) == 16
+    assert sum(s == "passed" for s in statuses.values()) == 24
 
 
 BOOM_CLAIM = """\
@@ -305,9 +314,9 @@ def test_check_that_raises_is_an_error_and_the_others_still_run(cli, work, modul
     assert lines[i].split()[:2] == ["ERROR", "test.boom"]
     assert lines[i + 1].strip() == "raises"  # its statement (en)
     assert lines[i + 2].strip() == "RuntimeError: the last line, n=3"
-    assert sum(line.split()[0] == "passed" for line in lines[1:] if line.startswith("  ")) == 17
-    assert "17 passed, 0 failed, 1 error" in lines
-    doc = load(work / "ev" / V1)
+    assert sum(line.split()[0] == "passed" for line in lines[1:] if line.startswith("  ")) == 25
+    assert "25 passed, 0 failed, 1 error" in lines
+    doc = load(work / "ev" / CURRENT)
     assert "test.boom: error: RuntimeError: the last line, n=3" in doc["known_failures"]
     assert doc["summary"]["error"] == 1
 
@@ -320,18 +329,20 @@ def test_check_right_after_a_run_finds_no_drift(cli, ran):
 
     assert result.code == 0, result.out + result.err
     assert result.out.splitlines()[-2:] == [
-        "17 passed, 0 failed",
+        "25 passed, 0 failed",
         "no drift: the committed evidence matches this run",
     ]
     assert snapshot(ran) == before  # --check writes nothing
 
 
 def test_check_reports_an_edited_actual_as_drift(cli, ran):
-    doc = load(ran / V1)
+    doc = load(ran / CURRENT)
     assert doc["metrics"][0]["name"] == "support_log10_gpt2_vocab_1000_ctx"
     measured = doc["metrics"][0]["actual"]
     doc["metrics"][0]["actual"] = 4701.25
-    (ran / V1).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (ran / CURRENT).write_text(
+        json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     before = snapshot(ran)
 
     result = cli("run", "claims/", "--out", "ev", "--check")
@@ -339,14 +350,14 @@ def test_check_reports_an_edited_actual_as_drift(cli, ran):
     assert result.code == 1
     drift = [line for line in result.out.splitlines() if line.startswith("drift")]
     assert drift == [
-        f"drift: ev/{V1}: $.metrics[0].actual: committed 4701.25, now {json.dumps(measured)}"
+        f"drift: ev/{CURRENT}: $.metrics[0].actual: committed 4701.25, now {json.dumps(measured)}"
     ]
     assert "no drift" not in result.out
     assert snapshot(ran) == before
 
 
 def test_check_ignores_verified_at_and_timings(cli, ran):
-    doc = load(ran / V1)
+    doc = load(ran / CURRENT)
 
     def retime(node):
         if isinstance(node, dict):
@@ -358,7 +369,7 @@ def test_check_ignores_verified_at_and_timings(cli, ran):
     doc = retime(doc)
     doc["verified_at"] = "2000-01-01T00:00:00Z"
     assert doc["claims"][0]["duration_ms"] == 12345.678
-    (ran / V1).write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")
+    (ran / CURRENT).write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")
 
     result = cli("run", "claims/", "--out", "ev", "--check")
 
@@ -370,7 +381,7 @@ def test_check_without_evidence_is_drift(cli, work):
     result = cli("run", "claims/", "--out", "ev", "--check")
 
     assert result.code == 1
-    assert f"drift: ev/{V1}: no committed evidence" in result.out.splitlines()
+    assert f"drift: ev/{CURRENT}: no committed evidence" in result.out.splitlines()
     assert not (work / "ev").exists()
 
 
@@ -397,35 +408,39 @@ def test_changed_expectation_needs_a_new_version(cli, ran, module_dir):
 
     assert result.code == 2
     assert re.fullmatch(
-        rf"error: ev/{re.escape(V1)}: records {MODULE_ID} v1 with other expectations "
+        rf"error: ev/{re.escape(CURRENT)}: records {MODULE_ID} v2 with other expectations "
         r"\([0-9a-f]{12} ≠ [0-9a-f]{12}\); an existing version keeps its meaning: "
         rf"bump 'version' in claims/{MODULE_ID}/module\.yaml\n",
         result.err,
     ), result.err
     assert snapshot(ran) == before  # old evidence and manifest byte for byte
 
-    edit(module_dir / "module.yaml", "version: 1", "version: 2")
+    edit(module_dir / "module.yaml", "version: 2", "version: 3")
     result = cli("run", "claims/", "--out", "ev")
 
     assert result.code == 0, result.err
-    assert result.out.splitlines()[0].startswith(f"{MODULE_ID} v2 · ")
-    assert result.out.splitlines()[-2:] == [f"wrote ev/{V2}", f"wrote ev/{MANIFEST}"]
-    assert (ran / V1).read_bytes() == before[V1]  # the old version keeps its evidence
-    doc = load(ran / V2)
-    assert doc["claim_pack"]["version"] == 2
+    assert result.out.splitlines()[0].startswith(f"{MODULE_ID} v3 · ")
+    assert result.out.splitlines()[-2:] == [f"wrote ev/{NEXT}", f"wrote ev/{MANIFEST}"]
+    assert (ran / CURRENT).read_bytes() == before[CURRENT]  # the old version keeps its evidence
+    doc = load(ran / NEXT)
+    assert doc["claim_pack"]["version"] == 3
     entry = load(ran / MANIFEST)["modules"][MODULE_ID]
-    assert entry == {"evidence": V2, "version": 2, "claim_pack_sha256": doc["claim_pack"]["sha256"]}
+    assert entry == {
+        "evidence": NEXT,
+        "version": 3,
+        "claim_pack_sha256": doc["claim_pack"]["sha256"],
+    }
 
 
 def test_changed_wording_keeps_the_version(cli, ran, module_dir):
     """Statements and notes are not expectations: the same version is simply rewritten."""
-    old = load(ran / V1)
+    old = load(ran / CURRENT)
     edit(module_dir / "7-top-k.yaml", 'en: "Top-k: changes', 'en: "Top-k changes')
 
     result = cli("run", "claims/", "--out", "ev")
 
     assert result.code == 0, result.err
-    new = load(ran / V1)
+    new = load(ran / CURRENT)
     assert new["claim_pack"]["expectations_sha256"] == old["claim_pack"]["expectations_sha256"]
     assert new["claim_pack"]["sha256"] != old["claim_pack"]["sha256"]
     assert (

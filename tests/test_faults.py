@@ -28,14 +28,21 @@ CHAPTER_FAULT_IDS = [
     "low-temperature-underflow",
     "topk-no-renormalize",
 ]
+# Not in the chapter's table: the natural mistake in each of stage 2's side propositions.
+BEYOND_FAULT_IDS = ["flash-no-rescale", "linear-attention-global-sums", "moe-dense-experts"]
+FAULT_IDS = CHAPTER_FAULT_IDS + BEYOND_FAULT_IDS
 
 
-def test_the_nine_faults_of_the_chapter_are_declared_and_registered():
-    assert sorted(FAULTS) == sorted(CHAPTER_FAULT_IDS)
-    assert sorted(REGISTRY.twins) == sorted(CHAPTER_FAULT_IDS)
+def test_the_nine_faults_of_the_chapter_and_three_beyond_it_are_declared_and_registered():
+    assert list(FAULTS) == FAULT_IDS
+    assert sorted(REGISTRY.twins) == sorted(FAULT_IDS)
+    for fault_id in BEYOND_FAULT_IDS:  # they say so instead of quoting a row that is not there
+        signal = FAULTS[fault_id].fault.expected_signal
+        assert signal.en.startswith("(not in the chapter's fault table)"), fault_id
+        assert signal.zh.startswith("（本章故障表无此行）"), fault_id
 
 
-@pytest.mark.parametrize("fault_id", CHAPTER_FAULT_IDS)
+@pytest.mark.parametrize("fault_id", FAULT_IDS)
 def test_fault_is_caught_by_every_declared_catcher(fault_id):
     run = run_fault(PACK, FAULTS[fault_id], REGISTRY)
     statuses = run.statuses
@@ -44,7 +51,7 @@ def test_fault_is_caught_by_every_declared_catcher(fault_id):
     assert run.caught
 
 
-@pytest.mark.parametrize("fault_id", CHAPTER_FAULT_IDS)
+@pytest.mark.parametrize("fault_id", FAULT_IDS)
 def test_observed_signal_is_what_the_yaml_says(fault_id):
     run = run_fault(PACK, FAULTS[fault_id], REGISTRY)
     for fact in run.facts:
@@ -71,7 +78,7 @@ def test_mask_multiply_zero_produces_no_nan_but_leaks_the_future():
 
 
 @settings(max_examples=10, deadline=None)
-@given(st.permutations(CHAPTER_FAULT_IDS))
+@given(st.permutations(FAULT_IDS))
 def test_no_fault_leaks_into_a_later_reference_run(order):
     for fault_id in order[:3]:
         run_fault(PACK, FAULTS[fault_id], REGISTRY)
@@ -79,9 +86,9 @@ def test_no_fault_leaks_into_a_later_reference_run(order):
         assert [r.status for r in after] == ["passed"] * len(PACK.claims), fault_id
 
 
-def test_all_faults_score_nine_of_nine():
+def test_all_faults_score_twelve_of_twelve():
     runs = run_all(PACK, REGISTRY)
-    assert sum(r.caught for r in runs) == len(runs) == 9
+    assert sum(r.caught for r in runs) == len(runs) == 12
 
 
 # -- the command line -------------------------------------------------------------------------
@@ -124,19 +131,19 @@ def test_inject_list(cli):
     result = cli("inject", "--list", str(CLAIMS))
     assert result.code == 0
     lines = result.out.splitlines()
-    assert len(lines) == 18  # two lines per fault
+    assert len(lines) == 24  # two lines per fault
     assert lines[0].startswith("vt-as-v-times-t ")
     assert "caught by support.gpt2-vocab-1000-ctx" in lines[1]
     listed = json.loads(cli("inject", "--list", "--format", "json", str(CLAIMS)).out)
-    assert [f["id"] for f in listed["faults"]] == CHAPTER_FAULT_IDS
+    assert [f["id"] for f in listed["faults"]] == FAULT_IDS
 
 
 def test_inject_all_prints_the_score(cli):
     result = cli("inject", "--all", str(CLAIMS))
     assert result.code == 0
-    assert result.out.splitlines()[-1] == "score: 9/9 faults caught"
+    assert result.out.splitlines()[-1] == "score: 12/12 faults caught"
     doc = json.loads(cli("inject", "--all", "--format", "json", str(CLAIMS)).out)
-    assert doc["score"] == {"caught": 9, "total": 9}
+    assert doc["score"] == {"caught": 12, "total": 12}
     assert doc["matrix"]["temperature-zero"]["temperature.rejects-nonpositive"] == "failed"
 
 
@@ -162,18 +169,18 @@ def test_a_weakened_claim_lets_its_fault_survive(cli, tmp_path):
     )
     summary = cli("inject", "--all", str(module))
     assert summary.code == 1
-    assert summary.out.splitlines()[-1] == "score: 8/9 faults caught"
+    assert summary.out.splitlines()[-1] == "score: 11/12 faults caught"
 
 
 def test_run_records_fault_variants_and_matrix(cli, tmp_path):
     result = cli("run", str(CLAIMS), "--out", str(tmp_path))
     assert result.code == 0
-    doc = json.loads((tmp_path / "23-design-tradeoffs-v1.json").read_text(encoding="utf-8"))
+    doc = json.loads((tmp_path / "23-design-tradeoffs-v2.json").read_text(encoding="utf-8"))
     faults = doc["faults"]
-    assert faults["score"] == {"caught": 9, "total": 9}
-    assert [v["id"] for v in faults["variants"]] == CHAPTER_FAULT_IDS
-    assert set(faults["matrix"]) == set(CHAPTER_FAULT_IDS)
-    assert all(len(row) == 17 for row in faults["matrix"].values())
+    assert faults["score"] == {"caught": 12, "total": 12}
+    assert [v["id"] for v in faults["variants"]] == FAULT_IDS
+    assert set(faults["matrix"]) == set(FAULT_IDS)
+    assert all(len(row) == 25 for row in faults["matrix"].values())
     temp = next(v for v in faults["variants"] if v["id"] == "temperature-zero")
     assert temp["claims_broken"] == ["temperature.rejects-nonpositive"]
     assert temp["observed_as_declared"] is True

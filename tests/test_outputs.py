@@ -46,8 +46,8 @@ def test_junit_for_a_run_has_one_case_per_claim_with_the_failure_text(cli, tmp_p
     root = ET.parse(xml_path).getroot()
     assert_jenkins_junit(root)
     [suite] = list(root)
-    assert suite.get("name") == "23-design-tradeoffs v1"
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("17", "1", "0")
+    assert suite.get("name") == "23-design-tradeoffs v2"
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("25", "1", "0")
     cases = {c.get("name"): c for c in suite}
     failure = cases["topk.renormalize"].find("failure")
     assert failure is not None
@@ -111,7 +111,7 @@ def evidence_doc(tmp_path_factory) -> dict:
 
     out = tmp_path_factory.mktemp("ev")
     assert main(["run", str(CLAIMS), "--out", str(out)]) == 0
-    return json.loads((out / "23-design-tradeoffs-v1.json").read_text(encoding="utf-8"))
+    return json.loads((out / "23-design-tradeoffs-v2.json").read_text(encoding="utf-8"))
 
 
 def test_report_is_self_contained_with_every_claim_and_four_figures(cli, tmp_path, evidence_doc):
@@ -133,7 +133,7 @@ def test_report_is_self_contained_with_every_claim_and_four_figures(cli, tmp_pat
     for claim in evidence_doc["claims"]:
         assert claim["statement"]["en"] in text
         assert claim["statement"]["zh"] in text
-    assert "9/9 caught" in text
+    assert "12/12 caught" in text
 
 
 def test_report_of_failing_evidence_shows_the_failures_first(cli, tmp_path, evidence_doc):
@@ -205,16 +205,16 @@ def test_list_text_and_json(cli):
     text = cli("list", str(CLAIMS))
     assert text.code == 0
     lines = text.out.splitlines()
-    assert lines[0].startswith("23-design-tradeoffs v1 · The skeleton of trade-offs")
+    assert lines[0].startswith("23-design-tradeoffs v2 · The skeleton of trade-offs")
     assert "    support.gpt2-vocab-1000-ctx  [stage 1]" in lines
     zh = cli("list", str(CLAIMS), "--lang", "zh")
     assert "    support.gpt2-vocab-1000-ctx  [阶段一]" in zh.out.splitlines()
     doc = json.loads(cli("list", str(CLAIMS), "--format", "json").out)
     [module] = doc["modules"]
     assert module["id"] == "23-design-tradeoffs"
-    assert len(module["claims"]) == 17
+    assert len(module["claims"]) == 25
     assert {"id", "proposition", "stage", "statement", "check"} <= set(module["claims"][0])
-    assert len(module["faults"]) == 9
+    assert len(module["faults"]) == 12
 
 
 def test_pre_commit_hook_validates_evidence(cli):

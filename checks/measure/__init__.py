@@ -1,8 +1,8 @@
-"""Check functions: each takes the implementation being judged and returns measurements.
+"""Check functions: each takes the implementation being judged and returns named measurements.
 
 Importing this package registers every check in :data:`checks.registry.REGISTRY`.
 """
 
-from checks.measure import attention, challenge, memory, params, sampling, support
+from checks.measure import attention, beyond, challenge, memory, params, sampling, support
 
-__all__ = ["attention", "challenge", "memory", "params", "sampling", "support"]
+__all__ = ["attention", "beyond", "challenge", "memory", "params", "sampling", "support"]

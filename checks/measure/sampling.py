@@ -97,11 +97,12 @@ def temperature_underflow(
             return float(np.asarray(fn(z, t))[-1])
 
         out[f"tail_t{probe_temperature:g}_{name}"] = tail(probe_temperature)
-        out[f"zero_below_{name}"] = _underflow_temperature(tail)
+        out[f"zero_below_{name}"] = underflow_temperature(tail)
     return out
 
 
-def _underflow_temperature(tail: Callable[[float], float]) -> float:
+def underflow_temperature(tail: Callable[[float], float]) -> float:
+    """The temperature below which ``tail(T)`` is an exact 0.0 (NaN if it never is, or breaks)."""
     hi = 10.0
     if not tail(hi) > 0.0:
         return math.nan

@@ -1,0 +1,299 @@
+"""Stage 2's side propositions: FlashAttention, linear attention, MoE, the review questions.
+
+The claims in ``9-beyond.yaml`` measure these functions at a few chosen sizes; the properties
+here check, on shapes Hypothesis chooses, that the reference obeys the identities the claims
+rely on, and that the claims' expectations reject the values a mistaken reading would give.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checks import REGISTRY
+from runner.judge import judge
+from runner.load import load_packs
+from runner.run import run_claim
+from tests.conftest import MODULE
+
+REF = REGISTRY.reference()
+flash_attention = REF["flash_attention"]
+linear_attention = REF["linear_attention"]
+moe_layer = REF["moe_layer"]
+moe_parameter_count = REF["moe_parameter_count"]
+causal_masked_attention = REF["causal_masked_attention"]
+position_wise_mlp = REF["position_wise_mlp"]
+
+(PACK,) = load_packs([MODULE])
+BEYOND = [c for c in PACK.claims if c.file.endswith("9-beyond.yaml")]
+BY_ID = {c.claim.id: c for c in BEYOND}
+PROPERTY = settings(max_examples=40, deadline=None)
+
+
+def naive(q, k, v):
+    """Stages 4-5: softmax(mask(q kᵀ / √d)) v with the (T, T) matrix materialized."""
+    return causal_masked_attention(q @ k.T / math.sqrt(q.shape[1])) @ v
+
+
+def arrays(rng: np.random.Generator, *shape: int) -> np.ndarray:
+    return rng.standard_normal(shape)
+
+
+# -- the claims ----------------------------------------------------------------------------
+def test_the_file_holds_the_eight_claims_of_proposition_9():
+    assert list(BY_ID) == [
+        "beyond.flash-equals-naive",
+        "beyond.flash-memory",
+        "beyond.linear-attention",
+        "beyond.moe",
+        "review.support-gap",
+        "review.attention-axis",
+        "review.low-temperature",
+        "next-step.ngram-table",
+    ]
+    assert {c.proposition for c in BEYOND} == {9}
+    for loaded in BEYOND:
+        for exp in loaded.claim.expect:
+            assert exp.source.strip(), (loaded.claim.id, exp.measure)
+
+
+@pytest.mark.parametrize("claim_id", list(BY_ID))
+def test_reference_passes_every_new_claim(claim_id):
+    result = run_claim(BY_ID[claim_id], REF, REGISTRY, PACK.meta.seed)
+    assert result.status == "passed", (result.error, result.measurements)
+    assert all(m.verdict == "passed" for m in result.measurements)
+
+
+def expectation(claim_id: str, measure: str):
+    [exp] = [e for e in BY_ID[claim_id].claim.expect if e.measure == measure]
+    return exp
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "measure", "wrong"),
+    [
+        # O(T·block) growth (tiling the keys only) is not what the tiled reference does
+        ("beyond.flash-memory", "tiled_growth", 4.0),
+        ("beyond.flash-memory", "tiled_largest_temporary", [2048, 8192]),
+        ("beyond.flash-equals-naive", "max_abs_difference", 1e-6),
+        ("beyond.flash-equals-naive", "weight_arguments", 1),
+        ("beyond.linear-attention", "linear_slope", 2.0),
+        ("beyond.linear-attention", "softmax_slope", 1.0),
+        ("beyond.linear-attention", "min_relative_difference", 1e-3),
+        ("beyond.linear-attention", "changed_s_gt_t", 1),
+        ("beyond.moe", "expert_multiply_adds_per_token", [2048, 8192, 32768]),
+        ("beyond.moe", "expert_compute_growth", 16.0),
+        ("beyond.moe", "router_multiply_adds_per_token", [16, 16, 16]),
+        ("beyond.moe", "parameters", [2064, 2064, 2064]),
+        ("review.support-gap", "chain_tables_log10", 7.70),
+        ("review.support-gap", "gap_orders", 4600.0),
+        ("review.attention-axis", "flash_multiply_add_slope", 1.0),
+        ("review.attention-axis", "flash_temporary_slope", 2.0),
+        ("review.attention-axis", "linear_min_relative_difference", 0.0),
+        ("review.low-temperature", "tail_float64", [2.06e-9, 0.0]),
+        ("review.low-temperature", "nonzero_support", [3, 3, 3]),
+        ("review.low-temperature", "sampler_reachable", [1, 3, 3]),
+        ("review.low-temperature", "tail_zero_below", [0.17312, 0.028854, 0.0040261]),
+        ("next-step.ngram-table", "table_log10", [math.log10(3 * 50257), 4701.20]),
+        ("next-step.ngram-table", "largest_order_within_model", 3),
+    ],
+)
+def test_a_mistaken_reading_fails_the_claim(claim_id, measure, wrong):
+    verdict, _ = judge(expectation(claim_id, measure), wrong)
+    assert verdict == "failed"
+
+
+@pytest.mark.parametrize(
+    ("fault_id", "claim_id"),
+    [
+        ("flash-no-rescale", "beyond.flash-equals-naive"),
+        ("flash-no-rescale", "review.attention-axis"),
+        ("linear-attention-global-sums", "beyond.linear-attention"),
+        ("moe-dense-experts", "beyond.moe"),
+    ],
+)
+def test_each_twin_fails_its_claim(fault_id, claim_id):
+    result = run_claim(BY_ID[claim_id], REGISTRY.with_fault(fault_id), REGISTRY, PACK.meta.seed)
+    assert result.status == "failed"
+
+
+# -- flash_attention -----------------------------------------------------------------------
+@PROPERTY
+@given(
+    t_len=st.integers(1, 24),
+    d=st.integers(1, 8),
+    d_v=st.integers(1, 8),
+    block=st.integers(1, 30),
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.sampled_from([0.1, 1.0, 10.0]),
+)
+def test_flash_attention_equals_naive_causal_attention(t_len, d, d_v, block, seed, scale):
+    rng = np.random.default_rng(seed)
+    q, k = arrays(rng, t_len, d) * scale, arrays(rng, t_len, d) * scale
+    v = arrays(rng, t_len, d_v)
+    out, cost = flash_attention(q, k, v, block)
+    assert out.shape == (t_len, d_v)
+    assert np.max(np.abs(out - naive(q, k, v))) <= 1e-12 * max(1.0, float(np.max(np.abs(v))))
+    b = min(block, t_len)
+    # never a (T, T) array unless the block is T: a (B, B) tile or (B, d_v) sums at most
+    assert cost["largest_temporary"] == max(b * b, b * d_v, b)
+    tiles = -(-t_len // b)
+    assert cost["multiply_adds"] <= tiles * (tiles + 1) // 2 * b * b * (d + d_v)
+
+
+def test_flash_attention_temporaries_do_not_grow_with_t():
+    rng = np.random.default_rng(0)
+    sizes = []
+    for t_len in (16, 64, 256):
+        q, k, v = (arrays(rng, t_len, 4) for _ in range(3))
+        sizes.append(flash_attention(q, k, v, 8)[1]["largest_temporary"])
+    assert sizes == [64, 64, 64]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (np.zeros((4, 2)), np.zeros((4, 3)), np.zeros((4, 2)), 2),  # k is not q's shape
+        (np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((5, 2)), 2),  # v has another T
+        (np.zeros(4), np.zeros(4), np.zeros(4), 2),  # not (T, d)
+        (np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 2)), 0),
+        (np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 2)), 2.5),
+        (np.zeros((4, 2)), np.zeros((4, 2)), np.zeros((4, 2)), True),
+        (np.zeros((4, 0)), np.zeros((4, 0)), np.zeros((4, 2)), 2),  # d = 0
+        (np.zeros((0, 2)), np.zeros((0, 2)), np.zeros((0, 2)), 2),  # T = 0
+    ],
+)
+def test_flash_attention_refuses_bad_arguments(args):
+    with pytest.raises(ValueError):
+        flash_attention(*args)
+
+
+def test_linear_attention_refuses_bad_arguments():
+    with pytest.raises(ValueError):
+        linear_attention(np.zeros((4, 2)), np.zeros((4, 3)), np.zeros((4, 2)))
+    with pytest.raises(ValueError):
+        linear_attention(np.zeros((4, 0)), np.zeros((4, 0)), np.zeros((4, 2)))
+
+
+# -- linear_attention ----------------------------------------------------------------------
+@PROPERTY
+@given(
+    t_len=st.integers(2, 16),
+    d=st.integers(1, 6),
+    s=st.data(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_linear_attention_is_causal(t_len, d, s, seed):
+    """Perturbing position s (its q, k and v) never changes an output at t < s."""
+    rng = np.random.default_rng(seed)
+    q, k, v = (arrays(rng, t_len, d) for _ in range(3))
+    pos = s.draw(st.integers(0, t_len - 1))
+    base, _ = linear_attention(q, k, v)
+    for a in (q, k, v):
+        a[pos] += rng.standard_normal(d) * 3
+    moved, _ = linear_attention(q, k, v)
+    assert np.array_equal(moved[:pos], base[:pos])
+    assert not np.array_equal(moved[pos:], base[pos:])
+
+
+@PROPERTY
+@given(t_len=st.integers(1, 40), d=st.integers(1, 6), d_v=st.integers(1, 6))
+def test_linear_attention_counts_t_times_2_d_dv_plus_d(t_len, d, d_v):
+    rng = np.random.default_rng(t_len)
+    q, k = arrays(rng, t_len, d), arrays(rng, t_len, d)
+    out, cost = linear_attention(q, k, arrays(rng, t_len, d_v))
+    assert out.shape == (t_len, d_v)
+    assert cost["multiply_adds"] == t_len * (2 * d * d_v + d)
+
+
+def test_linear_attention_row_zero_is_v0_and_rows_are_convex_combinations():
+    rng = np.random.default_rng(1)
+    q, k, v = (arrays(rng, 12, 4) for _ in range(3))
+    out, _ = linear_attention(q, k, v)
+    assert np.allclose(out[0], v[0], rtol=0, atol=1e-15)
+    for t in range(12):  # φ > 0: every output lies inside the box spanned by v_0..v_t
+        assert np.all(out[t] <= v[: t + 1].max(axis=0) + 1e-12)
+        assert np.all(out[t] >= v[: t + 1].min(axis=0) - 1e-12)
+
+
+# -- MoE -----------------------------------------------------------------------------------
+def moe_weights(rng, d, d_ff, n_experts):
+    return (
+        arrays(rng, d, n_experts),
+        arrays(rng, n_experts, d, d_ff) / math.sqrt(d),
+        arrays(rng, n_experts, d_ff, d) / math.sqrt(d_ff),
+    )
+
+
+@PROPERTY
+@given(
+    t_len=st.integers(1, 12),
+    d=st.integers(1, 6),
+    d_ff=st.integers(1, 8),
+    experts=st.lists(st.integers(1, 12), min_size=2, max_size=4),
+    data=st.data(),
+)
+def test_moe_per_token_expert_cost_does_not_depend_on_the_number_of_experts(
+    t_len, d, d_ff, experts, data
+):
+    top_k = data.draw(st.integers(1, min(experts)))
+    rng = np.random.default_rng(t_len * 1000 + d)
+    x = arrays(rng, t_len, d)
+    per_token = set()
+    for n_experts in experts:
+        w_router, w_in, w_out = moe_weights(rng, d, d_ff, n_experts)
+        y, cost = moe_layer(x, w_router, w_in, w_out, top_k)
+        assert y.shape == (t_len, d)
+        assert cost["experts"] == t_len * top_k * 2 * d * d_ff
+        assert cost["router"] == t_len * d * n_experts  # the part that does grow with E
+        assert cost["combine"] == t_len * top_k * d
+        per_token.add(cost["experts"] // t_len)
+        assert moe_parameter_count(d, d_ff, n_experts) == w_router.size + w_in.size + w_out.size
+    assert len(per_token) == 1
+
+
+def test_moe_with_one_expert_is_the_dense_ffn():
+    rng = np.random.default_rng(2)
+    x = arrays(rng, 10, 6)
+    w_router, w_in, w_out = moe_weights(rng, 6, 24, 1)
+    y, _ = moe_layer(x, w_router, w_in, w_out, 1)
+    assert np.array_equal(y, position_wise_mlp(x, w_in[0], w_out[0]))
+
+
+def test_moe_top_k_equal_to_e_weighs_every_expert_by_a_softmax_of_the_router():
+    rng = np.random.default_rng(3)
+    x = arrays(rng, 5, 4)
+    w_router, w_in, w_out = moe_weights(rng, 4, 8, 3)
+    y, _ = moe_layer(x, w_router, w_in, w_out, 3)
+    logits = x @ w_router
+    gates = np.exp(logits - logits.max(axis=1, keepdims=True))
+    gates /= gates.sum(axis=1, keepdims=True)
+    expected = sum(gates[:, e, None] * position_wise_mlp(x, w_in[e], w_out[e]) for e in range(3))
+    assert np.max(np.abs(y - expected)) <= 1e-12
+
+
+@pytest.mark.parametrize("top_k", [0, 4, 1.5, True])
+def test_moe_refuses_a_top_k_outside_1_to_e(top_k):
+    rng = np.random.default_rng(4)
+    w_router, w_in, w_out = moe_weights(rng, 4, 8, 3)
+    with pytest.raises(ValueError):
+        moe_layer(arrays(rng, 5, 4), w_router, w_in, w_out, top_k)
+
+
+def test_moe_refuses_mismatched_expert_shapes():
+    rng = np.random.default_rng(5)
+    w_router, w_in, w_out = moe_weights(rng, 4, 8, 3)
+    with pytest.raises(ValueError):
+        moe_layer(arrays(rng, 5, 4), w_router, w_in[:2], w_out, 1)
+    with pytest.raises(ValueError):
+        moe_layer(arrays(rng, 5, 4), w_router, w_in, w_out[:, :4], 1)
+
+
+@pytest.mark.parametrize("args", [(0, 8, 2), (4, 0, 2), (4, 8, 0), (4.0, 8, 2), (True, 8, 2)])
+def test_moe_parameter_count_refuses_bad_sizes(args):
+    with pytest.raises(ValueError):
+        moe_parameter_count(*args)
