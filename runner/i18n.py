@@ -146,6 +146,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     "validate.progress": ("已验证 {n}/{total}", "{n}/{total} validated"),
     # submission problems (the JSON path is printed before each, unchanged)
     "sub.read": ("无法读取文件：{reason}", "cannot read the file: {reason}"),
+    "sub.not_regular": ("不是普通文件", "not a regular file"),
     "sub.size": (
         "文件有 {size} 字节；上限是 {limit}",
         "file is {size} bytes; the limit is {limit}",
@@ -219,6 +220,14 @@ CATALOG: dict[str, tuple[str, str]] = {
         "{item!r} 是指向仓库之外的符号链接",
         "{item!r} is a symlink that points outside the repository",
     ),
+    "sub.artifact_not_file": (
+        "{item!r} 不是文件；产物是这次运行写出的文件",
+        "{item!r} is not a file; artifacts are files the run wrote",
+    ),
+    "sub.artifact_git": (
+        "{item!r} 在 .git 里面，不是产物",
+        "{item!r} is inside .git, not an artifact",
+    ),
     "sub.artifact_missing": ("仓库中不存在 {item!r}", "{item!r} does not exist in the repository"),
     "sub.claim_status": ("声明 {claim} {status}{why}", "claim {claim} {status}{why}"),
     "sub.not_utf8": ("不是 UTF-8 文本（第 {byte} 字节）", "not UTF-8 text (byte {byte})"),
@@ -270,6 +279,10 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "yaml.syntax": ("YAML 语法错误：{what}", "YAML syntax error: {what}"),
     "yaml.too_deep": ("嵌套太深", "nesting is too deep"),
+    "yaml.cycle": (
+        "别名指向包含它的节点（循环）",
+        "an alias refers to the node that contains it (a cycle)",
+    ),
     "yaml.expands": (
         "文档展开后超过 {n} 个值（别名？）",
         "the document expands to more than {n} values (aliases?)",

@@ -83,7 +83,9 @@ def learner_error(exc: BaseException, path: Path | str) -> str:
             line = frame.lineno
     if isinstance(exc, SyntaxError) and exc.lineno and line is None:
         line = exc.lineno
-    lines = str(exc).strip().splitlines()
+    # a SyntaxError's str() repeats the file and line we already name; its msg does not
+    text = exc.msg if isinstance(exc, SyntaxError) and exc.msg else str(exc)
+    lines = text.strip().splitlines()
     what = f"{type(exc).__name__}: {lines[-1]}" if lines else type(exc).__name__
     where = Path(path).name + (f":{line}" if line else "")
     return f"{where}: {what}"

@@ -145,9 +145,14 @@ def _load_pack(
         )
         number = prop.proposition if prop is not None else 0
         stage = prop.stage if prop is not None else Text(zh="?", en="?")
+        # each claim's lines, keyed by the path inside the claim: one pass over the file
+        by_claim: dict[int | str, dict[tuple[int | str, ...], int]] = {}
+        for p, n in doc.lines.items():
+            if len(p) >= 2 and p[0] == "claims":
+                by_claim.setdefault(p[1], {})[p[2:]] = n
         for i, claim in parsed:
             line = doc.line_of(("claims", i))
-            lines = {p[2:]: n for p, n in doc.lines.items() if p[:2] == ("claims", i)}
+            lines = by_claim.get(i, {})
             claims.append(LoadedClaim(claim, display_path(path), line, number, stage, lines))
     faults: list[LoadedFault] = []
     faults_path = module_dir / FAULTS_FILE

@@ -78,7 +78,6 @@ def build_evidence(
                 "expected": m.expected,
                 "actual": m.actual,
                 "claim": r.id,
-                "tolerance": m.tolerance,
                 "verdict": m.verdict,
                 **({"unit": m.unit} if m.unit else {}),
             }

@@ -118,17 +118,27 @@ def _inspect(root: yaml.Node, max_nodes: int) -> tuple[list[Problem], dict[Path,
     problems: list[Problem] = []
     lines: dict[Path, int] = {}
     sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()  # the nodes being expanded: meeting one again is a cycle
+    cycles: list[yaml.Node] = []
 
     def expanded(node: yaml.Node) -> int:
         # Memoised on node identity: an alias points at the same node object, so this is
         # linear in the file even when the expansion would be exponential.
         key = id(node)
+        if key in open_nodes:
+            cycles.append(node)
+            return 1
         if key not in sizes:
-            sizes[key] = 1  # provisional, breaks cycles
+            open_nodes.add(key)
             sizes[key] = 1 + sum(expanded(child) for child in _children(node))
+            open_nodes.discard(key)
         return sizes[key]
 
-    if expanded(root) > max_nodes:
+    total = expanded(root)
+    if cycles:
+        line = cycles[0].start_mark.line + 1
+        return [Problem(line, t("yaml.cycle"))], {}
+    if total > max_nodes:
         return [Problem(None, t("yaml.expands", n=f"{max_nodes:,}"))], {}
 
     seen: set[int] = set()

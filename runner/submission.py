@@ -12,6 +12,7 @@ import json
 import math
 import os
 import re
+import stat
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -41,9 +42,14 @@ FUTURE_SLACK = dt.timedelta(hours=14)
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 NONFINITE_STRINGS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 UNSANITIZED_KEYS = {"user", "username", "login", "host", "hostname", "node", "home", "cwd"}
-PATH_LIKE = re.compile(r"(?:^|[\s=:'\"(])(?:~[/\\]|/[^\s/]+/|[A-Za-z]:\\)")
+PATH_LIKE = re.compile(r"(?:^|[\s=:'\"(])(?:~[/\\]|/[^\s/]+/|[A-Za-z]:\\|\\\\[^\s\\]+\\)")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
-HOST_LIKE = re.compile(r"\b[\w-]+\.(?:local|lan|internal|corp|home)\b", re.IGNORECASE)
+HOST_LIKE = re.compile(
+    r"\b[\w-]+\.(?:local|lan|internal|corp|home)\b"  # a machine on a private network
+    r"|\b[a-z][\w-]*(?:\.[a-z][\w-]*){2,}\.[a-z]{2,}\b"  # host.dept.example.edu (3+ dots)
+    r"|\b(?:\d{1,3}\.){3}\d{1,3}\b",  # an IPv4 address
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -126,20 +132,24 @@ class Validator:
     def validate_file(self, path: Path) -> Report:
         report = Report(display_path(path))
         try:
-            size = path.stat().st_size
+            info = path.stat()
+            if not stat.S_ISREG(info.st_mode):  # a device or a pipe: stat's size means nothing
+                report.problems.append(Problem("$", t("sub.read", reason=t("sub.not_regular"))))
+                return report
+            with path.open("rb") as handle:  # never more than the limit, whatever stat said
+                raw = handle.read(MAX_SUBMISSION_BYTES + 1)
         except OSError as exc:
             report.problems.append(Problem("$", t("sub.read", reason=exc.strerror)))
             return report
+        size = max(info.st_size, len(raw))
         if size > MAX_SUBMISSION_BYTES:
             limit = f"{MAX_SUBMISSION_BYTES:,}"
             report.problems.append(Problem("$", t("sub.size", size=f"{size:,}", limit=limit)))
             return report
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            report.problems.append(Problem("$", t("sub.read", reason=exc.strerror)))
-            return report
         data, problems = self.parse(raw, json_file=path.suffix == ".json")
+        if _too_deep(data):
+            report.problems = [Problem("$", t("sub.too_deep"))]
+            return report
         if data is not None or not problems:
             problems += self.validate_data(data)
         report.problems = _sorted(problems, data)
@@ -258,7 +268,7 @@ class Validator:
                     f"{base}.expected",
                     t(
                         "sub.expected",
-                        value=show(expected, exp.unit),
+                        value=_shown(expected, exp.unit),
                         expected=show_expectation(exp),
                         version=version,
                         claim=loaded.claim.id,
@@ -280,7 +290,7 @@ class Validator:
                             f"{base}.actual",
                             t(
                                 "sub.outside",
-                                actual=show(actual, exp.unit),
+                                actual=_shown(actual, exp.unit),
                                 expected=show_expectation(exp),
                                 why=why,
                             ),
@@ -398,6 +408,10 @@ def _artifact_problem(item: str, repo: Path | None) -> str | None:
         return t("sub.artifact_absolute", item=item)
     if ".." in posix.parts or ".." in windows.parts:
         return t("sub.artifact_escape", item=item)
+    if not posix.parts or posix.parts == (".",):
+        return t("sub.artifact_not_file", item=item)
+    if ".git" in posix.parts or ".git" in windows.parts:
+        return t("sub.artifact_git", item=item)
     if repo is None:
         return None
     candidate = repo / item
@@ -407,6 +421,8 @@ def _artifact_problem(item: str, repo: Path | None) -> str | None:
         return t("sub.artifact_symlink", item=item)
     if not os.path.lexists(candidate):
         return t("sub.artifact_missing", item=item)
+    if os.path.isdir(candidate):
+        return t("sub.artifact_not_file", item=item)
     return None
 
 
@@ -432,6 +448,8 @@ def _parse_json(raw: bytes) -> tuple[Any, list[Problem]]:
         return None, [Problem("$", t("sub.not_utf8", byte=exc.start))]
     try:
         data = json.loads(text, object_pairs_hook=_pairs)
+        if _too_deep(data):
+            return None, [Problem("$", t("sub.too_deep"))]
     except json.JSONDecodeError as exc:
         return None, [Problem("$", t("sub.json_syntax", line=exc.lineno, message=exc.msg))]
     except RecursionError:
@@ -443,6 +461,22 @@ def _parse_json(raw: bytes) -> tuple[Any, list[Problem]]:
         for key in value.duplicates
     ]
     return data, problems
+
+
+MAX_DEPTH = 64  # the runner's own evidence nests 7 levels deep
+
+
+def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether containers nest more than ``limit`` levels (iteratively: no recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _walk(value: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Any]]:
@@ -491,6 +525,11 @@ def _same(submitted: Any, expected: Any) -> bool:
             _same(submitted[k], expected[k]) for k in submitted
         )
     return bool(submitted == expected)
+
+
+def _shown(value: Any, unit: Any) -> str:
+    """A submitted value in a message: a string quoted, so '4701.20' is not read as 4701.20."""
+    return repr(value) if isinstance(value, str) else show(value, unit)
 
 
 def _decode(value: Any) -> Any:

@@ -1,0 +1,267 @@
+"""How the runner scales: with the number of claims, and with the number of submissions.
+
+1. Claims: synthetic packs of 10, 100 and 1,000 claims (each a cheap real check), run
+   in-process through load -> validate -> run -> record. The runner's overhead per claim is
+   (wall time - the checks' own time) / N; it should stay under 1 ms and flat in N.
+2. Submissions: a folder of generated learner submissions (the template-sized form, each a
+   little different), validated by the CLI with --jobs 1 and --jobs 2: submissions/second.
+3. The full run (every claim and fault of claims/) against the bare import of numpy, yaml,
+   jsonschema and pydantic, and against importing what a run cannot avoid (pydantic's
+   BaseModel machinery and jsonschema's validators, which ``import pydantic`` and
+   ``import jsonschema`` leave for later).
+
+Everything is measured in this one run; nothing is asserted. ``--write`` also writes the
+output, with the machine and versions, to bench/RESULTS.md.
+
+    python bench/bench_scaling.py [--submissions 10000] [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+MODULE_YAML = """id: bench-scaling
+title: {zh: 规模测试, en: scaling benchmark}
+version: 1
+chapter: synthetic
+seed: 0
+"""
+
+
+def synthetic_pack(directory: Path, n: int) -> Path:
+    """A module of ``n`` claims, 50 per file, each checking log10 V^T for its own (V, T)."""
+    module = directory / f"bench-{n}"
+    module.mkdir(parents=True)
+    (module / "module.yaml").write_text(MODULE_YAML, encoding="utf-8")
+    per_file = 50
+    for f in range(0, n, per_file):
+        claims = []
+        for i in range(f, min(n, f + per_file)):
+            vocab, length = 1000 + i, 10 + i % 90
+            claims.append(
+                {
+                    "id": f"bench.claim-{i}",
+                    "statement": {"zh": f"第 {i} 条", "en": f"claim {i}"},
+                    "check": "challenge_support",
+                    "inputs": {"vocab": vocab, "length": length},
+                    "expect": [
+                        {
+                            "measure": "support_log10",
+                            "value": float(length * np.log10(vocab)),
+                            "tolerance": {"kind": "close", "rel": 1e-12},
+                            "source": "derived: T log10 V",
+                        }
+                    ],
+                }
+            )
+        doc = {
+            "proposition": 1,
+            "stage": {"zh": "测试", "en": "bench"},
+            "title": {"zh": "规模", "en": "scale"},
+            "claims": claims,
+        }
+        text = yaml.safe_dump(doc, allow_unicode=True, sort_keys=False)
+        (module / f"{f // per_file:03d}.yaml").write_text(text, encoding="utf-8")
+    return module
+
+
+def claims_scaling(sizes: list[int], repeat: int) -> list[str]:
+    from runner.cli import main
+
+    lines = ["claims  wall (ms)  checks (ms)  overhead/claim (ms)"]
+    per_claim = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            module = synthetic_pack(Path(tmp), n)
+            walls, checks = [], []
+            for _ in range(repeat):
+                out = Path(tmp) / f"ev-{n}"
+                shutil.rmtree(out, ignore_errors=True)
+                buf = io.StringIO()
+                start = time.perf_counter()
+                with redirect_stdout(buf):
+                    code = main(["run", str(module), "--out", str(out), "--format", "json"])
+                walls.append((time.perf_counter() - start) * 1000)
+                if code != 0:
+                    raise SystemExit(
+                        f"synthetic pack of {n} did not pass:\n{buf.getvalue()[-2000:]}"
+                    )
+                doc = yaml.safe_load((out / "bench-scaling-v1.json").read_text(encoding="utf-8"))
+                checks.append(sum(c["duration_ms"] for c in doc["claims"]))
+            wall, check = statistics.median(walls), statistics.median(checks)
+            per_claim.append((wall - check) / n)
+            lines.append(f"{n:>6,}  {wall:9.1f}  {check:11.1f}  {(wall - check) / n:19.3f}")
+    lines.append(
+        f"overhead per claim at {sizes[-1]:,} / at {sizes[1]:,} claims: "
+        f"{per_claim[-1] / per_claim[1]:.2f} (1.00 = linear)"
+    )
+    return lines
+
+
+GOOD = """schema: learn-llm.evidence.v1
+module: 23-design-tradeoffs
+commit: {commit}
+verified_at: 2026-11-{day:02d}
+environment: CPython 3.11, NumPy 2.4, Linux x86_64
+seed: {seed}
+commands:
+  - python -m runner run claims/ --impl my_impl.py
+metrics:
+  - name: support_log10_gpt2_vocab_1000_ctx
+    expected: 4701.20
+    actual: {support}
+  - name: gpt2_small_parameter_total
+    expected: 123532032
+    actual: 123532032
+artifacts:
+  - evidence/23-design-tradeoffs-v2.json
+cost:
+  gross_usd: 0
+  credit_usd: 0
+licenses:
+  - source: CS229 lecture notes
+    version: Spring 2026
+    license: cited, not redistributed
+    attribution: Tengyu Ma, Chris Ré
+    redistribution: not redistributed
+known_failures:
+  - none
+"""
+
+
+def validation_scaling(count: int) -> list[str]:
+    commit = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    lines = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "submissions"
+        folder.mkdir()
+        for i in range(count):
+            text = GOOD.format(
+                commit=commit, day=1 + i % 28, seed=i, support=4701.196560612873 + (i % 7) * 1e-4
+            )
+            (folder / f"s{i:05d}.yaml").write_text(text, encoding="utf-8")
+        lines.append(f"{count:,} submissions, validated by the CLI against --repo {ROOT.name}:")
+        for jobs in (1, 2):
+            start = time.perf_counter()
+            done = subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "runner",
+                    "validate",
+                    str(folder),
+                    "--repo",
+                    str(ROOT),
+                    "--jobs",
+                    str(jobs),
+                    "--claims",
+                    str(ROOT / "claims"),
+                    "--format",
+                    "json",
+                ],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                check=False,
+                env={**os.environ, "LEARN_LLM_LANG": "en"},
+            )
+            seconds = time.perf_counter() - start
+            if done.returncode != 0:
+                raise SystemExit(f"validation failed:\n{done.stdout[-1500:]}{done.stderr[-1500:]}")
+            lines.append(f"  --jobs {jobs}: {seconds:6.2f} s, {count / seconds:7.0f} submissions/s")
+    return lines
+
+
+def timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True)
+    return time.perf_counter() - start
+
+
+def full_run(repeat: int) -> list[str]:
+    bare = [sys.executable, "-c", "import numpy, yaml, jsonschema, pydantic"]
+    floor = [
+        sys.executable,
+        "-c",
+        "import numpy, yaml, jsonschema, pydantic; from pydantic import BaseModel; "
+        "import jsonschema.validators",
+    ]
+    with tempfile.TemporaryDirectory() as out:
+        run = [sys.executable, "-m", "runner", "run", "claims/", "--out", out]
+        for cmd in (run, bare, floor):
+            timed(cmd)  # warm the file cache
+        times: dict[str, list[float]] = {"run": [], "bare": [], "floor": []}
+        for _ in range(repeat):
+            for name, cmd in (("run", run), ("bare", bare), ("floor", floor)):
+                times[name].append(timed(cmd))
+    r, b, f = (statistics.median(times[k]) * 1000 for k in ("run", "bare", "floor"))
+    return [
+        f"full run (python -m runner run claims/, every claim and fault): {r:7.1f} ms",
+        f"bare import of numpy, yaml, jsonschema, pydantic:               {b:7.1f} ms",
+        f"... plus BaseModel and jsonschema.validators (what a run needs): {f:7.1f} ms",
+        f"ratio run / bare import: {r / b:.2f}x (target <= 1.20x)",
+        f"ratio run / unavoidable imports: {r / f:.2f}x",
+    ]
+
+
+def machine() -> list[str]:
+    import jsonschema
+    import pydantic
+
+    return [
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()}",
+        f"Python {platform.python_version()}, NumPy {np.__version__}, "
+        f"pydantic {pydantic.VERSION}, jsonschema {jsonschema.__version__}, PyYAML {yaml.__version__}",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--submissions", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--write", action="store_true", help="also write bench/RESULTS.md")
+    args = parser.parse_args()
+    os.environ["LEARN_LLM_LANG"] = "en"
+    sections = [
+        ("Machine", machine()),
+        (
+            "Claims scaling (in-process, median of runs)",
+            claims_scaling([10, 100, 1000], args.repeat),
+        ),
+        ("Validation scaling", validation_scaling(args.submissions)),
+        ("Full run against the bare import", full_run(max(5, args.repeat))),
+    ]
+    text = "\n".join(
+        f"## {title}\n\n```\n" + "\n".join(lines) + "\n```\n" for title, lines in sections
+    )
+    print(text)
+    if args.write:
+        stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+        header = (
+            "# Benchmark results\n\nWritten by `python bench/bench_scaling.py --write` on "
+            f"{stamp}; every figure below comes from that one run.\n\n"
+        )
+        (ROOT / "bench" / "RESULTS.md").write_text(header + text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,378 @@
+"""A learner's own file: ``scaffold``, ``run --impl FILE`` and the challenge round trip.
+
+Every test runs in ``tmp_path`` (files are shown by their short names) and writes evidence to
+``ev/`` there; the project's claims are read in place and nothing in the project is written.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import inspect
+import json
+import re
+import shutil
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from checks import REGISTRY
+from runner.learner import module_subjects
+from runner.load import load_packs
+from runner.validate_many import make_validator
+from tests.conftest import MODULE, ROOT
+from tests.test_validate_submissions import GOOD_YAML
+
+MODULE_ID = "23-design-tradeoffs"
+(PACK,) = load_packs([MODULE])
+VERSION = PACK.meta.version
+N_CLAIMS = len(PACK.claims)  # 17 when the chapter's eight propositions were written down
+# The chapter's functions (the README's list); a module may add more.
+FUNCTIONS = {
+    "sequence_support_log10",
+    "chain_rule_nll",
+    "giant_mlp_parameter_log10",
+    "transformer_parameter_count",
+    "attention_parameter_count",
+    "averaging_model",
+    "position_wise_mlp",
+    "multi_head_attention",
+    "causal_masked_attention",
+    "softmax_temperature",
+    "top_k_renormalize",
+    "logits_memory_bytes",
+}
+CHALLENGE_METRICS = sorted(make_validator(MODULE, None, "any").challenge_metrics[MODULE_ID])
+STATUS_LINE = re.compile(r"^  (passed|FAILED|ERROR|skipped)\s+(\S+)\s")
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return PACK
+
+
+def claims_needing(pack, function: str) -> list[str]:
+    return [
+        c.claim.id for c in pack.claims if function in REGISTRY.resolve_check(c.claim.check).needs
+    ]
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.fixture
+def reference_file(cli, work) -> Path:
+    result = cli("scaffold", MODULE_ID, "--reference", "--claims", str(MODULE))
+    assert result.code == 0, result.err
+    path = work / "ref.py"
+    path.write_text(result.out, encoding="utf-8")
+    return path
+
+
+def variant(source: Path, name: str, old: str, new: str) -> Path:
+    """A copy of ``source`` named ``name`` with ``old`` (which must occur once) replaced."""
+    text = source.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path = source.with_name(name)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def run(cli, impl: Path | str, *extra: str):
+    return cli("run", str(MODULE), "--impl", str(impl), "--out", "ev", *extra)
+
+
+def statuses(out: str) -> dict[str, str]:
+    return {m[2]: m[1] for line in out.splitlines() if (m := STATUS_LINE.match(line))}
+
+
+def details(out: str, claim_id: str) -> list[str]:
+    """The indented lines under a claim's status line (its statement, then what went wrong)."""
+    lines = out.splitlines()
+    (i,) = [
+        i for i, line in enumerate(lines) if (m := STATUS_LINE.match(line)) and m[2] == claim_id
+    ]
+    below = []
+    for line in lines[i + 1 :]:
+        if not line.startswith("    ") or STATUS_LINE.match(line):
+            break
+        below.append(line.strip())
+    return below
+
+
+def evidence(work: Path, stem: str, *, challenge: bool = False) -> dict[str, Any]:
+    name = f"{MODULE_ID}-v{VERSION}.{stem}{'.challenge' if challenge else ''}.json"
+    data: dict[str, Any] = json.loads((work / "ev" / name).read_text(encoding="utf-8"))
+    return data
+
+
+# -- scaffold -------------------------------------------------------------------------------------
+def test_scaffold_is_python_with_every_function_raising_not_implemented(cli, work, pack):
+    result = cli("scaffold", MODULE_ID, "--claims", str(MODULE))
+    assert (result.code, result.err) == (0, "")
+
+    tree = ast.parse(result.out)
+    defs = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    assert [d.name for d in defs] == module_subjects([pack], REGISTRY)
+    assert {d.name for d in defs} >= FUNCTIONS
+    for d in defs:
+        assert ast.get_docstring(d), d.name
+        last = d.body[-1]
+        assert isinstance(last, ast.Raise) and ast.unparse(last) == "raise NotImplementedError"
+
+    module = types.ModuleType("stub")
+    exec(compile(result.out, "stub.py", "exec"), module.__dict__)
+    for d in defs:
+        fn = getattr(module, d.name)
+        required = [
+            p
+            for p in inspect.signature(fn).parameters.values()
+            if p.default is inspect.Parameter.empty
+        ]
+        with pytest.raises(NotImplementedError):
+            fn(*[None] * len(required))
+
+
+def test_scaffold_of_an_unknown_module_exits_2(cli, work):
+    result = cli("scaffold", "23-design-tradeofs", "--claims", str(MODULE))
+
+    assert result.code == 2
+    assert result.err == f"error: unknown module '23-design-tradeofs'; modules: {MODULE_ID}\n"
+
+
+def test_the_scaffold_skips_every_claim_as_not_implemented(cli, work):
+    stub = work / "my_impl.py"
+    stub.write_text(cli("scaffold", MODULE_ID, "--claims", str(MODULE)).out, encoding="utf-8")
+
+    result = run(cli, stub)
+
+    found = statuses(result.out)
+    assert len(found) == N_CLAIMS >= 17
+    assert set(found.values()) == {"skipped"}
+    for claim_id in found:
+        assert details(result.out, claim_id)[-1].startswith("not implemented (my_impl.py:")
+    assert f"0 passed, 0 failed, {N_CLAIMS} skipped" in result.out.splitlines()
+    assert result.code == 1
+
+
+def test_the_reference_scaffold_passes_and_writes_learner_evidence(cli, work, reference_file):
+    manifest = work / "ev" / "module-manifest-v1.json"
+    manifest.parent.mkdir()
+    shutil.copyfile(ROOT / "evidence" / "module-manifest-v1.json", manifest)
+    before = manifest.read_bytes()
+
+    result = run(cli, reference_file)
+
+    assert result.code == 0, result.out + result.err
+    assert set(statuses(result.out).values()) == {"passed"}
+    assert f"{N_CLAIMS} passed, 0 failed" in result.out.splitlines()
+    assert f"wrote ev/{MODULE_ID}-v{VERSION}.ref.json" in result.out.splitlines()
+    assert sorted(p.name for p in (work / "ev").iterdir()) == [
+        f"{MODULE_ID}-v{VERSION}.ref.json",
+        "module-manifest-v1.json",
+    ]
+    assert manifest.read_bytes() == before  # a learner's run is not the module's evidence
+    doc = evidence(work, "ref")
+    assert doc["implementation"] == {
+        "kind": "learner",
+        "name": "ref.py",
+        "sha256": hashlib.sha256(reference_file.read_bytes()).hexdigest(),
+    }
+    assert doc["summary"]["passed"] == N_CLAIMS
+
+
+# -- a learner's mistakes -------------------------------------------------------------------------
+def test_a_function_that_raises_makes_its_claims_error_at_its_line(cli, work, reference_file, pack):
+    anchor = "    p = np.asarray(probs, dtype=np.float64)  # (V,)\n"
+    broken = variant(reference_file, "broken.py", anchor, anchor + '    raise IndexError("oops")\n')
+    line = broken.read_text(encoding="utf-8").splitlines().index('    raise IndexError("oops")') + 1
+
+    result = run(cli, broken)
+
+    affected = claims_needing(pack, "top_k_renormalize")
+    assert "topk.renormalize" in affected
+    found = statuses(result.out)
+    assert {c for c, s in found.items() if s != "passed"} == set(affected)
+    for claim_id in affected:
+        assert found[claim_id] == "ERROR"
+        assert details(result.out, claim_id)[-1] == f"broken.py:{line}: IndexError: oops"
+    assert result.code == 1
+
+
+def test_a_function_returning_a_wrong_value_makes_its_claims_fail(cli, work, reference_file, pack):
+    wrong = variant(
+        reference_file,
+        "wrong.py",
+        "    return batch * length * vocab * bytes_per_value",
+        "    return batch * length * vocab * 2  # FP16 by mistake",
+    )
+
+    result = run(cli, wrong)
+
+    affected = claims_needing(pack, "logits_memory_bytes")
+    found = statuses(result.out)
+    assert {c for c, s in found.items() if s != "passed"} == set(affected)
+    assert {found[c] for c in affected} == {"FAILED"}
+    assert result.code == 1
+    doc = evidence(work, "wrong")
+    failed = [c for c in doc["claims"] if c["status"] == "failed"]
+    assert [c["id"] for c in failed] == affected
+    assert any(m["verdict"] == "failed" for c in failed for m in c["measurements"])
+
+
+def test_a_missing_function_skips_its_claims_and_is_never_filled_in(
+    cli, work, reference_file, pack
+):
+    text = reference_file.read_text(encoding="utf-8")
+    start = text.index("def softmax_temperature(")
+    end = text.index("\n\n\ndef ", start) + 3
+    lacking = work / "lacking.py"
+    lacking.write_text(text[:start] + text[end:], encoding="utf-8")
+    assert "softmax_temperature" not in lacking.read_text(encoding="utf-8")
+
+    result = run(cli, lacking)
+
+    affected = claims_needing(pack, "softmax_temperature")
+    assert {"temperature.table", "temperature.underflow"} <= set(affected)
+    found = statuses(result.out)
+    assert {c for c, s in found.items() if s != "passed"} == set(affected)
+    for claim_id in affected:
+        assert found[claim_id] == "skipped"
+        assert details(result.out, claim_id)[-1] == "not implemented: softmax_temperature()"
+    assert result.code == 1
+    doc = evidence(work, "lacking")
+    for claim in doc["claims"]:
+        if claim["id"] in affected:
+            assert (claim["status"], claim["measurements"]) == ("skipped", [])
+    measured_by_affected = [m for m in doc["metrics"] if m.get("claim") in affected]
+    assert measured_by_affected == []  # no value came from the reference
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "error"),
+    [
+        (
+            "def top_k_renormalize(probs: Array, k: int) -> Array:",
+            "def top_k_renormalize(probs: Array, k: int) -> Array",
+            "SyntaxError",
+        ),
+        (
+            'Positions = Literal["none", "sinusoidal", "rope", "learned"]',
+            'Positions = Literal["none", "sinusoidal", "rope", "learned"]\nVOCAB = {}["gpt2"]',
+            "KeyError: 'gpt2'",
+        ),
+    ],
+    ids=["syntax-error", "import-time-exception"],
+)
+def test_a_file_that_cannot_be_imported_exits_2_naming_file_and_line(
+    cli, work, reference_file, old, new, error
+):
+    bad = variant(reference_file, "bad.py", old, new)
+    last = new.splitlines()[-1]
+    line = bad.read_text(encoding="utf-8").splitlines().index(last) + 1
+
+    result = run(cli, bad)
+
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.startswith(f"error: bad.py:{line}: {error}")
+    assert result.err.rstrip().endswith("(while importing the file)")
+    assert not (work / "ev").exists()
+
+
+def test_impl_must_be_a_python_file(cli, work):
+    (work / "impl.txt").write_text("def f(): pass\n", encoding="utf-8")
+
+    result = run(cli, "impl.txt")
+
+    assert (result.code, result.err) == (2, "error: impl.txt: --impl needs a Python file (*.py)\n")
+
+
+# -- the challenge round trip ---------------------------------------------------------------------
+def test_a_challenge_run_validates_under_its_own_nonce_only(cli, work, reference_file):
+    ran = run(cli, reference_file, "--challenge", "nonce-one")
+    assert ran.code == 0, ran.out + ran.err
+    assert f"{N_CLAIMS + len(CHALLENGE_METRICS)} passed, 0 failed" in ran.out.splitlines()
+    path = f"ev/{MODULE_ID}-v{VERSION}.ref.challenge.json"
+    assert evidence(work, "ref", challenge=True)["challenge"]["nonce"] == "nonce-one"
+
+    mine = cli("validate", path, "--challenge", "nonce-one", "--claims", str(MODULE))
+    assert (mine.code, mine.out) == (0, f"{path}: valid\n")
+
+    other = cli("validate", path, "--challenge", "nonce-two", "--claims", str(MODULE))
+    assert other.code == 1
+    problems = other.out.splitlines()[1:]
+    assert problems[-1] == (
+        "  $.challenge.nonce: 'nonce-one' is another challenge's nonce; "
+        "this validation's is 'nonce-two'"
+    )
+    wrong = [p for p in problems[:-1] if re.match(r"  \$\.metrics\[\d+\]\.(expected|actual): ", p)]
+    assert wrong == problems[:-1]
+    # every challenge value is another nonce's: both its expected and its actual are wrong
+    assert len(wrong) == 2 * len(CHALLENGE_METRICS)
+    for name in CHALLENGE_METRICS:
+        claim_id = name.replace("_", "-")
+        assert sum(f"claim {claim_id})" in p for p in wrong) == 1, claim_id
+
+
+def test_a_submission_without_challenge_metrics_lists_each_missing_one(cli, work):
+    (work / "sub.yaml").write_text(GOOD_YAML, encoding="utf-8")
+
+    result = cli("validate", "sub.yaml", "--challenge", "nonce-one", "--claims", str(MODULE))
+
+    assert result.out.splitlines() == [
+        f"sub.yaml: invalid ({1 + len(CHALLENGE_METRICS)} problems)",
+        "  $.challenge: missing: this validation's nonce is 'nonce-one'",
+    ] + [f"  $.metrics: challenge metric {name!r} is missing" for name in CHALLENGE_METRICS]
+    assert result.code == 1
+
+
+def test_the_chapters_own_figures_do_not_pass_a_challenge(cli, work):
+    """Values copied from the chapter (expected = actual = the printed figure) are valid
+    without a challenge; under one they are missing the challenge's values, and the chapter's
+    figures put in their place are wrong."""
+    copied = GOOD_YAML.replace("actual: 4701.196560612873", "actual: 4701.20")
+    (work / "copied.yaml").write_text(copied, encoding="utf-8")
+    with_block = copied + "challenge:\n  nonce: nonce-one\n  inputs: {}\n"
+    with_block = with_block.replace(
+        "artifacts:",
+        "  - name: challenge.support\n    expected: 4701.20\n    actual: 4701.20\n"
+        "  - name: challenge.logits_bytes\n    expected: 201028000\n    actual: 201028000\n"
+        "artifacts:",
+    )
+    (work / "forged.yaml").write_text(with_block, encoding="utf-8")
+
+    plain = cli("validate", "copied.yaml", "--claims", str(MODULE))
+    challenged = cli(
+        "validate",
+        "copied.yaml",
+        "forged.yaml",
+        "--challenge",
+        "nonce-one",
+        "--claims",
+        str(MODULE),
+    )
+
+    assert (plain.code, plain.out) == (0, "copied.yaml: valid\n")
+    lines = challenged.out.splitlines()
+    assert lines[0] == f"copied.yaml: invalid ({1 + len(CHALLENGE_METRICS)} problems)"
+    header = f"forged.yaml: invalid ({len(CHALLENGE_METRICS) - 2 + 4} problems)"
+    forged = lines[lines.index(header) + 1 : -1]
+    assert forged[:-4] == [
+        f"  $.metrics: challenge metric {name!r} is missing"
+        for name in CHALLENGE_METRICS
+        if name not in ("challenge.support", "challenge.logits_bytes")
+    ]
+    assert [p.split(":")[0] for p in forged[-4:]] == [
+        "  $.metrics[2].expected",
+        "  $.metrics[2].actual",
+        "  $.metrics[3].expected",
+        "  $.metrics[3].actual",
+    ]
+    assert lines[-1] == "2 submissions: 0 valid, 2 invalid"
+    assert challenged.code == 1
