@@ -224,13 +224,12 @@ def full_run(repeat: int) -> list[str]:
 
 
 def machine() -> list[str]:
-    import jsonschema
-    import pydantic
+    from importlib.metadata import version
 
+    versions = ", ".join(f"{d} {version(d)}" for d in ("numpy", "pydantic", "jsonschema", "pyyaml"))
     return [
         f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.system()}",
-        f"Python {platform.python_version()}, NumPy {np.__version__}, "
-        f"pydantic {pydantic.VERSION}, jsonschema {jsonschema.__version__}, PyYAML {yaml.__version__}",
+        f"Python {platform.python_version()}, {versions}",
     ]
 
 
