@@ -15,7 +15,7 @@ import math
 import os
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from checks.outcome import Raised
 from checks.registry import Implementation
 from runner.errors import EvidenceError
+from runner.fastschema import compile_schema
 from runner.load import ClaimPack
 from runner.models import ClaimResult
 from runner.provenance import PROJECT_ROOT, Commit, environment, now_iso
@@ -204,9 +205,29 @@ def _own_version() -> str:
 
 # -- schema ---------------------------------------------------------------------------------
 @functools.cache
+def evidence_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(
+        (SCHEMA_DIR / f"{EVIDENCE_SCHEMA}.json").read_text(encoding="utf-8")
+    )
+    return schema
+
+
+@functools.cache
 def evidence_validator() -> jsonschema.protocols.Validator:
-    schema = json.loads((SCHEMA_DIR / f"{EVIDENCE_SCHEMA}.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(inline_refs(schema))
+    return jsonschema.Draft202012Validator(inline_refs(evidence_schema()))
+
+
+@functools.cache
+def evidence_is_valid() -> Callable[[Any], bool]:
+    """The fast yes/no check (runner.fastschema); a "no" goes to jsonschema for its words."""
+    return compile_schema(evidence_schema())
+
+
+def evidence_errors(doc: Any) -> list[jsonschema.ValidationError]:
+    """jsonschema's errors for ``doc``; none, without asking it, when the fast check passes."""
+    if evidence_is_valid()(doc):
+        return []
+    return list(evidence_validator().iter_errors(doc))
 
 
 def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
@@ -232,7 +253,7 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def schema_problems(doc: Any) -> list[str]:
-    errors = sorted(evidence_validator().iter_errors(doc), key=lambda e: list(e.absolute_path))
+    errors = sorted(evidence_errors(doc), key=lambda e: [str(p) for p in e.absolute_path])
     return [f"{e.json_path}: {e.message}" for e in errors]
 
 

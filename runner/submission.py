@@ -27,7 +27,7 @@ from runner.judge import judge
 from runner.load import ClaimPack, LoadedClaim, display_path
 from runner.models import Expectation
 from runner.numbers import show, show_expectation
-from runner.record import evidence_validator
+from runner.record import evidence_errors
 from runner.run import shown_expected
 from runner.safeyaml import Path as DataPath
 from runner.safeyaml import YamlError, parse
@@ -183,7 +183,7 @@ class Validator:
                     placeholders.add(where)
             elif isinstance(value, float) and not math.isfinite(value):
                 problems.append(Problem(where, t("sub.nonfinite", value=show(value))))
-        for error in evidence_validator().iter_errors(data):
+        for error in evidence_errors(data):
             where = error.json_path
             if where in placeholders:
                 continue  # the placeholder says it better
