@@ -279,6 +279,7 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "yaml.syntax": ("YAML 语法错误：{what}", "YAML syntax error: {what}"),
     "yaml.too_deep": ("嵌套太深", "nesting is too deep"),
+    "yaml.tag": ("不允许标签 {tag}（只接受纯数据）", "tag {tag} is not allowed (plain data only)"),
     "yaml.cycle": (
         "别名指向包含它的节点（循环）",
         "an alias refers to the node that contains it (a cycle)",

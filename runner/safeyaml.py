@@ -134,27 +134,18 @@ def _inspect(root: yaml.Node, max_nodes: int) -> tuple[list[Problem], dict[Path,
             open_nodes.discard(key)
         return sizes[key]
 
-    total = expanded(root)
-    if cycles:
-        line = cycles[0].start_mark.line + 1
-        return [Problem(line, t("yaml.cycle"))], {}
-    if total > max_nodes:
-        return [Problem(None, t("yaml.expands", n=f"{max_nodes:,}"))], {}
-
     seen: set[int] = set()
+    aliases = [False]
 
     def walk(node: yaml.Node, path: Path) -> None:
         lines.setdefault(path, node.start_mark.line + 1)
         if id(node) in seen:  # an alias: its lines were recorded under its first path
+            aliases[0] = True
             return
         seen.add(id(node))
         if node.tag not in _PLAIN_TAGS:
             tag = node.tag.replace(_TAG, "!!")
-            problems.append(
-                Problem(
-                    node.start_mark.line + 1, f"tag {tag} is not allowed (plain data only)", path
-                )
-            )
+            problems.append(Problem(node.start_mark.line + 1, t("yaml.tag", tag=tag), path))
             return
         if isinstance(node, yaml.MappingNode):
             keys: dict[Any, int] = {}
@@ -176,6 +167,14 @@ def _inspect(root: yaml.Node, max_nodes: int) -> tuple[list[Problem], dict[Path,
                 walk(item, (*path, i))
 
     walk(root, ())
+    if aliases[0]:
+        # Only a document with aliases can expand beyond its own size or contain itself.
+        # The walk above visited each node once, so it was linear even for an alias bomb.
+        total = expanded(root)
+        if cycles:
+            return [Problem(cycles[0].start_mark.line + 1, t("yaml.cycle"))], {}
+        if total > max_nodes:
+            return [Problem(None, t("yaml.expands", n=f"{max_nodes:,}"))], {}
     return problems, lines
 
 

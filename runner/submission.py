@@ -176,13 +176,13 @@ class Validator:
         problems: list[Problem] = []
         placeholders: set[str] = set()
         for path, value in _walk(data):
-            where = json_path(path)
-            if isinstance(value, str):
+            if isinstance(value, str) and "<" in value:
+                where = json_path(path)
                 for found in PLACEHOLDER.findall(value):
                     problems.append(Problem(where, t("sub.placeholder", placeholder=found)))
                     placeholders.add(where)
             elif isinstance(value, float) and not math.isfinite(value):
-                problems.append(Problem(where, t("sub.nonfinite", value=show(value))))
+                problems.append(Problem(json_path(path), t("sub.nonfinite", value=show(value))))
         for error in evidence_errors(data):
             where = error.json_path
             if where in placeholders:
@@ -480,17 +480,22 @@ def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
 
 
 def _walk(value: Any, path: DataPath = ()) -> Iterator[tuple[DataPath, Any]]:
-    yield path, value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _walk(item, (*path, str(key)))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _walk(item, (*path, i))
+    """Every (path, value) in document order; a stack, not nested generators, which cost
+    a frame per level per value."""
+    stack: list[tuple[DataPath, Any]] = [(path, value)]
+    while stack:
+        where, item = stack.pop()
+        yield where, item
+        if isinstance(item, dict):
+            stack.extend(((*where, str(k)), v) for k, v in reversed(item.items()))
+        elif isinstance(item, list):
+            stack.extend(((*where, i), v) for i, v in reversed(list(enumerate(item))))
 
 
 def _sorted(problems: list[Problem], data: Any) -> list[Problem]:
     """In the order of the file: by the position of the closest existing ancestor."""
+    if len(problems) < 2:
+        return problems
     order = {json_path(path): i for i, (path, _) in enumerate(_walk(data))}
 
     def key(p: Problem) -> tuple[int, str, str]:
