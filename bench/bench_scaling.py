@@ -229,6 +229,62 @@ def full_run(repeat: int) -> list[str]:
     ]
 
 
+PHASES = r"""
+import time
+marks = [("start", time.perf_counter())]
+def mark(name):
+    marks.append((name, time.perf_counter()))
+import numpy, yaml, jsonschema, pydantic
+mark("import numpy, yaml, jsonschema, pydantic")
+from pydantic import BaseModel
+import jsonschema.validators
+mark("import BaseModel and jsonschema.validators")
+from checks import REGISTRY
+from runner import cmd_run
+from runner.inject import fault_section, run_all
+from runner.provenance import measured_commit
+from runner.record import build_evidence, evidence_errors, write_json_atomic
+from runner.run import run_claims
+from runner.validate import load_runnable
+mark("import the runner and the checks")
+from pathlib import Path
+import tempfile
+pack = load_runnable([Path("claims")], REGISTRY)[0]
+mark("load and validate the claim files")
+impl = REGISTRY.reference()
+results = run_claims(pack.claims, impl, REGISTRY, pack.meta.seed)
+mark("run the claims")
+faults = fault_section(run_all(pack, REGISTRY, reference=results))
+mark("run the faults")
+commit = measured_commit()
+mark("ask git for the measured commit")
+doc = build_evidence(pack, results, impl, commit, "bench", 0.0, faults)
+mark("build the evidence")
+assert not evidence_errors(doc)
+mark("validate it against the schema")
+with tempfile.TemporaryDirectory() as out:
+    write_json_atomic(Path(out) / "e.json", doc)
+mark("write it")
+for (_, a), (name, b) in zip(marks, marks[1:]):
+    print(f"{(b - a) * 1000:8.1f} ms  {name}")
+"""
+
+
+def phases(repeat: int) -> list[str]:
+    """Where a full run's time goes, phase by phase, in fresh processes (median)."""
+    runs = []
+    for _ in range(repeat):
+        done = subprocess.run(
+            [sys.executable, "-c", PHASES], cwd=ROOT, capture_output=True, text=True, check=True
+        )
+        runs.append([line.split("ms", 1) for line in done.stdout.splitlines()])
+    names = [name.strip() for _, name in runs[0]]
+    medians = [statistics.median(float(r[i][0]) for r in runs) for i in range(len(names))]
+    lines = [f"{m:8.1f} ms  {n}" for m, n in zip(medians, names, strict=True)]
+    lines.append(f"{sum(medians):8.1f} ms  in all (median of {repeat} fresh processes per phase)")
+    return lines
+
+
 def machine() -> list[str]:
     from importlib.metadata import version
 
@@ -254,6 +310,7 @@ def main() -> None:
         ),
         ("Validation scaling", validation_scaling(args.submissions)),
         ("Full run against the bare import", full_run(max(5, args.repeat))),
+        ("Where a full run's time goes", phases(max(5, args.repeat))),
     ]
     text = "\n".join(
         f"## {title}\n\n```\n" + "\n".join(lines) + "\n```\n" for title, lines in sections
