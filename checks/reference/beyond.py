@@ -43,6 +43,18 @@ def _elu_plus_one(x: Array) -> Array:
     return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
 
 
+def _qkv(q: Array, k: Array, v: Array) -> tuple[Array, Array, Array]:
+    """q, k (T, d) and v (T, d_v) as float64, or a ValueError saying which shape is wrong."""
+    q = np.asarray(q, dtype=np.float64)  # (T, d)
+    k = np.asarray(k, dtype=np.float64)  # (T, d)
+    v = np.asarray(v, dtype=np.float64)  # (T, d_v)
+    if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
+        raise ValueError(f"need q, k (T, d) and v (T, d_v); got {q.shape}, {k.shape}, {v.shape}")
+    if 0 in q.shape:
+        raise ValueError(f"need T >= 1 and d >= 1, got q of shape {q.shape}")
+    return q, k, v
+
+
 @subject("flash_attention")
 def flash_attention(q: Array, k: Array, v: Array, block: int) -> tuple[Array, dict[str, int]]:
     """Stage 2 (FlashAttention): causal one-head attention, tile by tile, never (T, T).
@@ -55,13 +67,7 @@ def flash_attention(q: Array, k: Array, v: Array, block: int) -> tuple[Array, di
     end gives exactly the softmax's weighted sum. Key tiles entirely in the future are
     skipped. Returns (output, {"multiply_adds", "largest_temporary"}).
     """
-    q = np.asarray(q, dtype=np.float64)  # (T, d)
-    k = np.asarray(k, dtype=np.float64)  # (T, d)
-    v = np.asarray(v, dtype=np.float64)  # (T, d_v)
-    if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
-        raise ValueError(f"need q, k (T, d) and v (T, d_v); got {q.shape}, {k.shape}, {v.shape}")
-    if 0 in q.shape:
-        raise ValueError(f"need T >= 1 and d >= 1, got q of shape {q.shape}")
+    q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
     if isinstance(block, bool) or not isinstance(block, int | np.integer) or block < 1:
         raise ValueError(f"block must be an integer >= 1, got {block!r}")
     t_len, d = q.shape
@@ -111,13 +117,7 @@ def linear_attention(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int
     interaction is what is given up. Returns
     (output, {"multiply_adds", "largest_temporary"}).
     """
-    q = np.asarray(q, dtype=np.float64)  # (T, d)
-    k = np.asarray(k, dtype=np.float64)  # (T, d)
-    v = np.asarray(v, dtype=np.float64)  # (T, d_v)
-    if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
-        raise ValueError(f"need q, k (T, d) and v (T, d_v); got {q.shape}, {k.shape}, {v.shape}")
-    if 0 in q.shape:
-        raise ValueError(f"need T >= 1 and d >= 1, got q of shape {q.shape}")
+    q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
     t_len, d = q.shape
     d_v = v.shape[1]
     phi_q, phi_k = _elu_plus_one(q), _elu_plus_one(k)  # (T, d) each, like the inputs
