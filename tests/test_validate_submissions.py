@@ -70,11 +70,29 @@ known_failures:
 """
 
 
-def chapter_template() -> str:
-    """The learner template exactly as the chapter prints it."""
+# A verbatim copy of the chapter's template, for checkouts without ../shared beside them;
+# test_the_copied_template_is_the_chapters proves it is still the chapter's text.
+TEMPLATE_COPY = ROOT / "tests" / "data" / "chapter-23-template.yaml"
+
+
+def template_from_chapter() -> str:
     text = CHAPTER.read_text(encoding="utf-8")
     start = text.index("schema: learn-llm.evidence.v1")
     return text[start : text.index("下一步", start)].rstrip() + "\n"
+
+
+def chapter_template() -> str:
+    """The learner template exactly as the chapter prints it."""
+    if CHAPTER.is_file():
+        return template_from_chapter()
+    return TEMPLATE_COPY.read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(
+    not CHAPTER.is_file(), reason="../shared (the chapter) is not beside this checkout"
+)
+def test_the_copied_template_is_the_chapters():
+    assert TEMPLATE_COPY.read_text(encoding="utf-8") == template_from_chapter()
 
 
 def good_data() -> dict[str, Any]:
