@@ -89,7 +89,15 @@ def compile_schema(schema: dict[str, Any]) -> Check:
             checks.append(build(value, node, compile_node, ref))
         if len(checks) == 1:
             return checks[0]
-        return lambda x: all(check(x) for check in checks)
+
+        def every(x: Any) -> bool:
+            # a plain loop: all() over a generator costs a frame per check, on every node
+            for check in checks:  # noqa: SIM110
+                if not check(x):
+                    return False
+            return True
+
+        return every
 
     return compile_node(schema)
 
@@ -109,9 +117,12 @@ def _properties(value: Any, node: dict[str, Any], comp: Compile, ref: Ref) -> Ch
     props = {k: comp(v) for k, v in value.items()}
 
     def check(x: Any) -> bool:
-        if not isinstance(x, dict):
-            return True
-        return all(props[k](v) for k, v in x.items() if k in props)
+        if isinstance(x, dict):
+            for k, v in x.items():
+                sub = props.get(k)
+                if sub is not None and not sub(v):
+                    return False
+        return True
 
     return check
 
@@ -123,9 +134,11 @@ def _additional(value: Any, node: dict[str, Any], comp: Compile, ref: Ref) -> Ch
     sub = comp(value)
 
     def check(x: Any) -> bool:
-        if not isinstance(x, dict):
-            return True
-        return all(sub(v) for k, v in x.items() if k not in known)
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if k not in known and not sub(v):
+                    return False
+        return True
 
     return check
 
@@ -138,7 +151,15 @@ def _items(value: Any, node: dict[str, Any], comp: Compile, ref: Ref) -> Check:
     if "prefixItems" in node or isinstance(value, list):
         raise UnsupportedSchema("prefixItems / array-form items are not supported")
     sub = comp(value)
-    return lambda x: not isinstance(x, list) or all(sub(v) for v in x)
+
+    def check(x: Any) -> bool:
+        if isinstance(x, list):
+            for v in x:
+                if not sub(v):
+                    return False
+        return True
+
+    return check
 
 
 def _enum(value: Any, node: dict[str, Any], comp: Compile, ref: Ref) -> Check:

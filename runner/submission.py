@@ -16,7 +16,7 @@ import stat
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path
 from typing import Any
 
 from checks.outcome import Raised
@@ -39,6 +39,7 @@ SUFFIXES = (".yaml", ".yml", ".json")
 PLACEHOLDER = re.compile(r"<[^<>\n]{1,200}>")
 # Clock skew and time zones: a date-only or zone-less time may be up to 14 h "ahead".
 FUTURE_SLACK = dt.timedelta(hours=14)
+WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:")
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 NONFINITE_STRINGS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 UNSANITIZED_KEYS = {"user", "username", "login", "host", "hostname", "node", "home", "cwd"}
@@ -403,25 +404,29 @@ def _artifact_problem(item: str, repo: Path | None) -> str | None:
     """Why ``item`` is not a usable repository-relative path, or None. Never opens a file."""
     if "\0" in item:
         return t("sub.artifact_nul")
-    posix, windows = PurePosixPath(item), PureWindowsPath(item)
-    if posix.is_absolute() or windows.is_absolute() or windows.drive or item.startswith("~"):
+    # Both separators count: a path written on Windows must not slip past as one name.
+    parts = [p for p in re.split(r"[\\/]", item) if p not in ("", ".")]
+    if item[:1] in ("/", "\\", "~") or WINDOWS_DRIVE.match(item):
         return t("sub.artifact_absolute", item=item)
-    if ".." in posix.parts or ".." in windows.parts:
+    if ".." in parts:
         return t("sub.artifact_escape", item=item)
-    if not posix.parts or posix.parts == (".",):
+    if not parts:
         return t("sub.artifact_not_file", item=item)
-    if ".git" in posix.parts or ".git" in windows.parts:
+    if ".git" in parts:
         return t("sub.artifact_git", item=item)
     if repo is None:
         return None
-    candidate = repo / item
+    candidate = os.path.join(repo, item)
     # realpath follows symlinks through lstat/readlink only; nothing is opened or read
-    resolved = Path(os.path.realpath(candidate))
-    if resolved != repo and repo not in resolved.parents:
+    resolved = os.path.realpath(candidate)
+    root = str(repo)
+    if resolved != root and not resolved.startswith(root.rstrip(os.sep) + os.sep):
         return t("sub.artifact_symlink", item=item)
-    if not os.path.lexists(candidate):
+    try:
+        os.lstat(candidate)
+    except OSError:
         return t("sub.artifact_missing", item=item)
-    if os.path.isdir(candidate):
+    if os.path.isdir(resolved):
         return t("sub.artifact_not_file", item=item)
     return None
 
