@@ -166,6 +166,7 @@ def expectations_sha256(pack: ClaimPack) -> str:
 
 
 def _repo_relative(path: Path) -> str:
+    """A path as recorded in evidence and the manifest: repo-relative, else its bare name."""
     try:
         return path.resolve().relative_to(PROJECT_ROOT).as_posix()
     except ValueError:
@@ -335,7 +336,7 @@ def prepare_write(
         if variant is not None:
             continue
         manifest["modules"][pack.meta.id] = {
-            "evidence": _manifest_path(path),
+            "evidence": _repo_relative(path),
             "version": pack.meta.version,
             "claim_pack_sha256": doc["claim_pack"]["sha256"],
         }
@@ -343,13 +344,6 @@ def prepare_write(
         manifest["modules"] = dict(sorted(manifest["modules"].items()))
         writes.append((manifest_path, manifest))
     return writes
-
-
-def _manifest_path(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(PROJECT_ROOT).as_posix()
-    except ValueError:
-        return path.name
 
 
 def commit_writes(writes: list[tuple[Path, Any]]) -> None:
