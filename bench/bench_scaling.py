@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 import yaml
+from bench_run import compile_bytecode  # the sibling script (its folder is on sys.path)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -254,8 +255,18 @@ mark("load and validate the claim files")
 impl = REGISTRY.reference()
 results = run_claims(pack.claims, impl, REGISTRY, pack.meta.seed)
 mark("run the claims")
-faults = fault_section(run_all(pack, REGISTRY, reference=results))
+fault_runs = run_all(pack, REGISTRY, reference=results)
+faults = fault_section(fault_runs)
 mark("run the faults")
+# the check functions' own time, as each result timed it (a reused reference result is
+# the same object, so it is counted once)
+reused = {id(r) for r in results}
+work = {
+    "run the claims": sum(r.duration_ms for r in results),
+    "run the faults": sum(
+        r.duration_ms for f in fault_runs for r in f.results if id(r) not in reused
+    ),
+}
 commit = measured_commit()
 mark("ask git for the measured commit")
 doc = build_evidence(pack, results, impl, commit, "bench", 0.0, faults)
@@ -266,7 +277,7 @@ with tempfile.TemporaryDirectory() as out:
     write_json_atomic(Path(out) / "e.json", doc)
 mark("write it")
 for (_, a), (name, b) in zip(marks, marks[1:]):
-    print(f"{(b - a) * 1000:8.1f} ms  {name}")
+    print(f"{(b - a) * 1000:.3f}|{work.get(name, 0.0):.3f}|{name}")
 """
 
 
@@ -277,11 +288,24 @@ def phases(repeat: int) -> list[str]:
         done = subprocess.run(
             [sys.executable, "-c", PHASES], cwd=ROOT, capture_output=True, text=True, check=True
         )
-        runs.append([line.split("ms", 1) for line in done.stdout.splitlines()])
-    names = [name.strip() for _, name in runs[0]]
+        runs.append([line.split("|", 2) for line in done.stdout.splitlines()])
+    names = [name for _, _, name in runs[0]]
     medians = [statistics.median(float(r[i][0]) for r in runs) for i in range(len(names))]
-    lines = [f"{m:8.1f} ms  {n}" for m, n in zip(medians, names, strict=True)]
-    lines.append(f"{sum(medians):8.1f} ms  in all (median of {repeat} fresh processes per phase)")
+    works = [statistics.median(float(r[i][1]) for r in runs) for i in range(len(names))]
+    lines = []
+    for m, w, n in zip(medians, works, names, strict=True):
+        lines.append(f"{m:8.1f} ms  {n}")
+        if w:
+            lines.append(f"{w:8.1f} ms    of which the check functions' own NumPy work")
+    total, deps, work = sum(medians), medians[0], sum(works)
+    lines.append(f"{total:8.1f} ms  in all (median of {repeat} fresh processes per phase)")
+    lines += [
+        "",
+        "The floor no runner can go below: the import of the dependencies plus the checks'",
+        f"own work is {(deps + work) / deps:.2f}x the import alone; with BaseModel imported "
+        f"(which any pydantic model needs) {(deps + medians[1] + work) / deps:.2f}x.",
+        f"The runner's own time (everything else): {total - deps - medians[1] - work:.1f} ms.",
+    ]
     return lines
 
 
@@ -302,8 +326,9 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="also write bench/RESULTS.md")
     args = parser.parse_args()
     os.environ["LEARN_LLM_LANG"] = "en"
+    compiled = compile_bytecode()
     sections = [
-        ("Machine", machine()),
+        ("Machine", [*machine(), compiled]),
         (
             "Claims scaling (in-process, median of runs)",
             claims_scaling([10, 100, 1000], args.repeat),

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -234,9 +237,35 @@ def test_pre_commit_hook_validates_evidence(cli):
 
 def test_console_script_is_declared():
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'learn-llm-claims = "runner.cli:main"' in text
+    assert 'learn-llm-claims = "runner.__main__:run"' in text
     assert 'learn_llm_claims = "runner.pytest_plugin"' in text
-    assert Path(shutil.which("learn-llm-claims") or "").name == "learn-llm-claims"
+    script = shutil.which("learn-llm-claims")
+    assert Path(script or "").name == "learn-llm-claims"
+    done = subprocess.run(
+        [str(script), "list", "--format", "json"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert "23-design-tradeoffs" in done.stdout
+
+
+@pytest.mark.parametrize(("preset", "expected"), [(None, "__all__"), ("logfire", "logfire")])
+def test_entry_point_skips_pydantic_plugin_discovery(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], preset, expected
+):
+    from runner.__main__ import run
+
+    # set first, so that monkeypatch restores the variable run() writes
+    monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", "restored after the test")
+    if preset is None:
+        monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS")
+    else:
+        monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", preset)
+    monkeypatch.setattr(sys, "argv", ["learn-llm-claims", "list"])
+    with pytest.raises(SystemExit) as exit_:
+        run()
+    assert exit_.value.code == 0
+    assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == expected  # a user's own value is kept
+    assert "23-design-tradeoffs" in capsys.readouterr().out
 
 
 def current_evidence() -> str:

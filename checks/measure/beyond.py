@@ -242,7 +242,8 @@ def _routed(
     gates /= gates.sum(axis=1, keepdims=True)  # (T, k)
     out = np.zeros_like(x)  # (T, d)
     for j in range(top_k):
-        for e in np.unique(chosen[:, j]):
+        # the experts chosen at all (np.unique would import numpy.ma on its first call)
+        for e in np.flatnonzero(np.bincount(chosen[:, j])):
             rows = chosen[:, j] == e  # (T,) the tokens whose j-th choice is e
             out[rows] += gates[rows, j, None] * np.asarray(mlp(x[rows], w_in[e], w_out[e]))
     return out
