@@ -29,18 +29,37 @@ Path = tuple[str | int, ...]
 MAX_BYTES = 1_000_000
 MAX_NODES = 100_000
 _TAG = "tag:yaml.org,2002:"
-_STR = _TAG + "str"
+_STR, _SEQ, _MAP = _TAG + "str", _TAG + "seq", _TAG + "map"
 _PLAIN_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "seq", "map")}
+
+
+_IMPLICIT = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != _TAG + "timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+# a plain scalar's candidate tags by its first character ("" for the empty scalar), with the
+# resolvers that apply to any first character appended, as BaseResolver.resolve tries them
+_BY_FIRST = {
+    first: tuple(resolvers + _IMPLICIT.get(None, [])) for first, resolvers in _IMPLICIT.items()
+}
+_ANY_FIRST = tuple(_IMPLICIT.get(None, []))
 
 
 class _Loader(_BaseLoader):
     """SafeLoader without the implicit timestamp resolver: dates stay strings."""
 
+    yaml_implicit_resolvers = _IMPLICIT
 
-_Loader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != _TAG + "timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+    def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
+        # BaseResolver.resolve without its path resolvers (SafeLoader has none) and without
+        # building a list per scalar: the composer calls this for every node.
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                for tag, regexp in _BY_FIRST.get(value[:1], _ANY_FIRST):
+                    if regexp.match(value):
+                        return str(tag)
+            return _STR
+        return _SEQ if kind is yaml.SequenceNode else _MAP
 
 
 @dataclass(frozen=True)
@@ -62,6 +81,8 @@ class YamlError(Exception):
 class Document:
     data: Any
     lines: dict[Path, int] = field(default_factory=dict)
+    # how deep containers nest; None when aliases make the text an underestimate
+    depth: int | None = 0
 
     def line_of(self, path: Path) -> int | None:
         """The line of ``path``, or of its closest ancestor that has one."""
@@ -90,10 +111,10 @@ def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX
         node = loader.get_single_node()
         if node is None:
             return Document(None, {(): 1})
-        problems, lines = _inspect(node, max_nodes)
+        problems, lines, data, depth = _build(loader, node, max_nodes)
         if problems:
             raise YamlError(problems)
-        return Document(_construct(loader, node, {}), lines)
+        return Document(data, lines, depth)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -114,10 +135,94 @@ def _source_line(text: str, index: int) -> str:
     return lines[index] if 0 <= index < len(lines) else ""
 
 
-def _inspect(root: yaml.Node, max_nodes: int) -> tuple[list[Problem], dict[Path, int]]:
-    """Bound the expanded size, refuse non-plain tags and duplicate keys, record lines."""
+def _build(
+    loader: _Loader, root: yaml.Node, max_nodes: int
+) -> tuple[list[Problem], dict[Path, int], Any, int | None]:
+    """One pass over the composed nodes: (problems, lines, data, depth).
+
+    Refuses non-plain tags and duplicate keys, records the line of every path and builds the
+    data SafeLoader's ``construct_document`` would build (an alias is the same object twice)
+    without its generic bookkeeping, which cost as much as the rest of the parse. When the
+    document has aliases, their expanded size is bounded afterwards, and ``depth`` (how deep
+    containers nest) is None: through an alias the data can nest deeper than the text.
+    """
     problems: list[Problem] = []
     lines: dict[Path, int] = {}
+    made: dict[int, Any] = {}  # node id -> its value: an alias is a node met before
+    aliases = False
+    depth = 0
+    unhashable: tuple[yaml.Node, yaml.Node] | None = None
+
+    def build(node: yaml.Node, path: Path) -> Any:
+        nonlocal aliases, depth, unhashable
+        lines.setdefault(path, node.start_mark.line + 1)
+        key = id(node)
+        if key in made:  # an alias: its lines were recorded under its first path
+            aliases = True
+            return made[key]
+        tag = node.tag
+        if tag not in _PLAIN_TAGS:
+            where = node.start_mark.line + 1
+            problems.append(Problem(where, t("yaml.tag", tag=tag.replace(_TAG, "!!")), path))
+            made[key] = None
+            return None
+        if isinstance(node, yaml.ScalarNode):
+            # str as it is; int, float, bool, null by SafeLoader's own rules (0x1f, 1_000, .inf)
+            value = node.value if tag == _STR else loader.yaml_constructors[tag](loader, node)
+            made[key] = value
+            return value
+        depth = max(depth, len(path) + 1)
+        if isinstance(node, yaml.SequenceNode):
+            items: list[Any] = []
+            made[key] = items
+            items.extend(build(item, (*path, i)) for i, item in enumerate(node.value))
+            return items
+        mapping: dict[Any, Any] = {}
+        made[key] = mapping
+        first: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            line = key_node.start_mark.line + 1
+            name = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if name is not None and name in first:
+                problems.append(
+                    Problem(line, t("yaml.duplicate_key", key=name, first=first[name]), path)
+                )
+            elif name is not None:
+                first[name] = line
+            sub = (*path, name if name is not None else "?")
+            built = build(key_node, path)  # a key's tag is checked like any value's
+            value = build(value_node, sub)
+            lines[sub] = line
+            if isinstance(built, Hashable):
+                mapping[built] = value
+            elif unhashable is None:
+                unhashable = (node, key_node)  # SafeLoader's error, unless worse is found
+        return mapping
+
+    data = build(root, ())
+    if problems:
+        return problems, lines, None, None
+    if unhashable is not None:
+        mapping_node, key_node = unhashable
+        raise yaml.constructor.ConstructorError(
+            "while constructing a mapping",
+            mapping_node.start_mark,
+            "found unhashable key",
+            key_node.start_mark,
+        )
+    if aliases:
+        # Only a document with aliases can expand beyond its own size or contain itself.
+        # The pass above met each node once, so it was linear even for an alias bomb.
+        cycle, total = _expansion(root)
+        if cycle is not None:
+            return [Problem(cycle.start_mark.line + 1, t("yaml.cycle"))], {}, None, None
+        if total > max_nodes:
+            return [Problem(None, t("yaml.expands", n=f"{max_nodes:,}"))], {}, None, None
+    return problems, lines, data, None if aliases else depth
+
+
+def _expansion(root: yaml.Node) -> tuple[yaml.Node | None, int]:
+    """(a node that contains itself, or None; how many nodes the document expands to)."""
     sizes: dict[int, int] = {}
     open_nodes: set[int] = set()  # the nodes being expanded: meeting one again is a cycle
     cycles: list[yaml.Node] = []
@@ -135,83 +240,8 @@ def _inspect(root: yaml.Node, max_nodes: int) -> tuple[list[Problem], dict[Path,
             open_nodes.discard(key)
         return sizes[key]
 
-    seen: set[int] = set()
-    aliases = [False]
-
-    def walk(node: yaml.Node, path: Path) -> None:
-        lines.setdefault(path, node.start_mark.line + 1)
-        if id(node) in seen:  # an alias: its lines were recorded under its first path
-            aliases[0] = True
-            return
-        seen.add(id(node))
-        if node.tag not in _PLAIN_TAGS:
-            tag = node.tag.replace(_TAG, "!!")
-            problems.append(Problem(node.start_mark.line + 1, t("yaml.tag", tag=tag), path))
-            return
-        if isinstance(node, yaml.MappingNode):
-            keys: dict[Any, int] = {}
-            for key_node, value_node in node.value:
-                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-                line = key_node.start_mark.line + 1
-                if key is not None and key in keys:
-                    problems.append(
-                        Problem(line, t("yaml.duplicate_key", key=key, first=keys[key]), path)
-                    )
-                elif key is not None:
-                    keys[key] = line
-                if key_node.tag not in _PLAIN_TAGS:
-                    walk(key_node, path)
-                walk(value_node, (*path, key if key is not None else "?"))
-                lines[(*path, key if key is not None else "?")] = line
-        elif isinstance(node, yaml.SequenceNode):
-            for i, item in enumerate(node.value):
-                walk(item, (*path, i))
-
-    walk(root, ())
-    if aliases[0]:
-        # Only a document with aliases can expand beyond its own size or contain itself.
-        # The walk above visited each node once, so it was linear even for an alias bomb.
-        total = expanded(root)
-        if cycles:
-            return [Problem(cycles[0].start_mark.line + 1, t("yaml.cycle"))], {}
-        if total > max_nodes:
-            return [Problem(None, t("yaml.expands", n=f"{max_nodes:,}"))], {}
-    return problems, lines
-
-
-def _construct(loader: _Loader, node: yaml.Node, made: dict[int, Any]) -> Any:
-    """The data of a node that passed :func:`_inspect` (plain tags only, no cycle).
-
-    Builds what SafeLoader's ``construct_document`` builds, an alias included (the same
-    object twice), but in one recursive pass: the generic constructor's bookkeeping was
-    half of the time spent on a claim file.
-    """
-    key = id(node)
-    if key in made:  # an alias of a sequence or mapping built already
-        return made[key]
-    if isinstance(node, yaml.ScalarNode):
-        if node.tag == _STR:
-            return node.value
-        # int, float, bool, null: SafeLoader's own conversions (0x1f, 1_000, .inf, ~, …)
-        return loader.yaml_constructors[node.tag](loader, node)
-    if isinstance(node, yaml.SequenceNode):
-        items: list[Any] = []
-        made[key] = items
-        items.extend(_construct(loader, item, made) for item in node.value)
-        return items
-    mapping: dict[Any, Any] = {}
-    made[key] = mapping
-    for key_node, value_node in node.value:
-        name = _construct(loader, key_node, made)
-        if not isinstance(name, Hashable):
-            raise yaml.constructor.ConstructorError(
-                "while constructing a mapping",
-                node.start_mark,
-                "found unhashable key",
-                key_node.start_mark,
-            )
-        mapping[name] = _construct(loader, value_node, made)
-    return mapping
+    total = expanded(root)
+    return (cycles[0] if cycles else None), total
 
 
 def _children(node: yaml.Node) -> Iterator[yaml.Node]:

@@ -148,9 +148,6 @@ class Validator:
             report.problems.append(Problem("$", t("sub.size", size=f"{size:,}", limit=limit)))
             return report
         data, problems = self.parse(raw, json_file=path.suffix == ".json")
-        if _too_deep(data):
-            report.problems = [Problem("$", t("sub.too_deep"))]
-            return report
         if data is not None or not problems:
             problems += self.validate_data(data)
         report.problems = _sorted(problems, data)
@@ -160,7 +157,7 @@ class Validator:
         if json_file:
             return _parse_json(raw)
         try:
-            return parse(raw, max_bytes=MAX_SUBMISSION_BYTES).data, []
+            doc = parse(raw, max_bytes=MAX_SUBMISSION_BYTES)
         except YamlError as exc:
             return None, [
                 Problem(
@@ -169,6 +166,11 @@ class Validator:
                 )
                 for p in exc.problems
             ]
+        # the parse measured the nesting, unless aliases can make it deeper than the text
+        too_deep = _too_deep(doc.data) if doc.depth is None else doc.depth > MAX_DEPTH
+        if too_deep:
+            return None, [Problem("$", t("sub.too_deep"))]
+        return doc.data, []
 
     # -- the data ---------------------------------------------------------------------------
     def validate_data(self, data: Any) -> list[Problem]:
@@ -176,7 +178,7 @@ class Validator:
             return [Problem("$", t("sub.not_mapping", kind=_kind(data)))]
         problems: list[Problem] = []
         placeholders: set[str] = set()
-        for path, value in _walk(data):
+        for path, value in _walk(data) if _suspect(data) else ():
             if isinstance(value, str) and "<" in value:
                 where = json_path(path)
                 for found in PLACEHOLDER.findall(value):
@@ -481,6 +483,25 @@ def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
                 return True
             children = item.values() if isinstance(item, dict) else item
             stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _suspect(value: Any) -> bool:
+    """Whether any string holds a "<" or any float is NaN or infinite: the rare documents
+    for which the walk that builds every value's path is worth its cost."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "<" in item:
+                return True
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
     return False
 
 

@@ -1,4 +1,5 @@
-"""safeyaml builds its values in one pass of its own: they must be SafeLoader's, exactly."""
+"""safeyaml resolves tags and builds values in code of its own: the data must be exactly
+what PyYAML's stock SafeLoader (libyaml's parser, with timestamps left as strings) builds."""
 
 from __future__ import annotations
 
@@ -13,9 +14,19 @@ from runner import safeyaml
 from tests.conftest import CLAIMS, ROOT
 
 
+class Reference(yaml.CSafeLoader):
+    """PyYAML's own resolver and constructor; only the timestamp resolver is left out."""
+
+
+Reference.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if not tag.endswith(":timestamp")]
+    for first, resolvers in yaml.CSafeLoader.yaml_implicit_resolvers.items()
+}
+
+
 def safe_loader_data(text: str) -> Any:
-    """What SafeLoader (without timestamps, as safeyaml) constructs from ``text``."""
-    loader = safeyaml._Loader(text)
+    """What the stock SafeLoader (without timestamps, as safeyaml) constructs from ``text``."""
+    loader = Reference(text)
     try:
         return loader.get_single_data()
     finally:

@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 from runner.load import load_packs
-from runner.submission import MAX_SUBMISSION_BYTES
+from runner.submission import MAX_DEPTH, MAX_SUBMISSION_BYTES
 from tests.conftest import MODULE, ROOT, SHARED
 
 CHAPTER = SHARED / "spec" / "chapter-23-design-tradeoffs.zh.txt"
@@ -924,6 +924,35 @@ def test_deep_nesting_is_a_problem_not_a_crash(cli, work):
 
     assert result.out.splitlines() == ["sub.json: invalid (1 problem)", "  $: nesting is too deep"]
     assert result.code == 1
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json"])
+@pytest.mark.parametrize(
+    ("extra", "too_deep"), [(MAX_DEPTH - 3, False), (MAX_DEPTH - 2, True)], ids=["64", "65"]
+)
+def test_nesting_is_refused_beyond_the_limit_exactly(cli, work, suffix, extra, too_deep):
+    # the document (1) holds metrics (2), whose entry (3) holds the nested lists (extra)
+    nested: Any = 4701.2
+    for _ in range(extra):
+        nested = [nested]
+    text = as_json(setitem("metrics.0.actual", nested))
+    (work / f"sub{suffix}").write_text(text, encoding="utf-8")
+
+    result = validate_or_crash(cli, f"sub{suffix}", "--repo", "repo")
+
+    assert ("  $: nesting is too deep" in result.out.splitlines()) is too_deep, result.out
+
+
+@pytest.mark.parametrize(("inner", "too_deep"), [(20, False), (40, True)])
+def test_nesting_through_an_alias_counts_as_it_expands(cli, work, inner, too_deep):
+    # 30 levels of lists under "a", used again `inner` levels down under "b": the text nests
+    # 1 + inner levels there, the data 1 + inner + 30 (the limit is 64)
+    text = GOOD_YAML + f"a: &x {'[' * 30}1{']' * 30}\nb: {'[' * inner}*x{']' * inner}\n"
+    (work / "sub.yaml").write_text(text, encoding="utf-8")
+
+    result = validate_or_crash(cli, "sub.yaml", "--repo", "repo")
+
+    assert ("  $: nesting is too deep" in result.out.splitlines()) is too_deep, result.out
 
 
 @pytest.mark.parametrize(
