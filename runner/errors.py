@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from runner.i18n import t
+
 
 class ClaimsError(Exception):
     """Base of every error the runner reports to a person (never as a traceback)."""
@@ -30,7 +32,7 @@ class ClaimProblem:
         where = f"{self.file}:{self.line}" if self.line else self.file
         parts = [where]
         if self.claim:
-            parts.append(f"{self.kind} {self.claim}")
+            parts.append(f"{t('problem.' + self.kind)} {self.claim}")
         if self.field:
             parts.append(self.field)
         return ": ".join(parts) + f": {self.message}"

@@ -8,9 +8,10 @@ same in both languages. Evidence files never depend on the language.
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from runner.models import Text
+if TYPE_CHECKING:  # only for annotations: the words must not wait for the models to build
+    from runner.models import Text
 
 Lang = Literal["zh", "en"]
 LANGS: tuple[Lang, ...] = ("zh", "en")
@@ -252,6 +253,77 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "claim.not_mapping": ("应为映射，实际是 {got}", "expected a mapping, got {got}"),
     "claim.pattern": ("{got!r} 不符合 {pattern}", "{got!r} does not match {pattern}"),
+    "claim.too_short": ("至少需要 {n} 项，实际是 {got}", "needs at least {n} {entries}, got {got}"),
+    "claim.metric_twice": (
+        "指标 {metric!r} 也被声明 {other} 使用",
+        "metric {metric!r} is also named by claim {other}",
+    ),
+    "claim.not_exception": (
+        "{error!r} 不是内置异常类型{hint}",
+        "{error!r} is not a built-in exception type{hint}",
+    ),
+    "claim.did_you_mean": ("未知的键；是否想写 {key!r}？", "unknown key; did you mean {key!r}?"),
+    "claim.no_inputs": ("没有输入", "no inputs"),
+    "claim.cannot_read": ("无法读取：{reason}", "cannot read: {reason}"),
+    "claim.top_not_mapping": ("{empty}顶层应为映射", "{empty}expected a mapping at the top"),
+    "claim.empty_file": ("文件是空的；", "the file is empty; "),
+    "fault.duplicate_id": ("重复的故障 id", "duplicate fault id"),
+    "fault.no_twin": (
+        "没有以此 id 注册的错误实现{hint}",
+        "no broken twin is registered under this id{hint}",
+    ),
+    "fault.wrong_subject": (
+        "该错误实现替换的是 {twin}()，不是 {declared}()",
+        "the twin replaces {twin}(), not {declared}()",
+    ),
+    "fault.no_claim": (
+        "模块 {module} 中没有声明 {claim!r}",
+        "no claim {claim!r} in module {module}",
+    ),
+    "fault.no_measure": (
+        "检查 {check} 不返回测量 {measure!r}",
+        "check {check} returns no measurement {measure!r}",
+    ),
+    "fault.bad_ref": ("{ref} 不是本模块的任何测量", "{ref} names no measurement of the module"),
+    "problem.claim": ("声明", "claim"),
+    "problem.fault": ("故障", "fault"),
+    # the tolerance rules of runner.models
+    "tol.close_bound": (
+        "close 容差需要 abs、rel 或两者",
+        "a close tolerance needs abs, rel or both",
+    ),
+    "tol.finite_bound": ("{name} 必须是有限数且 >= 0", "{name} must be finite and >= 0"),
+    "tol.range_bound": (
+        "range 容差需要 min、max 或两者",
+        "a range tolerance needs min, max or both",
+    ),
+    "tol.range_order": ("min {min} 大于 max {max}", "min {min} is greater than max {max}"),
+    "tol.range_finite": ("range 的边界必须是有限数", "range bounds must be finite"),
+    "tol.no_value": ("{kind} 容差不接受 value", "a {kind} tolerance takes no value"),
+    "tol.needs_value": ("{kind} 容差需要 value", "an {kind} tolerance needs a value"),
+    "tol.close_value": (
+        "close 容差需要一个有限数或由有限数组成的列表",
+        "a close tolerance needs a finite number or a list of them",
+    ),
+    "tol.per_element": (
+        "tolerance.{name} 需要与 value 的元素一一对应",
+        "tolerance.{name} has one entry per element of value",
+    ),
+    # pydantic's own errors, as claim files meet them: in English its words ({msg}), as before
+    "pydantic.string_type": ("应为字符串，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.string_too_short": ("不能为空，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.int_type": ("应为整数，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.int_parsing": ("应为整数，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.int_from_float": ("应为整数（不能有小数部分），实际是 {got}", "{msg}, got {got}"),
+    "pydantic.float_type": ("应为数字，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.float_parsing": ("应为数字，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.finite_number": ("应为有限数，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.bool_type": ("应为 true 或 false，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.bool_parsing": ("应为 true 或 false，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.list_type": ("应为列表，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.literal_error": ("应为 {expected} 之一，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.greater_than_equal": ("应 >= {ge}，实际是 {got}", "{msg}, got {got}"),
+    "pydantic.greater_than": ("应 > {gt}，实际是 {got}", "{msg}, got {got}"),
     "claim.duplicate_id": (
         "重复的声明 id（首次出现在 {where}）",
         "duplicate claim id (first in {where})",

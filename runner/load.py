@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from runner.errors import ClaimProblem, InvalidClaims, UsageError
-from runner.i18n import t
+from runner.i18n import CATALOG, t
 from runner.models import Claim, Fault, FaultsFile, ModuleMeta, PropositionFile, Text
 from runner.safeyaml import Document, YamlError, parse
 
@@ -208,7 +208,8 @@ def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        problems.append(ClaimProblem(display_path(path), None, f"cannot read: {exc.strerror}"))
+        reason = t("claim.cannot_read", reason=exc.strerror)
+        problems.append(ClaimProblem(display_path(path), None, reason))
         return None
     try:
         return parse(raw)
@@ -220,10 +221,10 @@ def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
 def to_model(model: type[M], doc: Document, path: Path, problems: list[ClaimProblem]) -> M | None:
     """Validate ``doc`` as ``model``; each pydantic error becomes a problem with its line."""
     if not isinstance(doc.data, dict):
-        empty = "the file is empty; " if doc.data is None else ""
+        empty = t("claim.empty_file") if doc.data is None else ""
         problems.append(
             ClaimProblem(
-                display_path(path), doc.line_of(()), f"{empty}expected a mapping at the top"
+                display_path(path), doc.line_of(()), t("claim.top_not_mapping", empty=empty)
             )
         )
         return None
@@ -238,7 +239,7 @@ def to_model(model: type[M], doc: Document, path: Path, problems: list[ClaimProb
                 continue  # reported as the misspelling that left it missing
             message = describe_error(err)
             if path_in_data in misspelt:
-                message = f"unknown key; did you mean {misspelt[path_in_data][-1]!r}?"
+                message = t("claim.did_you_mean", key=misspelt[path_in_data][-1])
             claim, field = split_claim(doc.data, path_in_data)
             problems.append(
                 ClaimProblem(
@@ -327,12 +328,18 @@ def describe_error(err: Any) -> str:
         return str(ctx.get("error", err["msg"]))
     if kind == "too_short" and isinstance(got, list):
         n = ctx.get("min_length", 1)
-        return f"needs at least {n} entr{'y' if n == 1 else 'ies'}, got {_short(got)}"
+        return t("claim.too_short", n=n, entries="entry" if n == 1 else "entries", got=_short(got))
     if kind in ("model_type", "dict_type"):
         return t("claim.not_mapping", got=_short(got))
     if kind == "string_pattern_mismatch":
         return t("claim.pattern", got=got, pattern=ctx.get("pattern"))
-    return f"{err['msg'][0].lower()}{err['msg'][1:]}, got {_short(got)}"
+    msg = f"{err['msg'][0].lower()}{err['msg'][1:]}"
+    if f"pydantic.{kind}" in CATALOG:
+        fields = {name: str(value) for name, value in ctx.items()}
+        if "expected" in fields:  # a literal's choices: 'a', 'b' or 'c'
+            fields["expected"] = fields["expected"].replace(" or ", ", ")
+        return t(f"pydantic.{kind}", **{**fields, "msg": msg, "got": _short(got)})
+    return f"{msg}, got {_short(got)}"
 
 
 def _short(value: Any) -> str:

@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from runner.i18n import t
+
 ID_PATTERN = r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$"
 METRIC_PATTERN = r"^[a-z0-9_.\-]+$"
 
@@ -55,12 +57,12 @@ class Close(Strict):
     @model_validator(mode="after")
     def _one_bound(self) -> Close:
         if self.abs is None and self.rel is None:
-            raise ValueError("a close tolerance needs abs, rel or both")
+            raise ValueError(t("tol.close_bound"))
         for name in ("abs", "rel"):
             value = getattr(self, name)
             values = value if isinstance(value, list) else [] if value is None else [value]
             if any(not math.isfinite(v) or v < 0 for v in values):
-                raise ValueError(f"{name} must be finite and >= 0")
+                raise ValueError(t("tol.finite_bound", name=name))
         return self
 
 
@@ -74,12 +76,12 @@ class Range(Strict):
     @model_validator(mode="after")
     def _ordered(self) -> Range:
         if self.min is None and self.max is None:
-            raise ValueError("a range tolerance needs min, max or both")
+            raise ValueError(t("tol.range_bound"))
         if self.min is not None and self.max is not None and self.min > self.max:
-            raise ValueError(f"min {self.min} is greater than max {self.max}")
+            raise ValueError(t("tol.range_order", min=self.min, max=self.max))
         for v in (self.min, self.max):
             if v is not None and not math.isfinite(v):
-                raise ValueError("range bounds must be finite")
+                raise ValueError(t("tol.range_finite"))
         return self
 
 
@@ -124,14 +126,14 @@ class Expectation(Strict):
         tol = self.tolerance
         if isinstance(tol, Range | Raises):
             if self.value is not None:
-                raise ValueError(f"a {tol.kind} tolerance takes no value")
+                raise ValueError(t("tol.no_value", kind=tol.kind))
             return self
         if self.value is None:
-            raise ValueError(f"an {tol.kind} tolerance needs a value")
+            raise ValueError(t("tol.needs_value", kind=tol.kind))
         if isinstance(tol, Close):
             flat = _flatten(self.value)
             if not flat or not all(_is_number(x) and math.isfinite(x) for x in flat):
-                raise ValueError("a close tolerance needs a finite number or a list of them")
+                raise ValueError(t("tol.close_value"))
             for name in ("abs", "rel"):
                 bound = getattr(tol, name)
                 if isinstance(bound, list) and (
@@ -139,7 +141,7 @@ class Expectation(Strict):
                     or len(bound) != len(self.value)
                     or any(isinstance(v, list) for v in self.value)
                 ):
-                    raise ValueError(f"tolerance.{name} has one entry per element of value")
+                    raise ValueError(t("tol.per_element", name=name))
         return self
 
 

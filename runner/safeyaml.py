@@ -183,14 +183,17 @@ def _build(
         for key_node, value_node in node.value:
             line = key_node.start_mark.line + 1
             name = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-            if name is not None and name in first:
-                problems.append(
-                    Problem(line, t("yaml.duplicate_key", key=name, first=first[name]), path)
-                )
-            elif name is not None:
-                first[name] = line
-            sub = (*path, name if name is not None else "?")
             built = build(key_node, path)  # a key's tag is checked like any value's
+            # a duplicate is a key SafeLoader would silently merge with an earlier one: equal
+            # once built (1, 1.0 and true are one key; 'false' and false are two)
+            if name is not None and key_node.tag in _PLAIN_TAGS:
+                if built in first:
+                    problems.append(
+                        Problem(line, t("yaml.duplicate_key", key=name, first=first[built]), path)
+                    )
+                else:
+                    first[built] = line
+            sub = (*path, name if name is not None else "?")
             value = build(value_node, sub)
             lines[sub] = line
             if isinstance(built, Hashable):

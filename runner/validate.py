@@ -68,7 +68,7 @@ def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimP
                 # a repeated id already repeats its default metric names: reported once, above
                 if other is not None and other is not loaded and other.claim.id != claim.id:
                     problem(
-                        f"metric {metric!r} is also named by claim {other.claim.id}",
+                        t("claim.metric_twice", metric=metric, other=other.claim.id),
                         f"expect[{i}].metric",
                         ("expect", i, "metric"),
                     )
@@ -98,9 +98,9 @@ def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimP
                     and exp.tolerance.error not in _exception_names()
                 ):
                     close = difflib.get_close_matches(exp.tolerance.error, _exception_names(), n=1)
-                    hint = f"; closest: {close[0]}" if close else ""
+                    hint = t("claim.closest", names=close[0]) if close else ""
                     problem(
-                        f"{exp.tolerance.error!r} is not a built-in exception type{hint}",
+                        t("claim.not_exception", error=exp.tolerance.error, hint=hint),
                         f"expect[{i}].tolerance.error",
                         ("expect", i, "tolerance", "error"),
                     )
@@ -120,28 +120,34 @@ def fault_problems(pack: ClaimPack, registry: Registry) -> list[ClaimProblem]:
             out.append(ClaimProblem(lf.file, lf.line, message, lf.fault.id, field, kind="fault"))
 
         if fault.id in seen:
-            problem("duplicate fault id", "id")
+            problem(t("fault.duplicate_id"), "id")
         seen.add(fault.id)
         try:
             twin = registry.resolve_twin(fault.id)
         except UnknownName as exc:
-            hint = f"; closest: {', '.join(exc.close)}" if exc.close else ""
-            problem(f"no broken twin is registered under this id{hint}", "id")
+            hint = t("claim.closest", names=", ".join(exc.close)) if exc.close else ""
+            problem(t("fault.no_twin", hint=hint), "id")
         else:
             if twin.replaces != fault.replaces:
-                problem(f"the twin replaces {twin.replaces}(), not {fault.replaces}()", "replaces")
+                problem(
+                    t("fault.wrong_subject", twin=twin.replaces, declared=fault.replaces),
+                    "replaces",
+                )
         for i, catcher in enumerate(fault.catchers):
             if pack.claim(catcher) is None:
-                problem(f"no claim {catcher!r} in module {pack.meta.id}", f"catchers[{i}]")
+                problem(t("fault.no_claim", claim=catcher, module=pack.meta.id), f"catchers[{i}]")
         for i, fact in enumerate(fault.observed):
             loaded = pack.claim(fact.claim)
             if loaded is None:
-                problem(f"no claim {fact.claim!r} in module {pack.meta.id}", f"observed[{i}].claim")
+                problem(
+                    t("fault.no_claim", claim=fact.claim, module=pack.meta.id),
+                    f"observed[{i}].claim",
+                )
                 continue
             spec = registry.checks.get(loaded.claim.check)
             if spec is not None and fact.measure not in spec.measures:
                 problem(
-                    f"check {spec.name} returns no measurement {fact.measure!r}",
+                    t("fault.no_measure", check=spec.name, measure=fact.measure),
                     f"observed[{i}].measure",
                 )
             for lang in ("zh", "en"):
@@ -150,7 +156,7 @@ def fault_problems(pack: ClaimPack, registry: Registry) -> list[ClaimProblem]:
                     ref_spec = registry.checks.get(ref.claim.check) if ref else None
                     if ref_spec is None or ref_measure not in ref_spec.measures:
                         problem(
-                            f"{{{ref_claim}/{ref_measure}}} names no measurement of the module",
+                            t("fault.bad_ref", ref=f"{{{ref_claim}/{ref_measure}}}"),
                             f"observed[{i}].fact.{lang}",
                         )
     return out
@@ -169,7 +175,7 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem
             message = t("claim.injected_input", name=name)
             out.append((f"inputs.{name}", message, ("inputs", name)))
         elif name not in params:
-            expected = ", ".join(params) or "no inputs"
+            expected = ", ".join(params) or t("claim.no_inputs")
             out.append(
                 (
                     f"inputs.{name}",

@@ -7,6 +7,7 @@ the paths it prints are short and relative (``mod/c.yaml:7: ...``).
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 
@@ -592,4 +593,56 @@ def test_size_limit_is_checked_before_parsing():
         safeyaml.parse(b"[" * (safeyaml.MAX_BYTES + 1))
     assert [p.message for p in info.value.problems] == [
         f"file is {safeyaml.MAX_BYTES + 1:,} bytes; the limit is {safeyaml.MAX_BYTES:,}"
+    ]
+
+
+# -- the same problems in Chinese ---------------------------------------------------------------
+ENGLISH_ONLY = re.compile(
+    r"input should|string should|should have|needs at least|tolerance needs|must be finite|"
+    r"takes no value|greater than|one entry per|\bclaim\b|\bgot\b|\bexpected\b|\bno claim\b|"
+    r"\bcannot\b|\bis not\b|names no|returns no|\bduplicate\b|\bunknown\b|\bmissing\b|"
+    r"\bclosest\b|\bempty\b|\bneeds?\b|\bmust\b|\bshould\b"
+)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_claim_file_problems_read_in_chinese(case, cli, tmp_path, monkeypatch):
+    """Under --lang zh every problem keeps its place (file, line, JSON path, values) and none
+    falls back to pydantic's or the runner's English words."""
+    write_module(tmp_path, case.files)
+    monkeypatch.chdir(tmp_path)
+
+    result = cli("run", "mod", "--out", "ev", "--lang", "zh")
+
+    assert result.code == 2
+    lines = result.err.splitlines()
+    assert len(lines) == len(case.stderr) + 1
+    for zh, en in zip(lines, case.stderr, strict=False):
+        assert zh.split(": ")[0] == en.split(": ")[0]  # file and line unchanged
+        words = zh.split(": ", 1)[1]
+        if "YAML" not in words:  # libyaml's own parser messages stay as libyaml wrote them
+            assert not ENGLISH_ONLY.search(words), zh
+
+
+def test_claim_file_problems_pinned_in_chinese(cli, tmp_path, monkeypatch):
+    files = {
+        "c.yaml": variant(
+            ("    tolerance: {kind: exact}", "    tolerance: {kind: close}"),
+            ("    unit: count", "    unit: meters"),
+        )
+    }
+    write_module(tmp_path, files)
+    (tmp_path / "mod" / "module.yaml").write_text(
+        MODULE_YAML.replace(VERSION_LINE, "version: 0"), encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+
+    result = cli("run", "mod", "--lang", "zh")
+
+    assert result.err.splitlines() == [
+        "mod/c.yaml:14: 声明 topk.small: expect[0].tolerance: close 容差需要 abs、rel 或两者",
+        "mod/c.yaml:15: 声明 topk.small: expect[0].unit: 应为 'count', 'log10', 'orders', "
+        "'MiB', 'bytes', 'ratio', 'probability', 'number' 之一，实际是 'meters'",
+        "mod/module.yaml:7: version: 应 >= 1，实际是 0",
+        "声明文件中有 3 个问题；没有运行，也没有写入任何文件",
     ]

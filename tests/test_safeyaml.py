@@ -125,3 +125,21 @@ def test_any_text_is_refused_or_built_as_safe_loader_builds_it(text: str) -> Non
     except safeyaml.YamlError:
         return  # refusing more than SafeLoader (tags, duplicate keys, …) is safeyaml's job
     assert same(ours.data, safe_loader_data(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "duplicate"),
+    [
+        ("a: 1\na: 2\n", True),
+        ("1: a\n1.0: b\n", True),  # one key once built: SafeLoader would keep only "b"
+        ("1: a\ntrue: b\n", True),  # True == 1 in Python
+        ("'false': a\nfalse: b\n", False),  # a string and a boolean: two keys
+        ("'1': a\n1: b\n", False),
+    ],
+)
+def test_a_duplicate_is_a_key_safe_loader_would_merge(text: str, duplicate: bool) -> None:
+    if duplicate:
+        with pytest.raises(safeyaml.YamlError, match="duplicate key"):
+            safeyaml.parse(text)
+    else:
+        assert same(safeyaml.parse(text).data, safe_loader_data(text))
