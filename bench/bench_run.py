@@ -60,11 +60,21 @@ def main() -> None:
             runs.append(timed(run))
             bares.append(timed(BARE))
     r, b = statistics.median(runs), statistics.median(bares)
+    # the fastest of each is the least disturbed by whatever else the machine was doing
+    r_min, b_min = min(runs), min(bares)
     print(f"machine: {platform.machine()}, Python {platform.python_version()}")
     print(f"{args.repeat} runs of each, alternating; {compiled}")
-    print(f"bare import of numpy, yaml, jsonschema, pydantic: median {b * 1000:7.1f} ms")
-    print(f"python -m runner run claims/ (every claim and fault): median {r * 1000:7.1f} ms")
-    print(f"ratio: {r / b:.2f}x (target <= 1.20x)")
+    print(
+        "bare import of numpy, yaml, jsonschema, pydantic: "
+        f"median {b * 1000:7.1f} ms, fastest {b_min * 1000:7.1f} ms"
+    )
+    print(
+        "python -m runner run claims/ (every claim and fault): "
+        f"median {r * 1000:7.1f} ms, fastest {r_min * 1000:7.1f} ms"
+    )
+    print(
+        f"ratio: {r / b:.2f}x of the medians, {r_min / b_min:.2f}x of the fastest (target <= 1.20x)"
+    )
 
 
 if __name__ == "__main__":
