@@ -263,13 +263,14 @@ mark("pydantic's first model class (Field, its types, the schema machinery)")
 from checks import REGISTRY
 from runner import cmd_run
 from runner.inject import fault_section, run_all
-from runner.provenance import measured_commit
+from runner.provenance import start_measured_commit
 from runner.record import build_evidence, evidence_errors, write_json_atomic
 from runner.run import run_claims
 from runner.validate import load_runnable
 mark("import the runner and the checks")
 from pathlib import Path
 import tempfile
+pending = start_measured_commit()  # as `run` does: git works while the claims run
 pack = load_runnable([Path("claims")], REGISTRY)[0]
 mark("load and validate the claim files")
 impl = REGISTRY.reference()
@@ -287,8 +288,8 @@ work = {
         r.duration_ms for f in fault_runs for r in f.results if id(r) not in reused
     ),
 }
-commit = measured_commit()
-mark("ask git for the measured commit")
+commit = pending()
+mark("wait for git's answer (asked before loading)")
 doc = build_evidence(pack, results, impl, commit, "bench", 0.0, faults)
 mark("build the evidence")
 assert not evidence_errors(doc)

@@ -17,7 +17,7 @@ from runner.inject import fault_section, run_all
 from runner.learner import load_learner, module_subjects
 from runner.load import ClaimPack, display_path
 from runner.models import ClaimResult
-from runner.provenance import measured_commit
+from runner.provenance import start_measured_commit
 from runner.record import (
     build_evidence,
     commit_writes,
@@ -49,6 +49,7 @@ def canonical_command(args: argparse.Namespace) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    pending_commit = start_measured_commit()  # git works on its own while the claims run
     packs = load_runnable([Path(p) for p in args.paths], REGISTRY)
     if args.impl and args.check:
         raise UsageError(
@@ -78,7 +79,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(t("use.no_match", pattern=args.pattern))
 
     whole = all(pack.complete for pack, _, _ in runs) and not args.pattern
-    commit = measured_commit()
+    commit = pending_commit()
     docs = []
     if commit is not None:
         command = canonical_command(args)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import platform
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,19 +27,43 @@ class Commit:
     dirty: bool
 
 
-def _git(*args: str) -> str | None:
+def _start_git(*args: str) -> Callable[[], str | None]:
+    """Start ``git ARGS`` now; the returned function waits for its output (None on failure)."""
     try:
-        done = subprocess.run(
+        proc = subprocess.Popen(
             ["git", *args],
             cwd=PROJECT_ROOT,
-            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             text=True,
-            timeout=30,
-            check=False,
         )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout.strip() if done.returncode == 0 else None
+    except OSError:
+        return lambda: None
+
+    def result() -> str | None:
+        try:
+            out, _ = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return None
+        return out.strip() if proc.returncode == 0 else None
+
+    return result
+
+
+def start_measured_commit() -> Callable[[], Commit | None]:
+    """Ask git now, answer later: the two questions of :func:`measured_commit` run in their
+    own processes while the claims run, and describe the tree as it was when they started."""
+    sha = _start_git("log", "-1", "--format=%H", "--", *MEASURED_PATHS)
+    status = _start_git("status", "--porcelain", "--untracked-files=all", "--", *MEASURED_PATHS)
+
+    def answer() -> Commit | None:
+        found, changed = sha(), status()
+        return Commit(found, dirty=bool(changed)) if found else None
+
+    return answer
 
 
 def measured_commit() -> Commit | None:
@@ -46,11 +71,7 @@ def measured_commit() -> Commit | None:
 
     None when the project is not a git checkout (or git is missing).
     """
-    sha = _git("log", "-1", "--format=%H", "--", *MEASURED_PATHS)
-    if not sha:
-        return None
-    status = _git("status", "--porcelain", "--untracked-files=all", "--", *MEASURED_PATHS)
-    return Commit(sha, dirty=bool(status))
+    return start_measured_commit()()
 
 
 def environment() -> dict[str, str]:

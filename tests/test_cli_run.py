@@ -72,7 +72,7 @@ def work(tmp_path, monkeypatch):
     """
     commit = provenance.measured_commit()
     assert commit is not None, "these tests need the project's git checkout"
-    monkeypatch.setattr(cli_module, "measured_commit", lambda: commit)
+    monkeypatch.setattr(cli_module, "start_measured_commit", lambda: lambda: commit)
     shutil.copytree(CLAIMS, tmp_path / "claims")
     monkeypatch.chdir(tmp_path)
     return tmp_path

@@ -80,3 +80,8 @@ def test_commit_is_the_last_one_that_touched_measured_files_and_dirt_is_marked(
 def test_no_git_means_no_commit(tmp_path, monkeypatch):
     monkeypatch.setattr(provenance, "PROJECT_ROOT", tmp_path)
     assert provenance.measured_commit() is None
+
+
+def test_no_git_program_means_no_commit(monkeypatch):
+    monkeypatch.setenv("PATH", "")  # git cannot be found: not a traceback, no commit
+    assert provenance.measured_commit() is None
