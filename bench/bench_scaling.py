@@ -113,11 +113,17 @@ def claims_scaling(sizes: list[int], repeat: int) -> list[str]:
             lines.append(f"{n:>6,}  {wall:9.1f}  {check:11.1f}  {(wall - check) / n:19.3f}")
     # overhead(N) = fixed + marginal * N, fitted by least squares over the sizes run
     slope, fixed = np.polyfit(np.asarray(sizes, dtype=float), np.asarray(overheads), 1)
-    fitted = np.polyval([slope, fixed], np.asarray(sizes, dtype=float))
-    worst = float(np.max(np.abs(fitted - overheads) / np.asarray(overheads)))
+    # linear means each step from one size to the next costs about the same per added claim
+    steps = [
+        (overheads[i + 1] - overheads[i]) / (sizes[i + 1] - sizes[i]) for i in range(len(sizes) - 1)
+    ]
+    shown = ", ".join(f"{sizes[i]:,}->{sizes[i + 1]:,}: {m:.3f}" for i, m in enumerate(steps))
+    linear = min(steps) > 0 and max(steps) / min(steps) <= 2
+    lines.append(f"ms per added claim, step by step: {shown}")
     lines.append(
-        f"fit: overhead = {fixed:.1f} ms + {slope:.3f} ms x claims "
-        f"(largest misfit {worst:.1%}): linear, {slope:.3f} ms per claim (target <= 1 ms)"
+        f"fit: overhead = {fixed:.1f} ms + {slope:.3f} ms x claims: "
+        f"{'linear' if linear else 'NOT linear (steps differ more than 2x)'}, "
+        f"{slope:.3f} ms per claim (target <= 1 ms)"
     )
     return lines
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ def cmd_inject(args: argparse.Namespace) -> int:
         by_pack = [(pack, [r for r in runs if r.fault in pack_faults(pack)]) for pack in packs]
         if args.format == "json":
             payload = {**fault_section(runs), "exit_code": code}
-            print(json.dumps(to_json_data(payload), ensure_ascii=False, indent=2))
+            output.print_json(to_json_data(payload))
         else:
             for pack, pack_runs in by_pack:
                 output.print_fault_summary(pack, pack_runs)
@@ -55,7 +54,7 @@ def cmd_inject(args: argparse.Namespace) -> int:
             "claims": to_json_data(run.results),
             "exit_code": code,
         }
-        print(json.dumps(payload, ensure_ascii=False, indent=2))
+        output.print_json(payload)
     else:
         output.print_fault_run(pack, run)
     if args.junit_xml:
@@ -80,7 +79,7 @@ def _inject_list(packs: list[ClaimPack], fmt: str) -> int:
         for lf in pack.faults
     ]
     if fmt == "json":
-        print(json.dumps({"faults": rows}, ensure_ascii=False, indent=2))
+        output.print_json({"faults": rows})
     else:
         output.print_fault_list(rows)
     return EXIT_OK

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import json
 import sys
 from pathlib import Path
 
@@ -65,7 +64,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         for pack in packs
     ]
     if args.format == "json":
-        print(json.dumps({"modules": modules}, ensure_ascii=False, indent=2))
+        output.print_json({"modules": modules})
     else:
         output.print_listing(modules)
     return EXIT_OK

@@ -143,7 +143,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             "notes": notes,
             "exit_code": code,
         }
-        print(json.dumps(payload, ensure_ascii=False, indent=2, default=str))
+        output.print_json(payload)
     else:
         for pack, results, _ in runs:
             output.print_run(pack, impl, results)

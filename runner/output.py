@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import unicodedata
 from typing import Any, TextIO
@@ -14,6 +15,14 @@ from runner.models import ClaimResult
 from runner.numbers import show, show_expectation
 
 STATUSES = ("passed", "failed", "error", "skipped")
+
+
+def print_json(payload: Any, out: TextIO | None = None) -> None:
+    """One JSON document: indented for a person at a terminal, compact for a script, which
+    is also several times faster (json's C encoder does not indent)."""
+    stream = out or sys.stdout
+    indent = 2 if stream.isatty() else None
+    print(json.dumps(payload, ensure_ascii=False, indent=indent, default=str), file=stream)
 
 
 def label(status: str) -> str:

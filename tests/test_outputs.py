@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -272,3 +273,28 @@ def current_evidence() -> str:
     """The committed evidence the manifest names for the module."""
     manifest = json.loads((ROOT / "evidence" / "module-manifest-v1.json").read_text("utf-8"))
     return str(manifest["modules"]["23-design-tradeoffs"]["evidence"])
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("stream", "indented"), [(io.StringIO, False), (_Terminal, True)])
+def test_json_output_is_indented_only_for_a_terminal(stream, indented):
+    from runner.output import print_json
+
+    out = stream()
+    print_json({"claims": [{"id": "a", "verdict": "passed"}], "text": "中文"}, out)
+
+    text = out.getvalue()
+    assert json.loads(text) == {"claims": [{"id": "a", "verdict": "passed"}], "text": "中文"}
+    assert (text.count("\n") > 1) is indented
+    assert "中文" in text  # not \\u escapes, in either form
+
+
+def test_run_json_for_a_script_is_one_line(cli, tmp_path):
+    result = cli("run", str(CLAIMS), "--out", str(tmp_path), "-k", "support.*", "--format", "json")
+
+    assert result.out.count("\n") == 1
+    assert json.loads(result.out)["results"][0]["claims"]
