@@ -286,6 +286,23 @@ CATALOG: dict[str, tuple[str, str]] = {
     ),
     "fault.bad_ref": ("{ref} 不是本模块的任何测量", "{ref} names no measurement of the module"),
     "problem.claim": ("声明", "claim"),
+    "fault.measured_no": ("{claim} 没有测出 {measure}", "{claim} measured no {measure}"),
+    # why a measurement failed (the evidence keeps the English)
+    "run.detail": ("（{detail}）", " ({detail})"),
+    "judge.returned": ("却返回了 {value}", "returned {value}"),
+    "judge.raises": ("应抛出 {error}，{got}", "expected to raise {error}, {got}"),
+    "judge.list": ("应为列表", "expected a list"),
+    "judge.single": ("应为单个值", "expected a single value"),
+    "judge.length": ("应有 {n} 个元素，实际 {got} 个", "expected {n} elements, got {got}"),
+    "judge.at_index": ("索引 {i} 处：{inner}", "at index {i}: {inner}"),
+    "judge.outside": (
+        "{n} 个元素中 {bad} 个超出，第一个在索引 {first}",
+        "{bad} of {n} elements outside (first at index {first})",
+    ),
+    "judge.outside_at": (
+        "{n} 个元素中 {bad} 个超出；第一个在索引 {first}：应为 {expected}，实际 {got}",
+        "{bad} of {n} elements outside; first at index {first}: expected {expected}, got {got}",
+    ),
     "problem.fault": ("故障", "fault"),
     # the tolerance rules of runner.models
     "tol.close_bound": (

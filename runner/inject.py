@@ -13,6 +13,7 @@ from typing import Any
 
 from checks.registry import Registry
 from runner.facts import render
+from runner.i18n import language, t
 from runner.judge import judge
 from runner.load import ClaimPack, LoadedFault
 from runner.models import ClaimResult, Fault, Text
@@ -96,9 +97,11 @@ def run_fault(
     for fact in fault.observed:
         key = (fact.claim, fact.measure)
         if key in values:
-            verdict, detail = judge(fact.as_expectation(), values[key])
+            # shown, not recorded: in the reader's language
+            verdict, detail = judge(fact.as_expectation(), values[key], language())
         else:
-            verdict, detail = "failed", f"{fact.claim} measured no {fact.measure}"
+            verdict = "failed"
+            detail = t("fault.measured_no", claim=fact.claim, measure=fact.measure)
         text = Text(zh=render(fact.fact.zh, values), en=render(fact.fact.en, values))
         facts.append(FactResult(text, verdict == "passed", detail))
     return FaultRun(fault, results, facts)

@@ -12,8 +12,15 @@ from typing import Any
 import numpy as np
 
 from checks.outcome import Raised
+from runner.i18n import CATALOG, Lang
 from runner.models import Close, Exact, Expectation, Raises, Range, Verdict
 from runner.numbers import show
+
+
+def _say(lang: Lang, key: str, **values: object) -> str:
+    # The evidence records details in English whatever the command's language ("en" is the
+    # default everywhere below); a person reading a failure gets it in theirs.
+    return CATALOG[key][0 if lang == "zh" else 1].format(**values)
 
 
 def to_plain(value: Any) -> Any:
@@ -29,34 +36,38 @@ def to_plain(value: Any) -> Any:
     return value
 
 
-def judge(exp: Expectation, actual: Any) -> tuple[Verdict, str | None]:
-    """(verdict, detail); the detail says why a failure failed, in numbers."""
+def judge(exp: Expectation, actual: Any, lang: Lang = "en") -> tuple[Verdict, str | None]:
+    """(verdict, detail); the detail says why a failure failed, in numbers, in ``lang``."""
     actual = to_plain(actual)
     tol = exp.tolerance
     if isinstance(tol, Raises):
         if isinstance(actual, Raised) and tol.error in actual.names:
             return "passed", None
-        got = str(actual) if isinstance(actual, Raised) else f"returned {show(actual, exp.unit)}"
-        return "failed", f"expected to raise {tol.error}, {got}"
+        got = (
+            str(actual)
+            if isinstance(actual, Raised)
+            else _say(lang, "judge.returned", value=show(actual, exp.unit))
+        )
+        return "failed", _say(lang, "judge.raises", error=tol.error, got=got)
     if isinstance(actual, Raised):
         return "failed", str(actual)
     if isinstance(tol, Exact):
-        return _elementwise(exp.value, actual, _equal)
+        return _elementwise(exp.value, actual, _equal, lang)
     if isinstance(tol, Close):
-        return _close(exp.value, actual, tol)
-    return _elementwise(None, actual, lambda _e, a: _in_range(a, tol))
+        return _close(exp.value, actual, tol, lang)
+    return _elementwise(None, actual, lambda _e, a: _in_range(a, tol), lang)
 
 
-def _shape_mismatch(expected: Any, actual: Any) -> str | None:
+def _shape_mismatch(expected: Any, actual: Any, lang: Lang) -> str | None:
     if isinstance(expected, list) != isinstance(actual, list):
-        return "expected a list" if isinstance(expected, list) else "expected a single value"
+        return _say(lang, "judge.list" if isinstance(expected, list) else "judge.single")
     if isinstance(expected, list):
         if len(expected) != len(actual):
-            return f"expected {len(expected)} elements, got {len(actual)}"
+            return _say(lang, "judge.length", n=len(expected), got=len(actual))
         for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            inner = _shape_mismatch(e, a)
+            inner = _shape_mismatch(e, a, lang)
             if inner:
-                return f"at index {i}: {inner}"
+                return _say(lang, "judge.at_index", i=i, inner=inner)
     return None
 
 
@@ -65,10 +76,10 @@ def _finite(a: int | float) -> bool:
     return isinstance(a, int) or math.isfinite(a)
 
 
-def _elementwise(expected: Any, actual: Any, ok: Any) -> tuple[Verdict, str | None]:
+def _elementwise(expected: Any, actual: Any, ok: Any, lang: Lang) -> tuple[Verdict, str | None]:
     """Apply ``ok(e, a)`` to every element; ``expected`` None means a range (no shape)."""
     if expected is not None:
-        mismatch = _shape_mismatch(expected, actual)
+        mismatch = _shape_mismatch(expected, actual, lang)
         if mismatch:
             return "failed", mismatch
         pairs = list(zip(_flat(expected), _flat(actual), strict=True))
@@ -79,7 +90,7 @@ def _elementwise(expected: Any, actual: Any, ok: Any) -> tuple[Verdict, str | No
         return "passed", None
     if len(pairs) == 1:
         return "failed", None
-    return "failed", f"{len(bad)} of {len(pairs)} elements outside (first at index {bad[0]})"
+    return "failed", _say(lang, "judge.outside", bad=len(bad), n=len(pairs), first=bad[0])
 
 
 def _flat(v: Any) -> list[Any]:
@@ -111,8 +122,8 @@ def allowed(expected: float, tol: Close, index: int | None = None) -> float:
     return max(pick(tol.abs), pick(tol.rel) * abs(expected))
 
 
-def _close(expected: Any, actual: Any, tol: Close) -> tuple[Verdict, str | None]:
-    mismatch = _shape_mismatch(expected, actual)
+def _close(expected: Any, actual: Any, tol: Close, lang: Lang) -> tuple[Verdict, str | None]:
+    mismatch = _shape_mismatch(expected, actual, lang)
     if mismatch:
         return "failed", mismatch
     e_flat, a_flat = _flat(expected), _flat(actual)
@@ -131,7 +142,12 @@ def _close(expected: Any, actual: Any, tol: Close) -> tuple[Verdict, str | None]
     if len(e_flat) == 1:
         return "failed", None
     i = bad[0]
-    return "failed", (
-        f"{len(bad)} of {len(e_flat)} elements outside; first at index {i}: "
-        f"expected {show(e_flat[i])}, got {show(a_flat[i])}"
+    return "failed", _say(
+        lang,
+        "judge.outside_at",
+        bad=len(bad),
+        n=len(e_flat),
+        first=i,
+        expected=show(e_flat[i]),
+        got=show(a_flat[i]),
     )

@@ -10,8 +10,9 @@ from typing import Any, TextIO
 from checks.registry import Implementation
 from runner.i18n import language, pick, t
 from runner.inject import FaultRun
+from runner.judge import judge
 from runner.load import ClaimPack
-from runner.models import ClaimResult
+from runner.models import ClaimResult, Expectation
 from runner.numbers import show, show_expectation
 
 STATUSES = ("passed", "failed", "error", "skipped")
@@ -69,14 +70,24 @@ def failure_lines(result: ClaimResult, pack: ClaimPack) -> list[str]:
         if m.verdict == "passed" or m.name not in by_measure:
             continue
         exp = by_measure[m.name]
+        detail = _detail(exp, m.actual) or m.detail
         line = t(
             "run.expected_actual",
             name=m.name,
             expected=show_expectation(exp),
             actual=show(m.actual, exp.unit),
         )
-        lines.append(line + (f" ({m.detail})" if m.detail else ""))
+        lines.append(line + (t("run.detail", detail=detail) if detail else ""))
     return lines
+
+
+def _detail(exp: Expectation, actual: Any) -> str | None:
+    """Why the measurement failed, in the reader's language: judged again (a pure function
+    of the two), since the result keeps the evidence's English."""
+    try:
+        return judge(exp, actual, language())[1]
+    except Exception:  # the run could not judge it either; its own words stand
+        return None
 
 
 def totals_line(results: list[ClaimResult]) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 from checks.outcome import Raised
 from checks.registry import Registry
 from runner.challenges import challenge_claims
-from runner.i18n import t
+from runner.i18n import language, t
 from runner.judge import judge
 from runner.load import ClaimPack, LoadedClaim, display_path
 from runner.models import Expectation
@@ -284,7 +284,7 @@ class Validator:
                 if not _nonfinite_inside(metric["actual"]):
                     out.append(Problem(f"{base}.actual", t("sub.nan_actual")))
             else:
-                verdict, detail = judge(exp, actual)
+                verdict, detail = judge(exp, actual, language())
                 if verdict != "passed":
                     why = f" ({detail})" if detail else ""
                     out.append(

@@ -20,6 +20,7 @@ import pytest
 from checks.registry import REGISTRY
 from runner import cmd_run as cli_module
 from runner import provenance
+from runner.record import drift
 from tests.conftest import CLAIMS, ROOT
 
 MODULE_ID = "23-design-tradeoffs"
@@ -511,3 +512,24 @@ def test_out_naming_a_file_is_misuse(cli, work):
     assert result.code == 2
     assert result.err == "error: ev: not a directory (--out names where evidence goes)\n"
     assert (work / "ev").read_text(encoding="utf-8") == "a file, not a directory"
+
+
+def test_evidence_does_not_depend_on_the_language(cli, work, module_dir):
+    """A failing module run in Chinese and in English records the same evidence, failure
+    details and fault variants included (only verified_at and timings differ)."""
+    edit(
+        module_dir / "7-top-k.yaml",
+        "value: [0.571429, 0.428571, 0.0, 0.0, 0.0]",
+        "value: [0.5, 0.5, 0.0, 0.0, 0.0]",
+    )
+    docs = {}
+    for lang in ("zh", "en"):
+        result = cli("run", "claims", "--out", f"ev-{lang}", "--lang", lang)
+        assert result.code == 1, result.out
+        (written,) = [p for p in (work / f"ev-{lang}").glob("23-design-tradeoffs-v*.json")]
+        docs[lang] = json.loads(written.read_text(encoding="utf-8"))
+    assert drift(docs["zh"], docs["en"]) == []
+    details = [
+        m["detail"] for c in docs["en"]["claims"] for m in c["measurements"] if m.get("detail")
+    ]
+    assert details and all(d.isascii() for d in details)

@@ -420,3 +420,46 @@ def test_per_element_tolerance_on_a_nested_value_is_refused_or_judged():
     except ValueError:
         return  # refused at load time: fine
     assert verdict(exp, [[1.0, 2.0], [3.0, 4.0]]) == "passed"
+
+
+@pytest.mark.parametrize(
+    ("exp", "actual", "en", "zh"),
+    [
+        (
+            expect("exact", [1, 2, 3]),
+            [1, 2, 4],
+            "1 of 3 elements outside (first at index 2)",
+            "3 个元素中 1 个超出，第一个在索引 2",
+        ),
+        (
+            expect("exact", [1, 2, 3]),
+            [1, 2],
+            "expected 3 elements, got 2",
+            "应有 3 个元素，实际 2 个",
+        ),
+        (expect("exact", [1, 2]), 1, "expected a list", "应为列表"),
+        (expect("exact", 1), [1], "expected a single value", "应为单个值"),
+        (
+            expect("exact", [[1], [2]]),
+            [[1], 2],
+            "at index 1: expected a list",
+            "索引 1 处：应为列表",
+        ),
+        (
+            expect("close", [1.0, 2.0], abs=0.1),
+            [1.0, 2.5],
+            "1 of 2 elements outside; first at index 1: expected 2, got 2.5",
+            "2 个元素中 1 个超出；第一个在索引 1：应为 2，实际 2.5",
+        ),
+        (
+            expect("raises", error="ValueError"),
+            3,
+            "expected to raise ValueError, returned 3",
+            "应抛出 ValueError，却返回了 3",
+        ),
+    ],
+)
+def test_a_failure_is_explained_in_either_language(exp, actual, en, zh):
+    assert judge(exp, actual) == ("failed", en)  # English unless asked: the evidence's words
+    assert judge(exp, actual, "en") == ("failed", en)
+    assert judge(exp, actual, "zh") == ("failed", zh)
