@@ -276,8 +276,8 @@ from runner.validate import load_runnable
 mark("import the runner and the checks")
 from pathlib import Path
 import tempfile
-pending = start_measured_commit()  # as `run` does: git works while the claims run
 pack = load_runnable([Path("claims")], REGISTRY)[0]
+pending = start_measured_commit()  # as `run` does: git works while the claims run
 mark("load and validate the claim files")
 impl = REGISTRY.reference()
 results = run_claims(pack.claims, impl, REGISTRY, pack.meta.seed)
@@ -295,7 +295,7 @@ work = {
     ),
 }
 commit = pending()
-mark("wait for git's answer (asked before loading)")
+mark("wait for git's answer (asked before the claims ran)")
 doc = build_evidence(pack, results, impl, commit, "bench", 0.0, faults)
 mark("build the evidence")
 assert not evidence_errors(doc)

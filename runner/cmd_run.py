@@ -49,7 +49,6 @@ def canonical_command(args: argparse.Namespace) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    pending_commit = start_measured_commit()  # git works on its own while the claims run
     packs = load_runnable([Path(p) for p in args.paths], REGISTRY)
     if args.impl and args.check:
         raise UsageError(
@@ -69,17 +68,19 @@ def cmd_run(args: argparse.Namespace) -> int:
         from runner.challenges import challenge_claims
 
         challenges = {p.meta.id: challenge_claims(p, args.challenge, REGISTRY) for p in packs}
+    # asked once everything is known to be runnable: git answers while the claims run
+    pending_commit = start_measured_commit()
     runs: list[tuple[ClaimPack, list[ClaimResult], float]] = []
     for pack in packs:
         chosen = select(pack.claims, args.pattern) + challenges.get(pack.meta.id, [])
         start = time.perf_counter()
         results = run_claims(chosen, impl, REGISTRY, pack.meta.seed)
         runs.append((pack, results, (time.perf_counter() - start) * 1000))
+    commit = pending_commit()
     if args.pattern and not any(results for _, results, _ in runs):
         raise UsageError(t("use.no_match", pattern=args.pattern))
 
     whole = all(pack.complete for pack, _, _ in runs) and not args.pattern
-    commit = pending_commit()
     docs = []
     if commit is not None:
         command = canonical_command(args)
