@@ -282,6 +282,8 @@ mark("load and validate the claim files")
 impl = REGISTRY.reference()
 results = run_claims(pack.claims, impl, REGISTRY, pack.meta.seed)
 mark("run the claims")
+commit = pending()
+mark("wait for git's answer (asked before the claims ran)")
 fault_runs = run_all(pack, REGISTRY, reference=results)
 faults = fault_section(fault_runs)
 mark("run the faults")
@@ -294,8 +296,6 @@ work = {
         r.duration_ms for f in fault_runs for r in f.results if id(r) not in reused
     ),
 }
-commit = pending()
-mark("wait for git's answer (asked before the claims ran)")
 doc = build_evidence(pack, results, impl, commit, "bench", 0.0, faults)
 mark("build the evidence")
 assert not evidence_errors(doc)
