@@ -286,7 +286,7 @@ class Validator:
             else:
                 verdict, detail = judge(exp, actual, language())
                 if verdict != "passed":
-                    why = f" ({detail})" if detail else ""
+                    why = t("run.detail", detail=detail) if detail else ""
                     out.append(
                         Problem(
                             f"{base}.actual",
