@@ -1,6 +1,10 @@
-"""The chapters' subject functions, the checks that measure them, and their registry."""
+"""The chapters' subject functions, the checks that measure them, and their registry.
 
-from checks import faults, measure, reference
+Importing this package fills :data:`checks.registry.REGISTRY`: the reference functions, the
+checks, the chapter's faults and other known mistakes, input generators and challenges.
+"""
+
+from checks import challenge, faults, measure, reference
 from checks.registry import REGISTRY, Implementation, Registry
 
-__all__ = ["REGISTRY", "Implementation", "Registry", "faults", "measure", "reference"]
+__all__ = ["REGISTRY", "Implementation", "Registry", "challenge", "faults", "measure", "reference"]

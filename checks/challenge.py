@@ -9,24 +9,15 @@ always computed, never written down.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-ChallengeFn = Callable[[np.random.Generator], list[dict[str, Any]]]
-CHALLENGES: dict[str, ChallengeFn] = {}
+from checks.registry import challenge
+
 # Float64 agreement expected between two correct implementations (different summation
 # orders, exp implementations): far below any figure the chapter prints.
 REL, ABS = 1e-9, 1e-12
-
-
-def challenge(module_id: str) -> Callable[[ChallengeFn], ChallengeFn]:
-    def register(fn: ChallengeFn) -> ChallengeFn:
-        CHALLENGES[module_id] = fn
-        return fn
-
-    return register
 
 
 def nonce_rng(nonce: str) -> np.random.Generator:

@@ -1,9 +1,16 @@
-"""What a call produced: a value, or the exception it raised (recorded, not propagated)."""
+"""What a call produced: a value, the exception it raised, or a failure of the boundary.
+
+Checks call the functions being judged through :func:`attempt` when raising is itself the
+outcome to judge (``raises: ValueError``). Two kinds of exception are never outcomes:
+``NotImplementedError`` (the function is not written yet: the claim is skipped) and
+:class:`BoundaryError` (the worker that runs a learner's code timed out, died or sent back
+something that is not plain data: the claim is an error, whatever the check expected).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -20,12 +27,49 @@ class Raised:
         return f"raised {self.error}: {self.message}" if self.message else f"raised {self.error}"
 
 
+class ForeignError(Exception):
+    """A learner's function raised, in its worker; this carries what it raised, as data."""
+
+    def __init__(
+        self, function: str, error: str, message: str, names: tuple[str, ...], line: int | None
+    ) -> None:
+        super().__init__(f"{error}: {message}" if message else error)
+        self.function = function
+        self.error = error
+        self.message = message
+        self.names = names
+        self.line = line
+
+
+class ForeignNotImplemented(NotImplementedError):
+    """A learner's function raised NotImplementedError: it is not written yet."""
+
+    def __init__(self, function: str, line: int | None) -> None:
+        super().__init__(function)
+        self.function = function
+        self.line = line
+
+
+@dataclass(eq=False)
+class BoundaryError(Exception):
+    """The worker running a learner's code failed: timed out, died, exceeded a limit, or
+    returned something that is not plain data. ``code`` and ``params`` say which, as data."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.code}: {dict(self.params)}"
+
+
 def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Call ``fn``; return its value, or a :class:`Raised` describing the exception."""
     try:
         return fn(*args, **kwargs)
-    except NotImplementedError:
-        raise  # not an outcome to judge: the function is not written yet (the claim skips)
+    except (NotImplementedError, BoundaryError):
+        raise  # not outcomes to judge: not written yet, or the worker failed
+    except ForeignError as exc:
+        return Raised(exc.error, exc.message, exc.names)
     except Exception as exc:
         names = tuple(c.__name__ for c in type(exc).__mro__ if c is not object)
         lines = str(exc).strip().splitlines()

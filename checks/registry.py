@@ -1,13 +1,18 @@
 """One registry for everything a claim can name.
 
-Three kinds of entries live here, each keyed by name:
+Its entries, each keyed by name:
 
 * **subjects**: the chapter's functions (``softmax_temperature``, ...), i.e. what is judged.
   The reference versions are our NumPy code.
 * **checks**: functions that take an :class:`Implementation` and inputs and return named
   measurements. Claims name checks; checks never import subjects directly.
-* **twins**: broken alternatives of a subject, one per fault id. Injecting a fault is
-  nothing more than building an implementation where the twin stands in for the subject.
+* **twins**: broken versions of a subject, written the way people make the mistake. The
+  chapter's fault table is a set of twins (injecting a fault is building an implementation
+  where the twin stands in for the subject); the others are mistakes learners commonly make,
+  used to tell a learner which one they made.
+* **generators**: seeded inputs across a subject's whole signature, for claims that compare
+  an implementation with the reference on many inputs.
+* **challenges**: inputs derived from a grader's nonce, per module.
 
 An :class:`Implementation` is an immutable mapping from subject names to functions, so a
 reference run, a fault run and a learner run are the same operation with a different map.
@@ -18,15 +23,25 @@ from __future__ import annotations
 import difflib
 import functools
 import inspect
+import tracemalloc
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
+
+import numpy as np
 
 SubjectFn = Callable[..., Any]
 Measurements = dict[str, Any]
 CheckFn = Callable[..., Measurements]
 ImplKind = Literal["reference", "fault", "learner"]
+Bilingual = Mapping[str, str]  # {"zh": ..., "en": ...}
 F = TypeVar("F", bound=Callable[..., Any])
+# How closely a measurement must reproduce on another machine (see runner.record.drift):
+# "value" to nine significant digits; "residue" (the rounding error of float64 arithmetic,
+# e.g. the difference of two computations of one function) to an absolute 1e-12;
+# "memory" (bytes allocated, which depend on the NumPy version) to 25%; "rounding" (a count
+# decided by last-bit rounding, such as how many sums are exactly 1.0) is not compared.
+Precision = Literal["value", "residue", "memory", "rounding"]
 
 
 class MissingSubject(LookupError):
@@ -51,12 +66,26 @@ class SubjectSpec:
     uses: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity: specs are registered once, and cached by
 class CheckSpec:
     name: str
     fn: CheckFn
     needs: tuple[str, ...]
     measures: tuple[str, ...]
+    # measurements computed from the inputs alone, without calling the implementation:
+    # context beside the evidence, never evidence about the implementation
+    context: tuple[str, ...] = ()
+    precision: Mapping[str, Precision] = field(default_factory=dict)
+    # the input that names the subject a generic check judges (e.g. ``subject``): that
+    # subject is needed too, whichever it is
+    subject_input: str | None = None
+
+    def needs_of(self, inputs: Mapping[str, Any]) -> tuple[str, ...]:
+        """The subjects this check calls with these inputs."""
+        named = inputs.get(self.subject_input) if self.subject_input else None
+        if isinstance(named, str) and named not in self.needs:
+            return (*self.needs, named)
+        return self.needs
 
     @functools.cached_property
     def signature(self) -> inspect.Signature:
@@ -71,9 +100,100 @@ class CheckSpec:
 
 @dataclass(frozen=True)
 class TwinSpec:
-    fault_id: str
+    """A broken version of one subject.
+
+    ``fault`` twins are the chapter's fault table (declared in the module's faults.yaml);
+    ``mistake`` twins are other mistakes learners make. Both explain themselves in both
+    languages and name the chapter's fault-table row or stage they belong to.
+    """
+
+    id: str
     replaces: str
     fn: SubjectFn
+    explanation: Bilingual
+    where: Bilingual  # the chapter's fault-table row, or its stage
+    kind: Literal["fault", "mistake"] = "fault"
+
+
+@dataclass(frozen=True)
+class GeneratorSpec:
+    """Seeded cases for one subject: each an (args, kwargs) pair of its whole signature."""
+
+    name: str
+    subject: str
+    fn: Callable[[np.random.Generator, int], list[tuple[tuple[Any, ...], dict[str, Any]]]]
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One call a check made: the inputs, and what came back (a value or ``Raised``)."""
+
+    name: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    outcome: Any
+
+
+@dataclass
+class CallLog:
+    """The calls a claim's check made to the implementation, to diagnose a failure with.
+
+    Inputs and outcomes are copied, so a check that reuses an array changes no record;
+    past ``budget`` scalars the log stops and says it is incomplete.
+    """
+
+    budget: int = 4_000_000
+    calls: list[CallRecord] = field(default_factory=list)
+    complete: bool = True
+    used: int = 0
+
+    def add(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], outcome: Any) -> None:
+        if not self.complete:
+            return
+        self.used += _size(args) + _size(kwargs) + _size(outcome)
+        if self.used > self.budget:
+            self.complete = False
+            self.calls.clear()
+            return
+        self.calls.append(CallRecord(name, _copy(args), _copy(kwargs), _copy(outcome)))
+
+
+def _size(value: Any) -> int:
+    if isinstance(value, np.ndarray):
+        return int(value.size)
+    if isinstance(value, list | tuple):
+        return sum(_size(v) for v in value) + 1
+    if isinstance(value, dict):
+        return sum(_size(v) for v in value.values()) + 1
+    return 1
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_copy(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return value
+
+
+def measure_locally(fn: SubjectFn, *args: Any, **kwargs: Any) -> tuple[Any, int | None]:
+    """Call ``fn`` in this process; return its value and the peak bytes it allocated beyond
+    what existed before (NumPy reports its arrays to tracemalloc)."""
+    started = not tracemalloc.is_tracing()
+    if started:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
+    base = tracemalloc.get_traced_memory()[0]
+    try:
+        value = fn(*args, **kwargs)
+        return value, tracemalloc.get_traced_memory()[1] - base
+    finally:
+        if started:
+            tracemalloc.stop()
 
 
 @dataclass(frozen=True)
@@ -89,14 +209,34 @@ class Implementation:
 
     # What a check may call; None means everything. Set by :meth:`restricted`.
     allowed: frozenset[str] | None = None
+    log: CallLog | None = None  # set by :meth:`recording`
 
     def __getitem__(self, name: str) -> SubjectFn:
+        fn = self._function(name)
+        if self.log is None:
+            return fn
+        return _Recorded(name, fn, self.log)
+
+    def _function(self, name: str) -> SubjectFn:
         if self.allowed is not None and name not in self.allowed:
             raise UndeclaredSubject(f"the check calls {name}() without declaring it in needs")
         try:
             return self.functions[name]
         except KeyError:
             raise MissingSubject(name, self.describe()) from None
+
+    def measured(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, int | None]:
+        """Call ``name`` and measure the peak memory of the call: in the learner's worker for
+        a learner's function, here for ours. The cost is measured, never taken on trust."""
+        fn = self._function(name)
+        remote = getattr(fn, "measured", None)
+        if remote is not None:
+            value, peak = remote(*args, **kwargs)
+        else:
+            value, peak = measure_locally(fn, *args, **kwargs)
+        if self.log is not None:
+            self.log.add(name, args, kwargs, value)
+        return value, peak
 
     def restricted(self, needs: tuple[str, ...]) -> Implementation:
         """The same implementation, refusing any subject outside ``needs``.
@@ -105,6 +245,10 @@ class Implementation:
         what lets fault injection skip the claims a fault cannot reach.
         """
         return replace(self, allowed=frozenset(needs))
+
+    def recording(self, log: CallLog) -> Implementation:
+        """The same implementation, recording every call (inputs and outcome) in ``log``."""
+        return replace(self, log=log)
 
     def __contains__(self, name: object) -> bool:
         return name in self.functions
@@ -118,6 +262,32 @@ class Implementation:
         if self.kind == "fault":
             return f"fault {self.name}"
         return f"learner file {self.name}"
+
+
+class _Recorded:
+    """A function of an implementation that records each call in a :class:`CallLog`."""
+
+    def __init__(self, name: str, fn: SubjectFn, log: CallLog) -> None:
+        self.name = name
+        self.fn = fn
+        self.log = log
+        self.__signature__ = inspect.signature(fn)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from checks.outcome import attempt  # what the call did, raising included
+
+        try:
+            value = self.fn(*args, **kwargs)
+        except Exception as exc:
+            outcome = attempt(_reraise, exc)
+            self.log.add(self.name, args, kwargs, outcome)
+            raise
+        self.log.add(self.name, args, kwargs, value)
+        return value
+
+
+def _reraise(exc: Exception) -> None:
+    raise exc
 
 
 class UnknownName(LookupError):
@@ -137,6 +307,8 @@ class Registry:
         self.subjects: dict[str, SubjectSpec] = {}
         self.checks: dict[str, CheckSpec] = {}
         self.twins: dict[str, TwinSpec] = {}
+        self.generators: dict[str, GeneratorSpec] = {}
+        self.challenges: dict[str, Callable[[np.random.Generator], list[dict[str, Any]]]] = {}
 
     # -- registration -------------------------------------------------------------------
     def subject(self, name: str, *, uses: tuple[str, ...] = ()) -> Callable[[F], F]:
@@ -148,22 +320,65 @@ class Registry:
         return register
 
     def check(
-        self, name: str, *, needs: tuple[str, ...], measures: tuple[str, ...]
+        self,
+        name: str,
+        *,
+        needs: tuple[str, ...],
+        measures: tuple[str, ...],
+        context: tuple[str, ...] = (),
+        precision: Mapping[str, Precision] | None = None,
+        subject_input: str | None = None,
     ) -> Callable[[F], F]:
         def register(fn: F) -> F:
             _refuse_duplicate(self.checks, name, "check")
             params = inspect.signature(fn).parameters
             if next(iter(params), None) != "impl":
                 raise TypeError(f"check {name}: first parameter must be 'impl'")
-            self.checks[name] = CheckSpec(name, fn, needs, measures)
+            unknown = (set(context) | set(precision or {})) - set(measures)
+            if unknown:
+                raise TypeError(f"check {name}: {sorted(unknown)} are not among its measures")
+            self.checks[name] = CheckSpec(
+                name, fn, needs, measures, context, precision or {}, subject_input
+            )
             return fn
 
         return register
 
-    def twin(self, fault_id: str, *, replaces: str) -> Callable[[F], F]:
+    def twin(
+        self,
+        twin_id: str,
+        *,
+        replaces: str,
+        explanation: Bilingual,
+        where: Bilingual,
+        kind: Literal["fault", "mistake"] = "fault",
+    ) -> Callable[[F], F]:
         def register(fn: F) -> F:
-            _refuse_duplicate(self.twins, fault_id, "fault twin")
-            self.twins[fault_id] = TwinSpec(fault_id, replaces, fn)
+            _refuse_duplicate(self.twins, twin_id, "twin")
+            self.twins[twin_id] = TwinSpec(twin_id, replaces, fn, explanation, where, kind)
+            return fn
+
+        return register
+
+    def mistake(
+        self, twin_id: str, *, replaces: str, explanation: Bilingual, where: Bilingual
+    ) -> Callable[[F], F]:
+        return self.twin(
+            twin_id, replaces=replaces, explanation=explanation, where=where, kind="mistake"
+        )
+
+    def generator(self, name: str, *, subject: str) -> Callable[[F], F]:
+        def register(fn: F) -> F:
+            _refuse_duplicate(self.generators, name, "generator")
+            self.generators[name] = GeneratorSpec(name, subject, fn)
+            return fn
+
+        return register
+
+    def challenge(self, module_id: str) -> Callable[[F], F]:
+        def register(fn: F) -> F:
+            _refuse_duplicate(self.challenges, module_id, "challenge")
+            self.challenges[module_id] = fn
             return fn
 
         return register
@@ -175,20 +390,29 @@ class Registry:
         except KeyError:
             raise UnknownName("check", name, list(self.checks)) from None
 
-    def resolve_twin(self, fault_id: str) -> TwinSpec:
+    def resolve_twin(self, twin_id: str) -> TwinSpec:
         try:
-            return self.twins[fault_id]
+            return self.twins[twin_id]
         except KeyError:
-            raise UnknownName("fault", fault_id, list(self.twins)) from None
+            raise UnknownName("fault", twin_id, list(self.twins)) from None
+
+    def resolve_generator(self, name: str) -> GeneratorSpec:
+        try:
+            return self.generators[name]
+        except KeyError:
+            raise UnknownName("generator", name, list(self.generators)) from None
+
+    def twins_of(self, subject: str) -> list[TwinSpec]:
+        return [t for t in self.twins.values() if t.replaces == subject]
 
     # -- implementations ----------------------------------------------------------------
     def reference(self) -> Implementation:
         return Implementation("reference", "reference", self._bind({}))
 
-    def with_fault(self, fault_id: str) -> Implementation:
-        twin = self.resolve_twin(fault_id)
+    def with_fault(self, twin_id: str) -> Implementation:
+        twin = self.resolve_twin(twin_id)
         functions = self._bind({twin.replaces: twin.fn})
-        return Implementation("fault", fault_id, functions, replaced=(twin.replaces,))
+        return Implementation("fault", twin_id, functions, replaced=(twin.replaces,))
 
     def reaching(self, name: str) -> frozenset[str]:
         """Every subject whose reference behaviour changes when ``name`` is replaced:
@@ -240,3 +464,6 @@ REGISTRY = Registry()
 subject = REGISTRY.subject
 check = REGISTRY.check
 twin = REGISTRY.twin
+mistake = REGISTRY.mistake
+generator = REGISTRY.generator
+challenge = REGISTRY.challenge

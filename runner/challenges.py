@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from checks.challenge import CHALLENGES, nonce_rng
+from checks.challenge import nonce_rng
 from checks.registry import Registry
 from runner.errors import UsageError
 from runner.judge import to_plain
@@ -22,10 +22,10 @@ MAX_NONCE = 200
 def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[LoadedClaim]:
     """The module's challenge claims for ``nonce``, each expecting the reference's value."""
     if not nonce or len(nonce) > MAX_NONCE or not nonce.isprintable():
-        raise UsageError(f"a challenge nonce is 1 to {MAX_NONCE} printable characters")
-    generate = CHALLENGES.get(pack.meta.id)
+        raise UsageError("use.bad_nonce", limit=MAX_NONCE)
+    generate = registry.challenges.get(pack.meta.id)
     if generate is None:
-        raise UsageError(f"module {pack.meta.id} has no challenge")
+        raise UsageError("use.no_challenge", module=pack.meta.id)
     reference = registry.reference()
     out = []
     for raw in generate(nonce_rng(nonce)):

@@ -1,7 +1,8 @@
-"""The command line. It parses arguments and calls load, validate, run and record; no more.
+"""The command line: parse arguments, pick the command, render its errors. No more.
 
 Exit codes: 0 every claim passed; 1 something was checked and found wanting (a claim
-failed, errored or was skipped, or the evidence drifted); 2 misuse or invalid input.
+failed, errored or was skipped, the evidence drifted, a fault survived, a submission is
+invalid); 2 misuse or input that cannot be used. Never a traceback.
 """
 
 from __future__ import annotations
@@ -15,167 +16,93 @@ from typing import Any
 
 from runner.errors import ClaimsError, InvalidClaims, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE
-from runner.i18n import LANGS, default_language, set_language, t
+from runner.i18n import LANGS, Catalog, catalog, resolve_language
 
-
-def _command(target: str) -> Callable[[argparse.Namespace], int]:
-    """The command's function, imported only now: `run` never loads what `validate` or
-    `report` need, which keeps every command's start-up to its own dependencies."""
-    module_name, _, name = target.partition(":")
-    fn: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module_name), name)
-    return fn
+# command -> (module, arguments function, command function); imported only when chosen, so
+# `run` never loads what `validate` or `report` need.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "run": ("runner.cmd_run", "add_arguments", "cmd_run"),
+    "inject": ("runner.cmd_inject", "add_arguments", "cmd_inject"),
+    "validate": ("runner.cmd_validate", "add_arguments", "cmd_validate"),
+    "list": ("runner.cmd_misc", "add_list_arguments", "cmd_list"),
+    "scaffold": ("runner.cmd_misc", "add_scaffold_arguments", "cmd_scaffold"),
+    "report": ("runner.cmd_misc", "add_report_arguments", "cmd_report"),
+}
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # argparse's own exit code for misuse is 2 too
         self.print_usage(sys.stderr)
-        raise UsageError(message)
+        raise UsageError("use.argument", message=message)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m runner", description=__doc__.splitlines()[0])
+def _language_asked(argv: Sequence[str]) -> str | None:
+    """``--lang`` from the arguments, read before parsing so that help is in that language."""
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def build_parser(words: Catalog, command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only ``command``'s module is imported to define its arguments (all of
+    them when it is None, as for ``--help``)."""
+    parser = _Parser(
+        prog="python -m runner",
+        description=words("help.description"),
+        epilog=words("help.epilog"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     common = _Parser(add_help=False)
-    common.add_argument(
-        "--lang",
-        choices=LANGS,
-        default=None,
-        help="language of the output: zh or en (default: LEARN_LLM_LANG, the locale, else zh)",
-    )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    run = sub.add_parser(
-        "run", parents=[common], help="run claims against the reference implementation"
-    )
-    run.add_argument(
-        "paths",
-        nargs="*",
-        default=["claims/"],
-        metavar="PATH",
-        help="claim directories or files (default: claims/)",
-    )
-    run.add_argument(
-        "--out",
-        default="evidence/",
-        metavar="DIR",
-        help="where evidence and the manifest are written (default: evidence/)",
-    )
-    run.add_argument("--format", choices=("text", "json"), default="text")
-    run.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML")
-    run.add_argument(
-        "-k",
-        dest="pattern",
-        metavar="PATTERN",
-        help="only claims whose id contains PATTERN (or matches it as a glob)",
-    )
-    run.add_argument(
-        "--check",
-        action="store_true",
-        help="compare a fresh run with the committed evidence; write nothing",
-    )
-    run.add_argument(
-        "--impl", metavar="FILE", help="judge this Python file's functions instead of the reference"
-    )
-    run.add_argument(
-        "--challenge",
-        metavar="NONCE",
-        help="add claims on inputs derived from NONCE (from your grader) to the run",
-    )
-    run.set_defaults(command_fn="runner.cmd_run:cmd_run")
-
-    validate = sub.add_parser(
-        "validate", parents=[common], help="validate learner evidence (YAML or JSON)"
-    )
-    validate.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
-    validate.add_argument(
-        "--repo",
-        metavar="DIR",
-        help="the learner's repository: commits and artifacts are checked in it",
-    )
-    validate.add_argument("--format", choices=("text", "json"), default="text")
-    validate.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML")
-    validate.add_argument(
-        "--challenge", metavar="NONCE", help="require the challenge measurements for NONCE"
-    )
-    validate.add_argument("--jobs", type=int, default=1, metavar="N", help="processes to use")
-    validate.add_argument(
-        "--claims",
-        default="claims/",
-        metavar="DIR",
-        help="where the modules live (default: claims/)",
-    )
-    validate.set_defaults(command_fn="runner.cmd_validate:cmd_validate")
-
-    listing = sub.add_parser(
-        "list", parents=[common], help="list modules, their claims and their faults"
-    )
-    listing.add_argument("paths", nargs="*", default=["claims/"], metavar="PATH")
-    listing.add_argument("--format", choices=("text", "json"), default="text")
-    listing.set_defaults(command_fn="runner.cmd_misc:cmd_list")
-
-    report = sub.add_parser(
-        "report", parents=[common], help="an HTML page (with figures) from an evidence file"
-    )
-    report.add_argument("evidence", metavar="EVIDENCE.json")
-    report.add_argument("--html", required=True, metavar="OUT.html")
-    report.set_defaults(command_fn="runner.cmd_misc:cmd_report")
-
-    scaffold = sub.add_parser(
-        "scaffold", parents=[common], help="print a file with every function to implement"
-    )
-    scaffold.add_argument("module", help="a module id, e.g. 23-design-tradeoffs")
-    scaffold.add_argument(
-        "--reference", action="store_true", help="print the reference solution in the same form"
-    )
-    scaffold.add_argument(
-        "--claims",
-        default="claims/",
-        metavar="DIR",
-        help="where the modules live (default: claims/)",
-    )
-    scaffold.set_defaults(command_fn="runner.cmd_misc:cmd_scaffold")
-
-    inject = sub.add_parser(
-        "inject", parents=[common], help="run the claims with one of the chapter's faults in place"
-    )
-    which = inject.add_mutually_exclusive_group(required=True)
-    which.add_argument("--fault", metavar="ID", help="the fault to inject")
-    which.add_argument("--list", action="store_true", help="list the faults and their catchers")
-    which.add_argument("--all", action="store_true", help="inject every fault, then the score")
-    inject.add_argument(
-        "paths",
-        nargs="*",
-        default=["claims/"],
-        metavar="PATH",
-        help="claim directories (default: claims/)",
-    )
-    inject.add_argument("--format", choices=("text", "json"), default="text")
-    inject.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML")
-    inject.set_defaults(command_fn="runner.cmd_inject:cmd_inject")
+    common.add_argument("--lang", choices=LANGS, default=None, help=words("help.lang"))
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+    for name, (module, define, _) in COMMANDS.items():
+        child = sub.add_parser(name, parents=[common], help=words(f"help.{name}"), description=words(f"help.{name}"))
+        if command is None or command == name:
+            getattr(importlib.import_module(module), define)(child, words)
     return parser
 
 
+def _command(name: str) -> Callable[[argparse.Namespace, Catalog], int]:
+    module, _, fn = COMMANDS[name]
+    command: Callable[[argparse.Namespace, Catalog], int] = getattr(importlib.import_module(module), fn)
+    return command
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    set_language(default_language())
+    argv = list(sys.argv[1:] if argv is None else argv)
+    words = catalog(resolve_language(_language_asked(argv)))
     try:
-        args = build_parser().parse_args(argv)
-        if args.lang:
-            set_language(args.lang)
-        code: int = _command(args.command_fn)(args)
-        return code
+        chosen = argv[0] if argv and argv[0] in COMMANDS and not _asks_help(argv) else None
+        args = build_parser(words, chosen).parse_args(argv)
+        return _command(args.command)(args, words)
     except InvalidClaims as exc:
         for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        n = len(exc.problems)
-        print(t("claims.problems", n=n, s="s" if n != 1 else ""), file=sys.stderr)
+            print(problem.render(words), file=sys.stderr)
+        print(exc.render(words), file=sys.stderr)
         return EXIT_MISUSE
     except ClaimsError as exc:
-        print(t("error", message=exc), file=sys.stderr)
+        print(words("error", message=exc.render(words)), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        print(t("interrupted"), file=sys.stderr)
+        print(words("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # the reader (e.g. `| head`) left; say nothing more, as other command-line tools do
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FOUND_WANTING
+    except SystemExit as exc:  # argparse's --help and --version
+        return exc.code if isinstance(exc.code, int) else EXIT_MISUSE
+    except Exception as exc:
+        if os.environ.get("LEARN_LLM_DEBUG"):
+            raise
+        # a bug of ours: one line, not a traceback, and an exit code that says "not ok"
+        print(words("internal_error", error=type(exc).__name__, message=str(exc)[:300]), file=sys.stderr)
+        return EXIT_MISUSE
+
+
+def _asks_help(argv: Sequence[str]) -> bool:
+    return "-h" in argv or "--help" in argv

@@ -1,4 +1,4 @@
-"""`inject`: run the claims with one of the chapter's faults in place."""
+"""`inject`: run the claims with one or more of the chapter's faults in place."""
 
 from __future__ import annotations
 
@@ -8,65 +8,93 @@ from pathlib import Path
 from typing import Any
 
 from checks import REGISTRY
-from runner import junit, output
+from runner import api
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
-from runner.i18n import t
-from runner.inject import fault_section, find_fault, run_all, run_fault, variant
-from runner.load import ClaimPack
-from runner.record import (
-    to_json_data,
-)
-from runner.validate import load_runnable
+from runner.i18n import Catalog
+from runner.inject import FaultRun, fault_section, run_all, run_fault, variant
+from runner.load import ClaimPack, LoadedFault
+from runner.record import to_json_data
+from runner.reporters import json_out, text
 
 
-# -- inject -----------------------------------------------------------------------------------
-def cmd_inject(args: argparse.Namespace) -> int:
-    packs = load_runnable([Path(p) for p in args.paths], REGISTRY)
+def add_arguments(inject: argparse.ArgumentParser, words: Catalog) -> None:
+    which = inject.add_mutually_exclusive_group(required=True)
+    which.add_argument("--fault", action="append", metavar="ID", help=words("help.inject.fault"))
+    which.add_argument("--list", action="store_true", help=words("help.inject.list"))
+    which.add_argument("--all", action="store_true", help=words("help.inject.all"))
+    inject.add_argument(
+        "paths", nargs="*", default=["claims/"], metavar="PATH", help=words("help.inject.paths")
+    )
+    inject.add_argument("--format", choices=("text", "json"), default="text", help=words("help.format"))
+    inject.add_argument("--junit-xml", metavar="FILE", help=words("help.junit"))
+
+
+def cmd_inject(args: argparse.Namespace, words: Catalog) -> int:
+    packs = api.load_claims([Path(p) for p in args.paths])
+    partial = [p for p in packs if not p.complete]
+    if partial:  # faults are judged against whole modules: a single claim file has none
+        raise UsageError("use.inject_needs_module", path=str(partial[0].directory))
     if args.list:
-        return _inject_list(packs, args.format)
+        return _list(packs, args.format, words)
+    if not any(p.faults for p in packs):
+        raise UsageError("use.no_faults", modules=", ".join(p.meta.id for p in packs))
     if args.all:
-        runs = [run for pack in packs for run in run_all(pack, REGISTRY)]
-        code = EXIT_OK if all(r.caught for r in runs) else EXIT_FOUND_WANTING
-        by_pack = [(pack, [r for r in runs if r.fault in pack_faults(pack)]) for pack in packs]
-        if args.format == "json":
-            payload = {**fault_section(runs), "exit_code": code}
-            output.print_json(to_json_data(payload))
-        else:
-            for pack, pack_runs in by_pack:
-                output.print_fault_summary(pack, pack_runs)
-        if args.junit_xml:
-            suites = [junit.faults_suite(pack, pack_runs) for pack, pack_runs in by_pack]
-            junit.write(Path(args.junit_xml), suites, "learn-llm faults")
-        return code
-    found = find_fault(packs, args.fault)
-    if found is None:
-        known = [lf.fault.id for pack in packs for lf in pack.faults]
-        close = difflib.get_close_matches(args.fault, known, n=len(known), cutoff=0.0)
-        raise UsageError(t("use.unknown_fault", fault=args.fault, valid=", ".join(close)))
-    pack, loaded = found
-    run = run_fault(pack, loaded, REGISTRY)
-    code = EXIT_OK if run.caught else EXIT_FOUND_WANTING
+        runs = [(pack, run) for pack in packs for run in run_all(pack, REGISTRY)]
+    else:
+        chosen = [_find(packs, fault_id, args.format) for fault_id in dict.fromkeys(args.fault)]
+        runs = [(pack, run_fault(pack, loaded, REGISTRY)) for pack, loaded in chosen]
+    by_pack: dict[str, list[FaultRun]] = {}
+    for pack, run in runs:
+        by_pack.setdefault(pack.meta.id, []).append(run)
+    code = EXIT_OK if all(run.caught for _, run in runs) else EXIT_FOUND_WANTING
+    pack_runs = {p.meta.id: api.PackRun(p, [], 0.0) for p in packs}
     if args.format == "json":
-        payload = {
-            "module": pack.meta.id,
-            "fault": variant(run),
-            "claims": to_json_data(run.results),
+        payload: dict[str, Any] = {
+            **fault_section([run for _, run in runs]),
+            "runs": [
+                {
+                    "module": pack.meta.id,
+                    "fault": variant(run),
+                    "claims": to_json_data(run.results),
+                }
+                for pack, run in runs
+            ],
             "exit_code": code,
         }
-        output.print_json(payload)
+        json_out.emit(to_json_data(payload))
     else:
-        output.print_fault_run(pack, run)
+        lines: list[str] = []
+        if args.all:
+            for module, module_runs in by_pack.items():
+                lines += text.fault_summary_lines(pack_runs[module], module_runs, words)
+        else:
+            for pack, run in runs:
+                lines += text.fault_run_lines(pack_runs[pack.meta.id], run, words)
+        for line in lines:
+            print(line)
     if args.junit_xml:
-        junit.write(Path(args.junit_xml), [junit.faults_suite(pack, [run])], "learn-llm faults")
+        from runner.reporters import junit
+
+        suites = [junit.faults_suite(pack_runs[m], rs, words) for m, rs in by_pack.items()]
+        junit.write(Path(args.junit_xml), suites, "learn-llm faults")
     return code
 
 
-def pack_faults(pack: ClaimPack) -> list[Any]:
-    return [lf.fault for lf in pack.faults]
+def _find(packs: list[ClaimPack], fault_id: str, fmt: str) -> tuple[ClaimPack, LoadedFault]:
+    for pack in packs:
+        for lf in pack.faults:
+            if lf.fault.id == fault_id:
+                return pack, lf
+    known = [lf.fault.id for pack in packs for lf in pack.faults]
+    close = difflib.get_close_matches(fault_id, known, n=len(known), cutoff=0.0)
+    error = UsageError("use.unknown_fault", fault=fault_id, valid=", ".join(close))
+    if fmt == "json":  # a script reads stdout: the error is there too, as data
+        json_out.emit({"error": {"code": "use.unknown_fault", "fault": fault_id, "valid": close}, "exit_code": 2})
+    raise error
 
 
-def _inject_list(packs: list[ClaimPack], fmt: str) -> int:
+def _list(packs: list[ClaimPack], fmt: str, words: Catalog) -> int:
     rows = [
         {
             "module": pack.meta.id,
@@ -79,7 +107,8 @@ def _inject_list(packs: list[ClaimPack], fmt: str) -> int:
         for lf in pack.faults
     ]
     if fmt == "json":
-        output.print_json({"faults": rows})
+        json_out.emit({"faults": rows})
     else:
-        output.print_fault_list(rows)
+        for line in text.fault_list_lines(rows, words):
+            print(line)
     return EXIT_OK

@@ -8,35 +8,44 @@ import sys
 from pathlib import Path
 
 from checks import REGISTRY
-from runner import output
+from runner import api
 from runner.errors import UsageError
 from runner.exits import EXIT_OK
-from runner.i18n import t
-from runner.learner import scaffold
+from runner.i18n import Catalog
+from runner.learner.scaffold import scaffold
 from runner.load import display_path, load_packs
-from runner.record import (
-    read_json,
-    schema_problems,
-)
-from runner.validate import ensure_runnable, load_runnable
+from runner.record import read_json, schema_problems
+from runner.reporters import json_out, text
+from runner.validate import ensure_runnable
 
 
 # -- scaffold ---------------------------------------------------------------------------------
-def cmd_scaffold(args: argparse.Namespace) -> int:
+def add_scaffold_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
+    parser.add_argument("module", help=words("help.scaffold.module"))
+    parser.add_argument("--reference", action="store_true", help=words("help.scaffold.reference"))
+    parser.add_argument("--claims", default="claims/", metavar="DIR", help=words("help.claims"))
+
+
+def cmd_scaffold(args: argparse.Namespace, words: Catalog) -> int:
     packs = load_packs([Path(args.claims)])
     found = [p for p in packs if p.meta.id == args.module]
     if not found:
         known = [p.meta.id for p in packs]
         close = difflib.get_close_matches(args.module, known, n=len(known), cutoff=0.0)
-        raise UsageError(t("use.unknown_module", module=args.module, modules=", ".join(close)))
+        raise UsageError("use.unknown_module", module=args.module, modules=", ".join(close))
     ensure_runnable(found, REGISTRY)
     sys.stdout.write(scaffold(found[0], REGISTRY, reference=args.reference))
     return EXIT_OK
 
 
 # -- list -------------------------------------------------------------------------------------
-def cmd_list(args: argparse.Namespace) -> int:
-    packs = load_runnable([Path(p) for p in args.paths], REGISTRY)
+def add_list_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
+    parser.add_argument("paths", nargs="*", default=["claims/"], metavar="PATH", help=words("help.run.paths"))
+    parser.add_argument("--format", choices=("text", "json"), default="text", help=words("help.format"))
+
+
+def cmd_list(args: argparse.Namespace, words: Catalog) -> int:
+    packs = api.load_claims([Path(p) for p in args.paths])
     modules = [
         {
             "id": pack.meta.id,
@@ -49,38 +58,42 @@ def cmd_list(args: argparse.Namespace) -> int:
                     "stage": c.stage.model_dump(),
                     "statement": c.claim.statement.model_dump(),
                     "check": c.claim.check,
+                    "points": c.claim.points,
+                    "visibility": c.claim.visibility,
                 }
                 for c in pack.claims
             ],
             "faults": [
-                {
-                    "id": lf.fault.id,
-                    "title": lf.fault.title.model_dump(),
-                    "catchers": lf.fault.catchers,
-                }
+                {"id": lf.fault.id, "title": lf.fault.title.model_dump(), "catchers": lf.fault.catchers}
                 for lf in pack.faults
             ],
         }
         for pack in packs
     ]
     if args.format == "json":
-        output.print_json({"modules": modules})
+        json_out.emit({"modules": modules})
     else:
-        output.print_listing(modules)
+        for line in text.listing_lines(modules, words):
+            print(line)
     return EXIT_OK
 
 
 # -- report -----------------------------------------------------------------------------------
-def cmd_report(args: argparse.Namespace) -> int:
-    from runner import report  # matplotlib is optional; only this command needs it
+def add_report_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
+    parser.add_argument("evidence", metavar="EVIDENCE.json", help=words("help.report.evidence"))
+    parser.add_argument("--html", required=True, metavar="OUT.html", help=words("help.report.html"))
+
+
+def cmd_report(args: argparse.Namespace, words: Catalog) -> int:
+    from runner.reporters import html  # matplotlib is optional; only this command needs it
 
     path = Path(args.evidence)
     if not path.is_file():
-        raise UsageError(f"{display_path(path)}: no such file")
+        raise UsageError("use.no_such_file", path=display_path(path))
     evidence = read_json(path)
     problems = schema_problems(evidence)
     if problems:
-        raise UsageError(f"{display_path(path)}: not valid evidence: {problems[0]}")
-    report.write(evidence, Path(args.html))
-    print(t("report.wrote", path=display_path(Path(args.html))))
+        raise UsageError("use.not_evidence", path=display_path(path), problem=problems[0])
+    html.write(evidence, Path(args.html), words)
+    print(words("report.wrote", path=display_path(Path(args.html))))
     return EXIT_OK

@@ -1,168 +1,310 @@
-"""`run`: judge an implementation with a module's claims, record the evidence."""
+"""`run`: judge an implementation (or a class of them) with a module's claims, record it.
+
+This module parses arguments, calls the core API and chooses reporters; it decides nothing
+about a run itself.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
-import time
 from pathlib import Path
+from typing import Any
 
-from checks import REGISTRY
-from runner import output
+from runner import api
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
-from runner.i18n import t
-from runner.inject import fault_section, run_all
-from runner.learner import load_learner, module_subjects
+from runner.i18n import Catalog
+from runner.learner.session import WorkerLimits
 from runner.load import ClaimPack, display_path
-from runner.models import ClaimResult
-from runner.provenance import start_measured_commit
+from runner.provenance import Commit, repo_relative, start_measured_commit
 from runner.record import (
+    Drift,
     build_evidence,
-    commit_writes,
     drift,
     evidence_name,
-    prepare_write,
+    learner_variants,
     read_json,
-    to_json_data,
+    write_evidence,
 )
-from runner.run import run_claims, select
-from runner.validate import load_runnable
+from runner.reporters import json_out, text
+
+MAX_TIMEOUT_S = 3600
+MAX_MEMORY_MIB = 65536
+MAX_JOBS = 64
+RESERVED_VARIANTS = ("challenge", "reference")
 
 
-# -- run --------------------------------------------------------------------------------------
-def canonical_command(args: argparse.Namespace) -> str:
-    """The command that reproduces the evidence (output-only flags such as --out left out)."""
+def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
+    run.add_argument(
+        "paths", nargs="*", default=["claims/"], metavar="PATH", help=words("help.run.paths")
+    )
+    run.add_argument("--out", default="evidence/", metavar="DIR", help=words("help.run.out"))
+    run.add_argument("--format", choices=("text", "json"), default="text", help=words("help.format"))
+    run.add_argument("--junit-xml", metavar="FILE", help=words("help.junit"))
+    run.add_argument("-k", dest="pattern", metavar="PATTERN", help=words("help.run.k"))
+    run.add_argument("--check", action="store_true", help=words("help.run.check"))
+    run.add_argument(
+        "--impl", action="append", metavar="FILE_OR_DIR", help=words("help.run.impl")
+    )
+    run.add_argument("--challenge", metavar="NONCE", help=words("help.run.challenge"))
+    run.add_argument(
+        "--timeout",
+        type=_bounded(float, 0.1, MAX_TIMEOUT_S, words),
+        default=WorkerLimits.timeout_s,
+        metavar="SECONDS",
+        help=words("help.run.timeout", default=WorkerLimits.timeout_s),
+    )
+    run.add_argument(
+        "--memory-mib",
+        type=_bounded(int, 256, MAX_MEMORY_MIB, words),
+        default=WorkerLimits.memory_mib,
+        metavar="MIB",
+        help=words("help.run.memory", default=WorkerLimits.memory_mib),
+    )
+    run.add_argument(
+        "--jobs", type=_bounded(int, 1, MAX_JOBS, words), default=1, metavar="N", help=words("help.jobs")
+    )
+    run.add_argument("--gradescope-results", metavar="FILE_OR_DIR", help=words("help.run.gradescope"))
+    run.add_argument("-v", "--verbose", action="store_true", help=words("help.run.verbose"))
+
+
+def _bounded(kind: type, low: float, high: float, words: Catalog) -> Any:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(words("use.not_a_number", value=text[:40])) from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(words("use.out_of_range", value=text[:40], low=low, high=high))
+        return value
+
+    return parse
+
+
+def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
+    packs = api.load_claims([Path(p) for p in args.paths])
+    options = api.RunOptions(
+        pattern=args.pattern,
+        challenge=args.challenge,
+        limits=WorkerLimits(timeout_s=args.timeout, memory_mib=args.memory_mib),
+    )
+    if args.impl:
+        if args.check:
+            raise UsageError("use.check_with_impl")
+        learners, as_class = _learner_files(args.impl)
+        if as_class:
+            return _class_run(args, words, packs, learners, options)
+        return _single_run(args, words, packs, api.LearnerFile(learners[0]), options)
+    if args.challenge is not None and args.check:
+        raise UsageError("use.check_with_challenge")
+    if args.gradescope_results:
+        raise UsageError("use.gradescope_needs_impl")
+    return _single_run(args, words, packs, api.Reference(), options)
+
+
+def _learner_files(values: list[str]) -> tuple[list[Path], bool]:
+    """Every learner file named (a directory: each *.py directly in it); and whether this is
+    a class (a directory, or more than one file)."""
+    files: list[Path] = []
+    as_class = len(values) > 1
+    for value in values:
+        path = Path(value)
+        if path.is_dir():
+            as_class = True
+            found = sorted(p for p in path.iterdir() if p.suffix == ".py" and p.is_file())
+            files += found
+        elif path.is_file() and path.suffix == ".py":
+            files.append(path)
+        elif not path.exists():
+            raise UsageError("use.no_such_path", path=display_path(path))
+        else:
+            raise UsageError("use.impl_not_python", path=display_path(path))
+    if not files:
+        raise UsageError("use.no_learner_files")
+    return files, as_class
+
+
+def _single_run(
+    args: argparse.Namespace,
+    words: Catalog,
+    packs: list[ClaimPack],
+    subject: api.Subject,
+    options: api.RunOptions,
+) -> int:
+    # asked once everything is known to be runnable: git answers while the claims run
+    pending_commit = start_measured_commit([p.directory for p in packs])
+    run = api.run_packs(packs, subject, options)
+    commit = pending_commit()
+    if run.load_failure is not None:
+        _print(text.run_lines(run, words), args)
+        if args.format == "json":
+            json_out.emit(json_out.run_payload(run, words, [], [], [], run.exit_code()))
+        return run.exit_code()
+    if args.pattern and not run.results:
+        raise UsageError("use.no_match", pattern=args.pattern)
+    docs = _evidence(run, commit, args)
+    notes: list[str] = []
+    drifted: list[tuple[str, Drift]] = []
+    written: list[str] = []
+    if args.check:
+        if commit is None:
+            raise UsageError("use.check_needs_git")
+        if not run.complete:
+            raise UsageError("use.check_needs_whole")
+        drifted = _drift(Path(args.out), docs)
+    elif commit is None:
+        notes.append(words("run.not_written.git"))
+    elif not run.complete:
+        notes.append(words("run.not_written.partial"))
+    else:
+        variant = _variant(run, args, None)
+        paths = write_evidence(Path(args.out), docs, commit.root, variant=variant)
+        written = [display_path(p) for p in paths]
+    code = EXIT_FOUND_WANTING if run.exit_code() != EXIT_OK or drifted else EXIT_OK
+    if args.format == "json":
+        json_out.emit(json_out.run_payload(run, words, [d for _, d in docs], written, drifted, code, notes))
+    else:
+        lines = text.run_lines(run, words, verbose=args.verbose)
+        lines += text.drift_lines(drifted, words)
+        if args.check and not drifted:
+            lines.append(words("run.no_drift"))
+        lines += [words("run.wrote", path=p) for p in written] + notes
+        _print(lines, args)
+    if args.junit_xml:
+        from runner.reporters import junit
+
+        junit.write(Path(args.junit_xml), junit.run_suites(run, words), "learn-llm claims")
+    if args.gradescope_results:
+        from runner.reporters import gradescope
+
+        gradescope.write(Path(args.gradescope_results), run, words)
+    return code
+
+
+def _class_run(
+    args: argparse.Namespace,
+    words: Catalog,
+    packs: list[ClaimPack],
+    learners: list[Path],
+    options: api.RunOptions,
+) -> int:
+    pending_commit = start_measured_commit([p.directory for p in packs])
+    variants = [_safe_variant(v) for v in learner_variants([p.stem for p in learners])]
+    rows: list[tuple[str, api.Run]] = []
+    results = api.run_class(
+        packs, learners, options, jobs=args.jobs, claim_paths=[Path(p) for p in args.paths]
+    )
+    commit = pending_commit()
+    gradescope_dir = Path(args.gradescope_results) if args.gradescope_results else None
+    written: list[str] = []
+    notes: list[str] = []
+    for (path, run), variant in zip(results, variants, strict=True):
+        rows.append((display_path(path), run))
+        if run.load_failure is None and commit is not None and run.complete:
+            docs = _evidence(run, commit, args)
+            name = variant + (".challenge" if args.challenge is not None else "")
+            paths = write_evidence(Path(args.out), docs, commit.root, variant=name)
+            written += [display_path(p) for p in paths]
+        if gradescope_dir is not None:
+            from runner.reporters import gradescope
+
+            gradescope.write(gradescope_dir / f"{variant}.json", run, words)
+        if args.format == "text" and args.verbose:
+            _print(text.run_lines(run, words, verbose=True), args)
+    if commit is None:
+        notes.append(words("run.not_written.git"))
+    code = EXIT_OK if all(r.exit_code() == EXIT_OK for _, r in rows) else EXIT_FOUND_WANTING
+    if args.format == "json":
+        json_out.emit(json_out.class_payload(rows, words, written, code, notes))
+    else:
+        lines = text.class_lines(rows, words)
+        lines += [words("run.wrote", path=p) for p in written] + notes
+        _print(lines, args)
+    if args.junit_xml:
+        from runner.reporters import junit
+
+        suites = [s for name, run in rows for s in junit.run_suites(run, words, label=name)]
+        junit.write(Path(args.junit_xml), suites, "learn-llm class")
+    return code
+
+
+def _evidence(
+    run: api.Run, commit: Commit | None, args: argparse.Namespace
+) -> list[tuple[ClaimPack, dict[str, Any]]]:
+    if commit is None or not run.complete:
+        return []
+    from checks import REGISTRY
+    from runner.inject import fault_section
+
+    command = canonical_command(args, commit, run)
+    docs = []
+    for pack_run in run.packs:
+        faults = fault_section(pack_run.faults) if pack_run.faults else None
+        block = None
+        if pack_run.challenge:
+            from runner.challenges import challenge_record
+
+            block = challenge_record(run.options.challenge or "", pack_run.challenge)
+        doc = build_evidence(
+            pack_run.pack,
+            pack_run.results,
+            run.implementation,
+            commit,
+            command,
+            pack_run.duration_ms,
+            REGISTRY,
+            faults,
+            block,
+        )
+        docs.append((pack_run.pack, doc))
+    return docs
+
+
+def _drift(out_dir: Path, docs: list[tuple[ClaimPack, dict[str, Any]]]) -> list[tuple[str, Drift]]:
+    found: list[tuple[str, Drift]] = []
+    for pack, doc in docs:
+        path = out_dir / evidence_name(pack)
+        shown = display_path(path)
+        if not path.exists():
+            found.append((shown, Drift("$", "nothing", "evidence")))
+            continue
+        found += [(shown, d) for d in drift(read_json(path), doc)]
+    return found
+
+
+def _variant(run: api.Run, args: argparse.Namespace, learner: str | None) -> str | None:
+    parts = []
+    if run.implementation.get("kind") == "learner":
+        parts.append(_safe_variant(learner_variants([Path(str(run.implementation["name"])).stem])[0]))
+    if args.challenge is not None:
+        parts.append("challenge")
+    return ".".join(parts) or None
+
+
+def _safe_variant(name: str) -> str:
+    """A learner's variant never takes a name the reference's own variants use."""
+    return f"{name}-learner" if name in RESERVED_VARIANTS else name
+
+
+def canonical_command(args: argparse.Namespace, commit: Commit, run: api.Run) -> str:
+    """The command that reproduces the evidence, with paths relative to the repository (so
+    it reads the same from any directory; output-only flags are left out)."""
     parts = ["python -m runner run"]
     for raw in args.paths:
         path = Path(raw)
-        shown = display_path(path)
-        parts.append(shown + "/" if path.is_dir() and not shown.endswith("/") else shown)
+        shown = repo_relative(path, commit.root)
+        parts.append(shown + "/" if path.is_dir() else shown)
     if args.pattern:
-        parts += ["-k", args.pattern]
-    if args.impl:
-        parts += ["--impl", display_path(Path(args.impl))]
+        parts += ["-k", shlex.quote(args.pattern)]
+    if run.implementation.get("kind") == "learner":
+        parts += ["--impl", shlex.quote(str(run.implementation["name"]))]
     if args.challenge is not None:
         parts += ["--challenge", shlex.quote(args.challenge)]
     return " ".join(parts)
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    packs = load_runnable([Path(p) for p in args.paths], REGISTRY)
-    if args.impl and args.check:
-        raise UsageError(
-            "--check compares a reference run with the committed evidence; drop --impl"
-        )
-    impl = (
-        load_learner(Path(args.impl), module_subjects(packs, REGISTRY))
-        if args.impl
-        else REGISTRY.reference()
-    )
-    if args.challenge is not None and args.check:
-        raise UsageError(
-            "--check compares a reference run with the committed evidence; drop --challenge"
-        )
-    challenges = {}
-    if args.challenge is not None:
-        from runner.challenges import challenge_claims
-
-        challenges = {p.meta.id: challenge_claims(p, args.challenge, REGISTRY) for p in packs}
-    # asked once everything is known to be runnable: git answers while the claims run
-    pending_commit = start_measured_commit()
-    runs: list[tuple[ClaimPack, list[ClaimResult], float]] = []
-    for pack in packs:
-        chosen = select(pack.claims, args.pattern) + challenges.get(pack.meta.id, [])
-        start = time.perf_counter()
-        results = run_claims(chosen, impl, REGISTRY, pack.meta.seed)
-        runs.append((pack, results, (time.perf_counter() - start) * 1000))
-    commit = pending_commit()
-    if args.pattern and not any(results for _, results, _ in runs):
-        raise UsageError(t("use.no_match", pattern=args.pattern))
-
-    whole = all(pack.complete for pack, _, _ in runs) and not args.pattern
-    docs = []
-    if commit is not None:
-        command = canonical_command(args)
-        for pack, results, ms in runs:
-            # the fault variants belong to the evidence of a whole module only
-            faults = None
-            if whole and pack.faults and impl.kind == "reference":
-                faults = fault_section(run_all(pack, REGISTRY, reference=results))
-            extra = challenges.get(pack.meta.id)
-            block = None
-            if extra:
-                from runner.challenges import challenge_record
-
-                block = challenge_record(args.challenge, extra)
-            docs.append(
-                (pack, build_evidence(pack, results, impl, commit, command, ms, faults, block))
-            )
-    out_dir = Path(args.out)
-    notes: list[str] = []
-    drifted: list[str] = []
-    written: list[str] = []
-    if args.check:
-        if commit is None:
-            raise UsageError("--check needs a git checkout: evidence records the measured commit")
-        if not whole:
-            raise UsageError("--check compares whole modules; drop -k and name module directories")
-        for pack, doc in docs:
-            committed_path = out_dir / evidence_name(pack)
-            if not committed_path.exists():
-                drifted.append(f"{display_path(committed_path)}: {t('run.no_evidence')}")
-                continue
-            fresh = json.loads(json.dumps(doc))
-            drifted += [
-                f"{display_path(committed_path)}: {d}"
-                for d in drift(read_json(committed_path), fresh)
-            ]
-    elif commit is None:
-        notes.append(t("run.not_written.git"))
-    elif not whole:
-        notes.append(t("run.not_written.partial"))
-    else:
-        variant = ".".join(
-            ([Path(impl.name).stem] if impl.kind == "learner" else [])
-            + (["challenge"] if args.challenge is not None else [])
-        )
-        writes = prepare_write(out_dir, docs, variant=variant or None)
-        commit_writes(writes)
-        written = [display_path(p) for p, _ in writes]
-
-    failing = any(r.status != "passed" for _, results, _ in runs for r in results)
-    code = EXIT_FOUND_WANTING if failing or drifted else EXIT_OK
-    if args.format == "json":
-        payload = {
-            "evidence": [doc for _, doc in docs],
-            "results": [
-                {"module": pack.meta.id, "claims": to_json_data(results)}
-                for pack, results, _ in runs
-            ],
-            "written": written,
-            "drift": drifted,
-            "notes": notes,
-            "exit_code": code,
-        }
-        output.print_json(payload)
-    else:
-        for pack, results, _ in runs:
-            output.print_run(pack, impl, results)
-        output.print_totals([r for _, results, _ in runs for r in results])
-        for line in drifted[:40]:
-            print(t("run.drift", line=line))
-        if len(drifted) > 40:
-            print(t("run.drift_more", n=len(drifted) - 40))
-        if args.check and not drifted:
-            print(t("run.no_drift"))
-        for path in written:
-            print(t("run.wrote", path=path))
-        for note in notes:
-            print(note)
-    if args.junit_xml:
-        label = f" · {impl.name}" if impl.kind != "reference" else ""
-        from runner import junit  # only for --junit-xml
-
-        suites = [junit.claims_suite(pack, results, label) for pack, results, _ in runs]
-        junit.write(Path(args.junit_xml), suites, "learn-llm claims")
-    return code
+def _print(lines: list[str], args: argparse.Namespace) -> None:
+    if args.format == "text":
+        for line in lines:
+            print(line)

@@ -21,9 +21,12 @@ def template_refs(template: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in PLACEHOLDER.finditer(template)]
 
 
-def render(template: str, values: Mapping[tuple[str, str], Any]) -> str:
+def render(template: str, values: Mapping[str, Any]) -> str:
+    """``template`` with each ``{claim/measure:spec}`` filled from ``values``, keyed
+    ``"claim/measure"``; a value the run did not measure shows as ``?``."""
+
     def fill(match: re.Match[str]) -> str:
-        key = (match.group(1), match.group(2))
+        key = f"{match.group(1)}/{match.group(2)}"
         if key not in values:
             return "?"
         return _format(values[key], match.group(3))

@@ -12,21 +12,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from checks.registry import Registry
-from runner.facts import render
-from runner.i18n import language, t
+from runner.facts import template_refs
 from runner.judge import judge
 from runner.load import ClaimPack, LoadedFault
-from runner.models import ClaimResult, Fault, Text
-from runner.run import run_claim, run_claims
+from runner.models import ClaimResult, Detail, Fault, Text
+from runner.run import recorded, run_claim, run_claims
 
 BROKEN = ("failed", "error")
 
 
 @dataclass(frozen=True)
 class FactResult:
-    text: Text
+    """A fact of the fault's run: its sentence template, the numbers it names, whether the
+    run showed what faults.yaml says. Words are filled in only where it is shown."""
+
+    template: Text
+    values: dict[str, Any]  # "claim-id/measure" -> the measured value
     held: bool
-    detail: str | None
+    detail: Detail | None
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def run_fault(
     previous = {r.id: r for r in reference or []}
     results = []
     for loaded_claim in pack.claims:
-        needs = registry.resolve_check(loaded_claim.claim.check).needs
+        needs = registry.resolve_check(loaded_claim.claim.check).needs_of(loaded_claim.claim.inputs)
         known = previous.get(loaded_claim.claim.id)
         if known is not None and not reached.intersection(needs):
             results.append(known)
@@ -97,13 +100,17 @@ def run_fault(
     for fact in fault.observed:
         key = (fact.claim, fact.measure)
         if key in values:
-            # shown, not recorded: in the reader's language
-            verdict, detail = judge(fact.as_expectation(), values[key], language())
+            verdict, detail = judge(fact.as_expectation(), values[key])
         else:
             verdict = "failed"
-            detail = t("fault.measured_no", claim=fact.claim, measure=fact.measure)
-        text = Text(zh=render(fact.fact.zh, values), en=render(fact.fact.en, values))
-        facts.append(FactResult(text, verdict == "passed", detail))
+            detail = Detail.of("fault.measured_no", claim=fact.claim, measure=fact.measure)
+        named = {
+            f"{c}/{m}": recorded(values[(c, m)])
+            for lang in ("zh", "en")
+            for c, m in template_refs(getattr(fact.fact, lang))
+            if (c, m) in values
+        }
+        facts.append(FactResult(fact.fact, named, verdict == "passed", detail))
     return FaultRun(fault, results, facts)
 
 
@@ -131,7 +138,15 @@ def variant(run: FaultRun) -> dict[str, Any]:
         "title": fault.title.model_dump(),
         "replaces": fault.replaces,
         "expected_signal": fault.expected_signal.model_dump(),
-        "observed_signal": [f.text.model_dump() for f in run.facts],
+        "observed_signal": [
+            {
+                "fact": f.template.model_dump(),
+                "values": f.values,
+                "held": f.held,
+                "detail": f.detail.model_dump() if f.detail else None,
+            }
+            for f in run.facts
+        ],
         "observed_as_declared": run.observed_as_declared,
         "differs_from_chapter": (
             fault.differs_from_chapter.model_dump() if fault.differs_from_chapter else None

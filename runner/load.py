@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from runner.errors import ClaimProblem, InvalidClaims, UsageError
-from runner.i18n import CATALOG, t
+from runner.i18n import Msg, msg
 from runner.models import Claim, Fault, FaultsFile, ModuleMeta, PropositionFile, Text
 from runner.safeyaml import Document, YamlError, parse
 
@@ -86,13 +86,13 @@ def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
     wanted: dict[Path, set[Path] | None] = {}  # module dir -> chosen files (None: all)
     for path in paths:
         if not path.exists():
-            raise UsageError(t("use.no_such_path", path=display_path(path)))
+            raise UsageError("use.no_such_path", path=display_path(path))
         if path.is_file():
             if path.suffix not in YAML_SUFFIXES or path.name in (MODULE_FILE, FAULTS_FILE):
-                raise UsageError(t("use.not_claim_file", path=display_path(path)))
+                raise UsageError("use.not_claim_file", path=display_path(path))
             module_dir = path.parent
             if not (module_dir / MODULE_FILE).is_file():
-                raise UsageError(t("use.no_module_beside", path=display_path(path)))
+                raise UsageError("use.no_module_beside", path=display_path(path))
             chosen = wanted.setdefault(module_dir, set())
             if chosen is not None:
                 chosen.add(path)
@@ -101,7 +101,7 @@ def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
         else:
             modules = sorted(p.parent for p in path.glob(f"*/{MODULE_FILE}"))
             if not modules:
-                raise UsageError(t("use.no_module_in", path=display_path(path)))
+                raise UsageError("use.no_module_in", path=display_path(path))
             for module_dir in modules:
                 wanted[module_dir] = None
 
@@ -131,7 +131,7 @@ def _load_pack(
         meta = to_model(ModuleMeta, meta_doc, module_dir / MODULE_FILE, problems)
     files = claim_files(module_dir)
     if not files:
-        problems.append(ClaimProblem(display_path(module_dir), None, t("claim.no_files")))
+        problems.append(ClaimProblem(display_path(module_dir), None, msg("claim.no_files")))
     claims: list[LoadedClaim] = []
     for path in files if chosen is None else sorted(chosen):
         doc = read_yaml(path, problems)
@@ -166,11 +166,21 @@ def _load_pack(
                 faults.append(LoadedFault(fault, display_path(faults_path), line))
     if meta is None:
         return None
+    chapter = module_dir / meta.chapter
+    if not chapter.is_file():
+        problems.append(
+            ClaimProblem(
+                display_path(module_dir / MODULE_FILE),
+                meta_doc.line_of(("chapter",)) if meta_doc is not None else None,
+                msg("claim.no_chapter", chapter=meta.chapter),
+                field="chapter",
+            )
+        )
     extra = (faults_path,) if faults_path.is_file() else ()
     return ClaimPack(
         meta=meta,
         directory=module_dir,
-        files=(module_dir / MODULE_FILE, *files, *extra),
+        files=(module_dir / MODULE_FILE, *files, *extra, *((chapter,) if chapter.is_file() else ())),
         claims=tuple(claims),
         complete=chosen is None,
         faults=tuple(faults),
@@ -208,7 +218,7 @@ def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        reason = t("claim.cannot_read", reason=exc.strerror)
+        reason = msg("claim.cannot_read", reason=exc.strerror or str(exc))
         problems.append(ClaimProblem(display_path(path), None, reason))
         return None
     try:
@@ -221,12 +231,8 @@ def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
 def to_model(model: type[M], doc: Document, path: Path, problems: list[ClaimProblem]) -> M | None:
     """Validate ``doc`` as ``model``; each pydantic error becomes a problem with its line."""
     if not isinstance(doc.data, dict):
-        empty = t("claim.empty_file") if doc.data is None else ""
-        problems.append(
-            ClaimProblem(
-                display_path(path), doc.line_of(()), t("claim.top_not_mapping", empty=empty)
-            )
-        )
+        code = "claim.empty_file" if doc.data is None else "claim.top_not_mapping"
+        problems.append(ClaimProblem(display_path(path), doc.line_of(()), msg(code)))
         return None
     try:
         return model.model_validate(doc.data)
@@ -239,7 +245,7 @@ def to_model(model: type[M], doc: Document, path: Path, problems: list[ClaimProb
                 continue  # reported as the misspelling that left it missing
             message = describe_error(err)
             if path_in_data in misspelt:
-                message = t("claim.did_you_mean", key=misspelt[path_in_data][-1])
+                message = msg("claim.did_you_mean", key=misspelt[path_in_data][-1])
             claim, field = split_claim(doc.data, path_in_data)
             problems.append(
                 ClaimProblem(
@@ -312,34 +318,72 @@ def format_field(path: tuple[int | str, ...]) -> str:
     return out
 
 
-def describe_error(err: Any) -> str:
+def describe_error(err: Any) -> Msg:
+    """A pydantic error as a message: our own rules carry their code as the error type;
+    pydantic's usual errors have entries of their own; anything else keeps its words."""
     kind = err["type"]
-    ctx = err.get("ctx") or {}
-    got = err.get("input")
+    ctx = {k: v if isinstance(v, int | float | str) else str(v) for k, v in (err.get("ctx") or {}).items()}
+    got = _short(err.get("input"))
+    if kind in OWN_CODES:
+        return msg(kind, **ctx)
     if kind == "missing":
-        return t("claim.missing")
+        return msg("claim.missing")
     if kind == "extra_forbidden":
-        return t("claim.unknown_key")
+        return msg("claim.unknown_key")
     if kind == "union_tag_invalid":
-        return t("claim.bad_kind", kind=ctx.get("tag"), kinds=ctx.get("expected_tags"))
+        return msg("claim.bad_kind", kind=ctx.get("tag"), kinds=ctx.get("expected_tags"))
     if kind == "union_tag_not_found":
-        return t("claim.no_kind")
-    if kind == "value_error":
-        return str(ctx.get("error", err["msg"]))
-    if kind == "too_short" and isinstance(got, list):
-        n = ctx.get("min_length", 1)
-        return t("claim.too_short", n=n, entries="entry" if n == 1 else "entries", got=_short(got))
+        return msg("claim.no_kind")
+    if kind == "too_short" and isinstance(err.get("input"), list):
+        return msg("claim.too_short", n=ctx.get("min_length", 1), got=got)
     if kind in ("model_type", "dict_type"):
-        return t("claim.not_mapping", got=_short(got))
+        return msg("claim.not_mapping", got=got)
     if kind == "string_pattern_mismatch":
-        return t("claim.pattern", got=got, pattern=ctx.get("pattern"))
-    msg = f"{err['msg'][0].lower()}{err['msg'][1:]}"
-    if f"pydantic.{kind}" in CATALOG:
-        fields = {name: str(value) for name, value in ctx.items()}
-        if "expected" in fields:  # a literal's choices: 'a', 'b' or 'c'
-            fields["expected"] = fields["expected"].replace(" or ", ", ")
-        return t(f"pydantic.{kind}", **{**fields, "msg": msg, "got": _short(got)})
-    return f"{msg}, got {_short(got)}"
+        return msg("claim.pattern", got=got, pattern=ctx.get("pattern"))
+    if kind in PYDANTIC_CODES:
+        if "expected" in ctx:  # a literal's choices: 'a', 'b' or 'c'
+            ctx["expected"] = str(ctx["expected"]).replace(" or ", ", ")
+        return msg(f"pydantic.{kind}", **ctx, got=got)
+    text = str(err.get("msg", kind))
+    return msg("claim.other", text=f"{text[:1].lower()}{text[1:]}", got=got)
+
+
+# Codes raised by runner.models' own validators (their words are in the catalogues).
+OWN_CODES = frozenset(
+    {
+        "tol.close_bound",
+        "tol.finite_bound",
+        "tol.range_bound",
+        "tol.range_finite",
+        "tol.range_order",
+        "tol.no_value",
+        "tol.needs_value",
+        "tol.close_value",
+        "tol.finite_value",
+        "tol.per_element",
+    }
+)
+PYDANTIC_CODES = frozenset(
+    {
+        "string_type",
+        "string_too_short",
+        "string_too_long",
+        "int_type",
+        "int_parsing",
+        "int_from_float",
+        "float_type",
+        "float_parsing",
+        "finite_number",
+        "bool_type",
+        "bool_parsing",
+        "list_type",
+        "literal_error",
+        "greater_than_equal",
+        "greater_than",
+        "less_than_equal",
+        "less_than",
+    }
+)
 
 
 def _short(value: Any) -> str:

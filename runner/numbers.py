@@ -8,21 +8,31 @@ three decimals and a times sign (2.552×).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from checks.outcome import Raised
-from runner.models import Close, Exact, Expectation, Raises, Range, Unit
+from runner.models import Expectation, Unit
+
+MAX_SHOWN = 12
 
 
 def show(x: Any, unit: Unit | None = None) -> str:
     if isinstance(x, Raised):
         return str(x)
-    if isinstance(x, bool) or x is None or isinstance(x, str):
-        return str(x).lower() if isinstance(x, bool) else str(x)
-    if isinstance(x, list):
+    if isinstance(x, bool) or x is None:
+        return str(x).lower()
+    if isinstance(x, str):
+        return x if len(x) <= 200 else x[:197] + "..."
+    if isinstance(x, list | tuple):
+        if len(x) > MAX_SHOWN:  # a person reads a few values; the evidence keeps them all
+            head = ", ".join(show(v, unit) for v in x[:8])
+            return f"[{head}, … {len(x):,} values]"
         return "[" + ", ".join(show(v, unit) for v in x) + "]"
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{k}: {show(v, unit)}" for k, v in list(x.items())[:8]) + "}"
     if not isinstance(x, int | float):
-        return repr(x)
+        return type(x).__name__
     if isinstance(x, float) and not math.isfinite(x):
         return "NaN" if math.isnan(x) else ("inf" if x > 0 else "-inf")
     if isinstance(x, int) and abs(x) >= 10**16:  # astronomic, e.g. V^T computed exactly
@@ -40,28 +50,38 @@ def show(x: Any, unit: Unit | None = None) -> str:
     return f"{x:.6g}"
 
 
-def show_expectation(exp: Expectation) -> str:
+def show_expectation(exp: Expectation, raises_word: str = "raises") -> str:
     """``4701.20 ± 0.005``, ``= 123,532,032``, ``≥ 4600``, ``raises ValueError``."""
-    tol = exp.tolerance
-    if isinstance(tol, Raises):
-        return f"raises {tol.error}"
-    if isinstance(tol, Range):
-        if tol.min is not None and tol.max is not None:
-            return f"in [{show(tol.min, exp.unit)}, {show(tol.max, exp.unit)}]"
-        if tol.min is not None:
-            return f"≥ {show(tol.min, exp.unit)}"
-        return f"≤ {show(tol.max, exp.unit)}"
-    value = show(exp.value, exp.unit)
-    if isinstance(tol, Exact):
-        return f"= {value}"
-    return f"{value} ± {show_tolerance(tol)}"
+    return show_expected(exp.value, exp.tolerance.model_dump(exclude_none=True), exp.unit, raises_word)
 
 
-def show_tolerance(tol: Close) -> str:
-    def fmt(b: float | list[float]) -> str:
+def show_expected(
+    value: Any, tolerance: Mapping[str, Any], unit: Any = None, raises_word: str = "raises"
+) -> str:
+    """An expectation as data (the evidence's ``expected`` and ``tolerance``) in notation."""
+    kind = tolerance.get("kind")
+    if kind == "raises":
+        return f"{raises_word} {tolerance.get('error')}"
+    if kind == "range":
+        low, high = tolerance.get("min"), tolerance.get("max")
+        if low is not None and high is not None:
+            return f"∈ [{show(low, unit)}, {show(high, unit)}]"
+        if low is not None:
+            return f"≥ {show(low, unit)}"
+        return f"≤ {show(high, unit)}"
+    shown = show(value, unit)
+    if kind == "exact":
+        return f"= {shown}"
+    return f"{shown} ± {show_tolerance(tolerance)}"
+
+
+def show_tolerance(tol: Mapping[str, Any]) -> str:
+    def fmt(b: Any) -> str:
         return "[" + ", ".join(f"{v:g}" for v in b) + "]" if isinstance(b, list) else f"{b:g}"
 
-    if tol.rel is None:
-        return fmt(tol.abs) if tol.abs is not None else "0"
-    rel = f"{fmt(tol.rel)} (rel)"
-    return rel if tol.abs is None else f"max({fmt(tol.abs)}, {rel})"
+    absolute, relative = tol.get("abs"), tol.get("rel")
+    if relative is None:
+        return fmt(absolute) if absolute is not None else "0"
+    rel = f"{fmt(relative)} (rel)"
+    return rel if absolute is None else f"max({fmt(absolute)}, {rel})"
+

@@ -1,38 +1,46 @@
-"""Where a run happened: the commit of the code that measured, and a sanitized environment.
+"""Where a run happened: the commit of what was measured, and a sanitized environment.
+
+The commit is taken from the repository that holds the claims being run (a course
+repository with only ``claims/`` in it, or this project's own checkout), never from where
+the runner happens to be installed. When the runner's own source lies in that same
+repository (a checkout of this project), its code counts as measured too.
 
 No host name, user name or path ever enters the evidence: the environment is the Python and
-NumPy versions and the operating system's family and machine type.
+NumPy versions, the operating system's family and machine type, and the BLAS library and
+the kernel it chose for this CPU (which decides the last bits of every matrix product).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 import platform
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-# What produced a measurement: the code, the claims, the schemas and the pinned versions.
-# A commit that touches only evidence, tests or docs does not change what a run measures.
-MEASURED_PATHS = ("checks", "claims", "runner", "schemas", "pyproject.toml")
+CODE_ROOT = Path(__file__).resolve().parents[1]
+# This project's own measured files, when its checkout is the repository being run.
+CODE_PATHS = ("checks", "runner", "schemas", "pyproject.toml")
+GIT_TIMEOUT_S = 30
 
 
 @dataclass(frozen=True)
 class Commit:
     sha: str
     dirty: bool
+    root: Path
 
 
-def _start_git(*args: str) -> Callable[[], str | None]:
-    """Start ``git ARGS`` now; the returned function waits for its output (None on failure)."""
+def _git(cwd: Path, *args: str) -> Callable[[], str | None]:
+    """Start ``git ARGS`` in ``cwd`` now; the returned function waits for its output."""
     try:
         proc = subprocess.Popen(
             ["git", *args],
-            cwd=PROJECT_ROOT,
+            cwd=cwd,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -43,7 +51,7 @@ def _start_git(*args: str) -> Callable[[], str | None]:
 
     def result() -> str | None:
         try:
-            out, _ = proc.communicate(timeout=30)
+            out, _ = proc.communicate(timeout=GIT_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.communicate()
@@ -53,25 +61,56 @@ def _start_git(*args: str) -> Callable[[], str | None]:
     return result
 
 
-def start_measured_commit() -> Callable[[], Commit | None]:
-    """Ask git now, answer later: the two questions of :func:`measured_commit` run in their
-    own processes while the claims run, and describe the tree as it was when they started."""
-    sha = _start_git("log", "-1", "--format=%H", "--", *MEASURED_PATHS)
-    status = _start_git("status", "--porcelain", "--untracked-files=all", "--", *MEASURED_PATHS)
+def repository_root(path: Path) -> Path | None:
+    """The top of the git checkout that holds ``path``, or None."""
+    top = _git(path if path.is_dir() else path.parent, "rev-parse", "--show-toplevel")()
+    return Path(top).resolve() if top else None
+
+
+def measured_paths(module_dirs: Iterable[Path], root: Path) -> list[str]:
+    """What a run measures, relative to the repository: the claim packs, and this project's
+    own code when it lives in the same repository."""
+    paths = sorted({os.path.relpath(d.resolve(), root) for d in module_dirs})
+    if CODE_ROOT == root or root in CODE_ROOT.parents:
+        base = os.path.relpath(CODE_ROOT, root)
+        paths += [os.path.normpath(os.path.join(base, p)) for p in CODE_PATHS]
+    return paths
+
+
+def start_measured_commit(module_dirs: list[Path]) -> Callable[[], Commit | None]:
+    """Ask git now, answer later: the last commit that changed what the run measures, and
+    whether those files differ from it. The questions run in their own processes while the
+    claims run; the answer is None outside a git checkout (or without git)."""
+    if not module_dirs:
+        return lambda: None
+    root = repository_root(module_dirs[0])
+    if root is None:
+        return lambda: None
+    paths = measured_paths(module_dirs, root)
+    sha = _git(root, "log", "-1", "--format=%H", "--", *paths)
+    status = _git(root, "status", "--porcelain", "--untracked-files=all", "--", *paths)
 
     def answer() -> Commit | None:
         found, changed = sha(), status()
-        return Commit(found, dirty=bool(changed)) if found else None
+        return Commit(found, dirty=bool(changed), root=root) if found else None
 
     return answer
 
 
-def measured_commit() -> Commit | None:
-    """The last commit that changed what a run measures, and whether those files differ now.
-
-    None when the project is not a git checkout (or git is missing).
-    """
-    return start_measured_commit()()
+def blas() -> dict[str, str]:
+    """The BLAS NumPy uses, its version, the kernel it picked for this CPU, and its threads."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:  # pragma: no cover - a dependency
+        return {}
+    for info in threadpool_info():
+        if info.get("user_api") == "blas":
+            return {
+                "blas": f"{info.get('internal_api', '?')} {info.get('version') or '?'}",
+                "blas_kernel": str(info.get("architecture") or "?"),
+                "blas_threads": str(info.get("num_threads") or "?"),
+            }
+    return {}
 
 
 def environment() -> dict[str, str]:
@@ -80,8 +119,20 @@ def environment() -> dict[str, str]:
         "implementation": platform.python_implementation(),
         "numpy": np.__version__,
         "platform": f"{platform.system()}-{platform.machine()}",
+        **blas(),
     }
 
 
 def now_iso() -> str:
     return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def repo_relative(path: Path, root: Path | None) -> str:
+    """A path as recorded in evidence and the manifest: relative to the repository, else
+    its bare name (nothing outside the repository is ever named)."""
+    if root is not None:
+        try:
+            return path.resolve().relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return path.name

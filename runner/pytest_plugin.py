@@ -2,8 +2,9 @@
 
 Installed with the package (entry point ``pytest11``), so a course repository's existing
 pytest set-up runs the claims beside its own tests. A claim file is any ``*.yaml`` beside a
-``module.yaml``; each claim becomes an item named by its id, judged against the reference
-implementation, and a failure reads ``name: expected <value> ± <tolerance>, actual <value>``.
+``module.yaml``; each claim becomes an item named by its id, run through the core API
+against the reference implementation, and a failure reads like the command line's, in the
+language of ``--claims-lang`` (else ``LEARN_LLM_LANG``, the locale, Chinese).
 """
 
 from __future__ import annotations
@@ -15,9 +16,22 @@ from typing import Any
 import pytest
 
 from runner.errors import InvalidClaims
+from runner.i18n import Catalog, catalog, resolve_language
 from runner.load import FAULTS_FILE, MODULE_FILE, YAML_SUFFIXES, ClaimPack, LoadedClaim
 from runner.models import ClaimResult
-from runner.output import failure_lines
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--claims-lang",
+        choices=("zh", "en"),
+        default=None,
+        help="language of claim failures (default: LEARN_LLM_LANG, the locale, else zh)",
+    )
+
+
+def _words(config: pytest.Config) -> Catalog:
+    return catalog(resolve_language(config.getoption("--claims-lang", default=None)))
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
@@ -33,13 +47,13 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 class ClaimFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        from checks import REGISTRY
-        from runner.validate import load_runnable
+        from runner.api import load_claims
 
         try:
-            packs = load_runnable([self.path], REGISTRY)
+            packs = load_claims([self.path])
         except InvalidClaims as exc:
-            raise self.CollectError(str(exc)) from None
+            words = _words(self.config)
+            raise self.CollectError("\n".join(p.render(words) for p in exc.problems)) from None
         for pack in packs:
             for loaded in pack.claims:
                 yield ClaimItem.from_parent(self, name=loaded.claim.id, loaded=loaded, pack=pack)
@@ -63,16 +77,20 @@ class ClaimItem(pytest.Item):
 
         result = run_claim(self.loaded, REGISTRY.reference(), REGISTRY, self.pack.meta.seed)
         if result.status == "skipped":
-            pytest.skip(result.error or "skipped")
+            words = _words(self.config)
+            pytest.skip(words.say(result.reason.msg()) if result.reason else "skipped")
         if result.status != "passed":
             raise ClaimFailed(result)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ClaimFailed):
+            from runner.reporters.text import claim_detail_lines
+
+            words = _words(self.config)
             result = excinfo.value.result
-            statement = result.statement
-            lines = [f"claim {result.id} {result.status}", statement.zh, statement.en]
-            return "\n".join([*lines, *failure_lines(result, self.pack)])
+            head = f"{words('problem.claim')} {result.id}: {words('status.' + result.status)}"
+            lines = [head, words.pick(result.statement)]
+            return "\n".join([*lines, *claim_detail_lines(result, words)])
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

@@ -1,7 +1,10 @@
 """Run: each claim's check against one implementation, judged, timed, never propagating.
 
-A check that raises makes its claim ``error`` with the exception's last line; a function the
-implementation lacks makes it ``skipped``; the other claims run regardless.
+A check that raises makes its claim ``error`` with the reason as data; a function the
+implementation lacks makes it ``skipped``; the other claims run regardless. Against a
+learner's file, every call crosses into the learner's worker (see runner.learner.session):
+each claim has its own deadline, what the learner printed is kept with the claim, and a
+worker that fails costs only the claim that was running.
 """
 
 from __future__ import annotations
@@ -10,17 +13,32 @@ import fnmatch
 import time
 import warnings
 import zlib
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 import numpy as np
 
-from checks.registry import Implementation, MissingSubject, Registry
+from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
+from checks.registry import CallLog, Implementation, MissingSubject, Registry
 from runner.judge import judge, to_plain
-from runner.learner import learner_error
 from runner.load import LoadedClaim
-from runner.models import ClaimResult, Expectation, MeasurementResult, Raises, Range
+from runner.models import ClaimResult, Detail, Diagnosis, Expectation, MeasurementResult, Raises, Range
 from runner.validate import metric_name
+
+# Beyond this many numbers a measured value is judged whole but recorded by its size only:
+# evidence stays small whatever an implementation returns.
+MAX_RECORDED_VALUES = 4096
+
+
+class Session(Protocol):
+    """What the engine needs of a learner's worker (runner.learner.session)."""
+
+    def begin_claim(self) -> None: ...
+
+    def end_claim(self) -> Any: ...
+
+
+Diagnoser = Callable[[LoadedClaim, CallLog, Implementation], list[Diagnosis]]
 
 
 def claim_rng(seed: int, claim_id: str) -> np.random.Generator:
@@ -29,91 +47,127 @@ def claim_rng(seed: int, claim_id: str) -> np.random.Generator:
 
 
 def run_claims(
-    claims: Iterable[LoadedClaim], impl: Implementation, registry: Registry, seed: int
+    claims: Iterable[LoadedClaim],
+    impl: Implementation,
+    registry: Registry,
+    seed: int,
+    session: Session | None = None,
+    diagnoser: Diagnoser | None = None,
 ) -> list[ClaimResult]:
-    return [run_claim(c, impl, registry, seed) for c in claims]
+    return [run_claim(c, impl, registry, seed, session, diagnoser) for c in claims]
 
 
 def run_claim(
-    loaded: LoadedClaim, impl: Implementation, registry: Registry, seed: int
+    loaded: LoadedClaim,
+    impl: Implementation,
+    registry: Registry,
+    seed: int,
+    session: Session | None = None,
+    diagnoser: Diagnoser | None = None,
+) -> ClaimResult:
+    if session is not None:
+        session.begin_claim()
+    log = CallLog() if diagnoser is not None else None
+    result = _run(loaded, impl, registry, seed, log)
+    if session is not None:
+        capture = session.end_claim()
+        if capture.output or capture.dropped:
+            result.output = capture.output
+            result.output_dropped = capture.dropped
+    if diagnoser is not None and log is not None and result.status == "failed":
+        result.diagnosis = diagnoser(loaded, log, impl)
+    return result
+
+
+def _run(
+    loaded: LoadedClaim, impl: Implementation, registry: Registry, seed: int, log: CallLog | None
 ) -> ClaimResult:
     claim = loaded.claim
     spec = registry.resolve_check(claim.check)
-    base = {
+    base: dict[str, Any] = {
         "id": claim.id,
         "proposition": loaded.proposition,
         "stage": loaded.stage,
         "statement": claim.statement,
         "check": claim.check,
         "notes": claim.notes,
+        "points": claim.points,
+        "visibility": claim.visibility,
     }
-    missing = impl.missing(spec.needs)
+    needs = spec.needs_of(claim.inputs)
+    missing = impl.missing(needs)
     if missing:
-        return ClaimResult(
-            **base,
-            status="skipped",
-            duration_ms=0.0,
-            error=f"not implemented: {', '.join(m + '()' for m in missing)}",
-        )
+        reason = Detail.of("claim.not_implemented", functions=[f"{m}()" for m in missing])
+        return ClaimResult(**base, status="skipped", duration_ms=0.0, reason=reason)
     kwargs = dict(claim.inputs)
     if "rng" in spec.signature.parameters:
         kwargs["rng"] = claim_rng(seed, claim.id)
+    view = impl.restricted(needs)
+    if log is not None:
+        view = view.recording(log)
     start = time.perf_counter()
     try:
         # Broken implementations divide by zero on purpose; their NaNs are the finding,
         # so NumPy's warnings would only be noise on the terminal.
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            measured = spec.fn(impl.restricted(spec.needs), **kwargs)
+            measured = spec.fn(view, **kwargs)
     except MissingSubject as exc:
-        return ClaimResult(**base, status="skipped", duration_ms=_ms(start), error=str(exc))
-    except NotImplementedError as exc:
-        where = f" ({learner_error(exc, impl.source)})" if impl.source else ""
-        return ClaimResult(
-            **base, status="skipped", duration_ms=_ms(start), error=f"not implemented{where}"
+        reason = Detail.of("claim.not_implemented", functions=[f"{exc.name}()"])
+        return ClaimResult(**base, status="skipped", duration_ms=_ms(start), reason=reason)
+    except ForeignNotImplemented as exc:
+        reason = Detail.of("claim.not_written", function=exc.function, where=_where(impl, exc.line))
+        return ClaimResult(**base, status="skipped", duration_ms=_ms(start), reason=reason)
+    except NotImplementedError:
+        reason = Detail.of("claim.not_implemented", functions=[])
+        return ClaimResult(**base, status="skipped", duration_ms=_ms(start), reason=reason)
+    except ForeignError as exc:
+        reason = Detail.of(
+            "claim.learner_raised",
+            function=exc.function,
+            where=_where(impl, exc.line),
+            error=exc.error,
+            message=exc.message,
         )
+        return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
+    except BoundaryError as exc:
+        reason = Detail(code=exc.code, params=dict(exc.params))
+        return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
     except Exception as exc:
-        message = learner_error(exc, impl.source) if impl.source else last_line(exc)
-        return ClaimResult(**base, status="error", duration_ms=_ms(start), error=message)
+        reason = Detail.of("claim.raised", error=type(exc).__name__, message=last_line(exc))
+        return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
     duration = _ms(start)
 
+    if not isinstance(measured, dict):
+        reason = Detail.of("claim.not_measurements", check=spec.name)
+        return ClaimResult(**base, status="error", duration_ms=duration, reason=reason)
     unknown = sorted(set(measured) - set(spec.measures))
     if unknown:
-        return ClaimResult(
-            **base,
-            status="error",
-            duration_ms=duration,
-            error=f"check {spec.name} returned undeclared measurements {unknown}",
-        )
+        reason = Detail.of("claim.undeclared", check=spec.name, measures=unknown)
+        return ClaimResult(**base, status="error", duration_ms=duration, reason=reason)
     results = []
     for exp in claim.expect:
         if exp.measure not in measured:
-            return ClaimResult(
-                **base,
-                status="error",
-                duration_ms=duration,
-                error=f"check {spec.name} returned no {exp.measure!r}",
-            )
+            reason = Detail.of("claim.no_measure", check=spec.name, measure=exp.measure)
+            return ClaimResult(**base, status="error", duration_ms=duration, reason=reason)
         actual = to_plain(measured[exp.measure])
-        try:
-            verdict, detail = judge(exp, actual)
-        except Exception as exc:  # a value no rule foresaw: fail it, say what it was
-            verdict, detail = "failed", f"could not be judged: {last_line(exc)}"
+        verdict, detail = judge(exp, actual)
         results.append(
             MeasurementResult(
                 name=exp.measure,
                 metric=metric_name(claim.id, exp.measure, exp.metric),
                 expected=shown_expected(exp),
-                actual=actual,
+                actual=recorded(actual),
                 tolerance=exp.tolerance.model_dump(exclude_none=True),
                 verdict=verdict,
                 detail=detail,
                 unit=exp.unit,
                 source=exp.source,
+                context=exp.measure in spec.context,
             )
         )
     judged = {exp.measure for exp in claim.expect}
-    observations = {k: to_plain(v) for k, v in measured.items() if k not in judged}
+    observations = {k: recorded(to_plain(v)) for k, v in measured.items() if k not in judged}
     status = "passed" if all(r.verdict == "passed" for r in results) else "failed"
     return ClaimResult(
         **base,
@@ -122,6 +176,34 @@ def run_claim(
         measurements=results,
         observations=observations,
     )
+
+
+def recorded(value: Any) -> Any:
+    """``value`` as recorded in results and evidence: itself, or its size when too large."""
+    count = _count(value, MAX_RECORDED_VALUES + 1)
+    if count > MAX_RECORDED_VALUES:
+        return {"omitted": "too large to record", "values": _count(value, 10**12)}
+    return value
+
+
+def _count(value: Any, stop: int) -> int:
+    n = 0
+    stack = [value]
+    while stack and n < stop:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        else:
+            n += 1
+    return n
+
+
+def _where(impl: Implementation, line: int | None) -> str:
+    """``my_impl.py:12``: the learner's file and the deepest line of it involved."""
+    name = impl.name
+    return f"{name}:{line}" if line else name
 
 
 def shown_expected(exp: Expectation) -> Any:
@@ -135,8 +217,11 @@ def shown_expected(exp: Expectation) -> Any:
 
 
 def last_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {lines[-1]}" if lines else type(exc).__name__
+    try:
+        lines = str(exc).strip().splitlines()
+    except Exception:  # an exception whose __str__ raises says nothing more
+        return ""
+    return lines[-1][:500] if lines else ""
 
 
 def _ms(start: float) -> float:

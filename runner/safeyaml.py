@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from runner.i18n import t
+from runner.i18n import Msg, msg
 
 # libyaml's parser when PyYAML was built with it (it is in the wheels); the pure-Python
 # one otherwise. Only the parser differs: resolving and constructing stay SafeLoader's.
@@ -65,7 +65,7 @@ class _Loader(_BaseLoader):
 @dataclass(frozen=True)
 class Problem:
     line: int | None
-    message: str
+    message: Msg
     path: Path = ()
 
 
@@ -74,7 +74,7 @@ class YamlError(Exception):
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
-        super().__init__("; ".join(p.message for p in problems))
+        super().__init__("; ".join(p.message.code for p in problems))
 
 
 @dataclass
@@ -97,15 +97,14 @@ def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX
     """Parse one YAML document (JSON is YAML too) into plain data, or raise YamlError."""
     size = len(text.encode("utf-8") if isinstance(text, str) else text)
     if size > max_bytes:
-        raise YamlError([Problem(None, t("yaml.size", size=f"{size:,}", limit=f"{max_bytes:,}"))])
+        raise YamlError([Problem(None, msg("yaml.size", size=f"{size:,}", limit=f"{max_bytes:,}"))])
     if isinstance(text, bytes):
         raw = text
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             at = raw.count(b"\n", 0, exc.start) + 1
-            bad = f"byte {exc.start} is {raw[exc.start]:#04x}"
-            raise YamlError([Problem(at, f"not UTF-8 text ({bad})")]) from None
+            raise YamlError([Problem(at, msg("yaml.not_utf8", byte=exc.start, value=f"{raw[exc.start]:#04x}"))]) from None
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
@@ -120,12 +119,12 @@ def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX
         line = mark.line + 1 if mark is not None else None
         what = " ".join(s for s in (exc.context, exc.problem) if s)
         if mark is not None and "\t" in _source_line(text, mark.line)[: mark.column + 1]:
-            what += " (a tab? YAML indents with spaces only)"
-        raise YamlError([Problem(line, t("yaml.syntax", what=what))]) from None
+            raise YamlError([Problem(line, msg("yaml.syntax_tab", what=what))]) from None
+        raise YamlError([Problem(line, msg("yaml.syntax", what=what))]) from None
     except yaml.YAMLError as exc:
-        raise YamlError([Problem(None, f"YAML error: {exc}")]) from None
+        raise YamlError([Problem(None, msg("yaml.syntax", what=str(exc)[:200]))]) from None
     except RecursionError:
-        raise YamlError([Problem(None, t("yaml.too_deep"))]) from None
+        raise YamlError([Problem(None, msg("yaml.too_deep"))]) from None
     finally:
         loader.dispose()
 
@@ -163,7 +162,7 @@ def _build(
         tag = node.tag
         if tag not in _PLAIN_TAGS:
             where = node.start_mark.line + 1
-            problems.append(Problem(where, t("yaml.tag", tag=tag.replace(_TAG, "!!")), path))
+            problems.append(Problem(where, msg("yaml.tag", tag=tag.replace(_TAG, "!!")), path))
             made[key] = None
             return None
         if isinstance(node, yaml.ScalarNode):
@@ -189,7 +188,7 @@ def _build(
             if name is not None and key_node.tag in _PLAIN_TAGS:
                 if built in first:
                     problems.append(
-                        Problem(line, t("yaml.duplicate_key", key=name, first=first[built]), path)
+                        Problem(line, msg("yaml.duplicate_key", key=name, first=first[built]), path)
                     )
                 else:
                     first[built] = line
@@ -218,9 +217,9 @@ def _build(
         # The pass above met each node once, so it was linear even for an alias bomb.
         cycle, total = _expansion(root)
         if cycle is not None:
-            return [Problem(cycle.start_mark.line + 1, t("yaml.cycle"))], {}, None, None
+            return [Problem(cycle.start_mark.line + 1, msg("yaml.cycle"))], {}, None, None
         if total > max_nodes:
-            return [Problem(None, t("yaml.expands", n=f"{max_nodes:,}"))], {}, None, None
+            return [Problem(None, msg("yaml.expands", n=f"{max_nodes:,}"))], {}, None, None
     return problems, lines, data, None if aliases else depth
 
 

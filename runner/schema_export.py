@@ -1,18 +1,21 @@
-"""The claim-file JSON Schema, generated from the pydantic models so the two never disagree.
+"""The JSON Schemas, generated from the pydantic models so the two never disagree.
 
-``python -m runner.schema_export`` rewrites ``schemas/claim-file.v1.json``; a test checks
-that the committed file is what this module generates.
+``python -m runner.schema_export`` rewrites ``schemas/claim-file.v1.json`` and
+``schemas/learn-llm.evidence.v1.json``; a test checks that the committed files are what
+this module generates.
 """
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+import schemas
 from runner.models import PropositionFile
-from runner.provenance import PROJECT_ROOT
+from runner.models.evidence import evidence_json_schema
 
-CLAIM_SCHEMA_PATH = PROJECT_ROOT / "schemas" / "claim-file.v1.json"
+SCHEMA_DIR = Path(schemas.__file__).resolve().parent
 
 
 def claim_file_schema() -> dict[str, Any]:
@@ -27,10 +30,14 @@ def claim_file_schema() -> dict[str, Any]:
     }
 
 
-def render() -> str:
-    return json.dumps(claim_file_schema(), indent=2, ensure_ascii=False) + "\n"
+def render(schema: dict[str, Any]) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+GENERATED = {schemas.CLAIM_FILE: claim_file_schema, schemas.EVIDENCE: evidence_json_schema}
 
 
 if __name__ == "__main__":
-    CLAIM_SCHEMA_PATH.write_text(render(), encoding="utf-8")
-    print(f"wrote {CLAIM_SCHEMA_PATH.relative_to(PROJECT_ROOT)}")
+    for name, make in GENERATED.items():
+        (SCHEMA_DIR / name).write_text(render(make()), encoding="utf-8")
+        print(f"wrote schemas/{name}")

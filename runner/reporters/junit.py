@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from runner.api import PackRun, Run
+from runner.i18n import Catalog
 from runner.inject import FaultRun
-from runner.load import ClaimPack
-from runner.models import ClaimResult
-from runner.output import failure_lines, verdict_line
 from runner.record import write_text_atomic
+from runner.reporters import text
 from runner.submission import Report
 
 Outcome = Literal["passed", "failure", "error", "skipped"]
@@ -93,14 +93,25 @@ STATUS_OUTCOME: dict[str, Outcome] = {
 }
 
 
-def claims_suite(pack: ClaimPack, results: list[ClaimResult], label: str = "") -> Suite:
-    suite = Suite(f"{pack.meta.id} v{pack.meta.version}{label}")
-    for r in results:
-        lines = failure_lines(r, pack)
+def run_suites(run: Run, words: Catalog, label: str = "") -> list[Suite]:
+    """One suite per module of the run (per learner and module, in a class)."""
+    if run.load_failure is not None:
+        suite = Suite(label or str(run.implementation.get("name", "")))
+        message = text.load_failure_line(run, words)
+        suite.cases.append(Case("load", "learn-llm.load", "error", message=message, text=message))
+        return [suite]
+    return [claims_suite(p, words, label) for p in run.packs]
+
+
+def claims_suite(pack_run: PackRun, words: Catalog, label: str = "") -> Suite:
+    meta = pack_run.pack.meta
+    suite = Suite(f"{meta.id} v{meta.version}" + (f" · {label}" if label else ""))
+    for r in pack_run.results:
+        lines = text.claim_detail_lines(r, words) if r.status != "passed" else []
         suite.cases.append(
             Case(
                 name=r.id,
-                classname=f"{pack.meta.id}.{r.stage.en.replace(' ', '-')}",
+                classname=f"{meta.id}.{r.stage.en.replace(' ', '-')}",
                 outcome=STATUS_OUTCOME[r.status],
                 time_s=r.duration_ms / 1000,
                 message=lines[0] if lines else "",
@@ -110,24 +121,25 @@ def claims_suite(pack: ClaimPack, results: list[ClaimResult], label: str = "") -
     return suite
 
 
-def faults_suite(pack: ClaimPack, runs: list[FaultRun]) -> Suite:
-    suite = Suite(f"{pack.meta.id} v{pack.meta.version} faults")
+def faults_suite(pack_run: PackRun, runs: list[FaultRun], words: Catalog) -> Suite:
+    meta = pack_run.pack.meta
+    suite = Suite(f"{meta.id} v{meta.version} faults")
     for run in runs:
-        facts = [f"{f.text.zh}\n{f.text.en}" for f in run.facts]
+        facts = [text.fact_text(f, words) for f in run.facts]
         suite.cases.append(
             Case(
                 name=run.fault.id,
-                classname=f"{pack.meta.id}.faults",
+                classname=f"{meta.id}.faults",
                 outcome="passed" if run.caught else "failure",
                 time_s=sum(r.duration_ms for r in run.results) / 1000,
-                message="" if run.caught else verdict_line(run),
+                message="" if run.caught else text.verdict_line(run, words),
                 text="" if run.caught else "\n".join(facts),
             )
         )
     return suite
 
 
-def submissions_suite(reports: list[Report]) -> Suite:
+def submissions_suite(reports: list[Report], words: Catalog) -> Suite:
     suite = Suite("submissions")
     for report in reports:
         n = len(report.problems)
@@ -136,8 +148,8 @@ def submissions_suite(reports: list[Report]) -> Suite:
                 name=report.file,
                 classname="learn-llm.evidence.v1",
                 outcome="passed" if report.valid else "failure",
-                message="" if report.valid else f"{n} problem{'s' if n != 1 else ''}",
-                text="\n".join(str(p) for p in report.problems),
+                message="" if report.valid else words("validate.problems", n=n),
+                text="\n".join(f"{p.path}: {words.say(p.message)}" for p in report.problems),
             )
         )
     return suite

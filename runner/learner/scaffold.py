@@ -1,28 +1,13 @@
-"""A learner's own implementation: load it, scaffold it, and say where it broke.
-
-``--impl my_impl.py`` runs the learner's file (it is their code, run at their request) and
-takes the functions that carry the chapter's names. A name the file lacks, or a function
-that still raises ``NotImplementedError``, makes the claims that need it *skipped*; the
-reference is never used in its place.
-"""
+"""What a learner implements: the chapter's functions a module's claims call, and the
+scaffold file that declares them (stubs, or the reference solution in the same form)."""
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import inspect
-import sys
 import textwrap
-import traceback
-import uuid
-from pathlib import Path
 
-from checks.registry import Implementation, Registry
-from runner.errors import UsageError
-from runner.load import ClaimPack, display_path
-
-MAX_IMPL_BYTES = 1_000_000
-
+from checks.registry import Registry
+from runner.load import ClaimPack
 
 def module_subjects(packs: list[ClaimPack], registry: Registry) -> list[str]:
     """The chapter functions a module's claims call, in the order the chapter meets them,
@@ -39,56 +24,10 @@ def module_subjects(packs: list[ClaimPack], registry: Registry) -> list[str]:
 
     for pack in packs:
         for loaded in pack.claims:
-            for name in registry.resolve_check(loaded.claim.check).needs:
+            spec = registry.resolve_check(loaded.claim.check)
+            for name in spec.needs_of(loaded.claim.inputs):
                 add(name)
     return ordered
-
-
-def load_learner(path: Path, subjects: list[str]) -> Implementation:
-    """Import the learner's file and take the functions named like the chapter's."""
-    if not path.is_file() or path.suffix != ".py":
-        raise UsageError(f"{display_path(path)}: --impl needs a Python file (*.py)")
-    source = path.read_bytes()
-    if len(source) > MAX_IMPL_BYTES:
-        raise UsageError(f"{display_path(path)}: {len(source):,} bytes; the limit is 1,000,000")
-    # A fresh module name per load, so two learners' files (or two loads) never share state.
-    name = f"learner_impl_{uuid.uuid4().hex}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise UsageError(f"{display_path(path)}: cannot be imported")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        raise UsageError(f"{learner_error(exc, path)} (while importing the file)") from None
-    finally:
-        sys.modules.pop(name, None)
-    functions = {n: getattr(module, n) for n in subjects if callable(getattr(module, n, None))}
-    return Implementation(
-        kind="learner",
-        name=path.name,
-        functions=functions,
-        sha256=hashlib.sha256(source).hexdigest(),
-        source=str(path.resolve()),
-    )
-
-
-def learner_error(exc: BaseException, path: Path | str) -> str:
-    """``my_impl.py:12: ValueError: ...``: the deepest line of the learner's file involved."""
-    target = str(Path(path).resolve())
-    line = None
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if str(Path(frame.filename).resolve()) == target:
-            line = frame.lineno
-    if isinstance(exc, SyntaxError) and exc.lineno and line is None:
-        line = exc.lineno
-    # a SyntaxError's str() repeats the file and line we already name; its msg does not
-    text = exc.msg if isinstance(exc, SyntaxError) and exc.msg else str(exc)
-    lines = text.strip().splitlines()
-    what = f"{type(exc).__name__}: {lines[-1]}" if lines else type(exc).__name__
-    where = Path(path).name + (f":{line}" if line else "")
-    return f"{where}: {what}"
 
 
 # -- scaffold -------------------------------------------------------------------------------

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from runner.errors import UsageError
-from runner.numbers import show
+from runner.facts import render
+from runner.i18n import Catalog, Msg
+from runner.numbers import show, show_expected
 from runner.record import write_text_atomic
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-INSTALL_HINT = "the HTML report draws its figures with matplotlib: pip install -e '.[report]'"
 STATUS_ORDER = {"failed": 0, "error": 1, "skipped": 2, "passed": 3}
 STATUS_COLOUR = {"passed": "#2e7d32", "failed": "#c62828", "error": "#6a1b9a", "skipped": "#757575"}
 
@@ -42,94 +43,111 @@ code{font-size:.85rem}
 """
 
 
-def build(evidence: dict[str, Any]) -> str:
-    """The report page for one evidence document."""
+def build(evidence: dict[str, Any], words: Catalog) -> str:
+    """The report page for one evidence document, in ``words``' language (statements and
+    notes in both of the course's languages, as the evidence holds them)."""
     try:
         import matplotlib
     except ImportError:
-        raise UsageError(INSTALL_HINT) from None
+        raise UsageError("use.report_needs_matplotlib") from None
     matplotlib.use("Agg")
-    figures = _figures(evidence)
+    figures = _figures(evidence, words)
     claims = sorted(evidence.get("claims", []), key=lambda c: STATUS_ORDER.get(c.get("status"), 9))
-    summary = evidence.get("summary", {})
     pack = evidence.get("claim_pack", {})
     title = pack.get("title", {"zh": evidence.get("module", ""), "en": ""})
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="zh"><head><meta charset="utf-8">',
-        f"<title>{_e(evidence.get('module', 'evidence'))} · evidence</title>",
+        f'<html lang="{words.lang}"><head><meta charset="utf-8">',
+        f"<title>{_e(evidence.get('module', 'evidence'))} · {_e(words('html.evidence'))}</title>",
         f"<style>{CSS}</style></head><body>",
         f"<h1>{_e(title.get('zh', ''))}<br><span class='en'>{_e(title.get('en', ''))}</span></h1>",
-        _summary(evidence, summary),
+        _summary(evidence, words),
     ]
     failing = [c for c in claims if c.get("status") != "passed"]
     if failing:
-        parts.append("<h2>未通过 / Not passing</h2>")
-        parts.extend(_claim(c) for c in failing)
-    parts.append("<h2>图 / Figures</h2>")
+        parts.append(f"<h2>{_e(words('html.not_passing'))}</h2>")
+        parts.extend(_claim(c, words) for c in failing)
+    parts.append(f"<h2>{_e(words('html.figures'))}</h2>")
     parts.extend(figures)
-    parts.append("<h2>断言 / Claims</h2>")
-    parts.extend(_claim(c) for c in claims if c.get("status") == "passed")
+    parts.append(f"<h2>{_e(words('html.claims'))}</h2>")
+    parts.extend(_claim(c, words) for c in claims if c.get("status") == "passed")
     if "faults" in evidence:
-        parts.append(_faults(evidence["faults"]))
+        parts.append(_faults(evidence["faults"], words))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
-def write(evidence: dict[str, Any], out: Path) -> None:
-    write_text_atomic(out, build(evidence))
+def write(evidence: dict[str, Any], out: Path, words: Catalog) -> None:
+    write_text_atomic(out, build(evidence, words))
 
 
 # -- sections -----------------------------------------------------------------------------------
-def _summary(evidence: dict[str, Any], summary: dict[str, Any]) -> str:
+def _summary(evidence: dict[str, Any], words: Catalog) -> str:
+    summary = evidence.get("summary", {})
     pack = evidence.get("claim_pack", {})
     impl = evidence.get("implementation", {})
     env = evidence.get("environment")
     env_text = ", ".join(f"{k} {v}" for k, v in env.items()) if isinstance(env, dict) else env
     counts = " · ".join(
-        f"<span class='{s}'>{summary.get(s, 0)} {s}</span>"
+        f"<span class='{s}'>{summary.get(s, 0)} {_e(words('status.' + s))}</span>"
         for s in ("passed", "failed", "error", "skipped")
     )
     score = evidence.get("faults", {}).get("score")
     fault_line = (
-        f"<tr><th>faults caught</th><td>{score['caught']}/{score['total']}</td></tr>"
+        f"<tr><th>{_e(words('html.faults_caught'))}</th><td>{score['caught']}/{score['total']}</td></tr>"
         if score
         else ""
     )
+    kind = impl.get("kind", "reference")
+    described = words("impl.reference") if kind == "reference" else words(f"impl.{kind}", name=impl.get("name", "?"))
+    points = ""
+    if "max_points" in summary:
+        points = f"<tr><th>{_e(words('html.points'))}</th><td>{summary.get('points', 0):g} / {summary['max_points']:g}</td></tr>"
     rows = [
-        ("module", f"{evidence.get('module')} v{pack.get('version', '?')}"),
-        ("implementation", f"{impl.get('kind', '?')} {impl.get('name', '')}"),
-        ("commit", f"{evidence.get('commit')}{' (dirty)' if evidence.get('commit_dirty') else ''}"),
-        ("verified at", evidence.get("verified_at")),
-        ("environment", env_text),
+        (words("html.module"), f"{evidence.get('module')} v{pack.get('version', '?')}"),
+        (words("html.implementation"), described),
+        (words("html.commit"), f"{evidence.get('commit')}{' (dirty)' if evidence.get('commit_dirty') else ''}"),
+        (words("html.verified_at"), evidence.get("verified_at")),
+        (words("html.environment"), env_text),
     ]
     body = "".join(f"<tr><th>{_e(k)}</th><td><code>{_e(v)}</code></td></tr>" for k, v in rows)
-    return f"<table>{body}<tr><th>claims</th><td>{counts}</td></tr>{fault_line}</table>"
+    return f"<table>{body}<tr><th>{_e(words('html.claims'))}</th><td>{counts}</td></tr>{points}{fault_line}</table>"
 
 
-def _claim(claim: dict[str, Any]) -> str:
+def _message(data: Any, words: Catalog) -> str:
+    message = Msg.from_data(data)
+    if message is None:
+        return ""
+    try:
+        return words.say(message)
+    except (KeyError, IndexError, ValueError):  # a code from another version of the runner
+        return message.code
+
+
+def _claim(claim: dict[str, Any], words: Catalog) -> str:
     status = claim.get("status", "?")
     statement = claim.get("statement", {})
     stage = claim.get("stage", {})
     rows = []
     for m in claim.get("measurements", []):
-        tol = _tolerance(m.get("tolerance", {}))
         unit = m.get("unit")
-        expected = m.get("expected")
-        shown = tol if isinstance(expected, dict) else f"{show(expected, unit)} {tol}".strip()
+        shown = show_expected(m.get("expected"), m.get("tolerance", {}), unit, words("word.raises"))
+        why = _message(m.get("detail"), words)
+        context = f" <em>{_e(words('run.context'))}</em>" if m.get("context") else ""
         rows.append(
-            f"<tr><td><code>{_e(m.get('name'))}</code></td><td>{_e(shown)}</td>"
-            f"<td>{_e(show(m.get('actual'), unit))}</td>"
-            f"<td class='status {_e(m.get('verdict'))}'>{_e(m.get('verdict'))}</td>"
+            f"<tr><td><code>{_e(m.get('name'))}</code>{context}</td><td>{_e(shown)}</td>"
+            f"<td>{_e(show(m.get('actual'), unit))}{(' — ' + _e(why)) if why else ''}</td>"
+            f"<td class='status {_e(m.get('verdict'))}'>{_e(words('status.' + str(m.get('verdict'))))}</td>"
             f"<td>{_e(m.get('source'))}</td></tr>"
         )
-    table = (
-        "<table><tr><th>measure</th><th>expected</th><th>actual</th><th>verdict</th>"
-        f"<th>source</th></tr>{''.join(rows)}</table>"
-        if rows
-        else ""
-    )
-    error = f"<p class='{_e(status)}'>{_e(claim.get('error'))}</p>" if claim.get("error") else ""
+    heads = "".join(f"<th>{_e(words('html.' + h))}</th>" for h in ("measure", "expected", "actual", "verdict", "source"))
+    table = f"<table><tr>{heads}</tr>{''.join(rows)}</table>" if rows else ""
+    reason = _message(claim.get("reason"), words)
+    error = f"<p class='{_e(status)}'>{_e(reason)}</p>" if reason else ""
+    diagnosis = "".join(_diagnosis(d, words) for d in claim.get("diagnosis", []))
+    printed = ""
+    if claim.get("output"):
+        printed = f"<details><summary>{_e(words('run.printed'))}</summary><pre>{_e(claim['output'])}</pre></details>"
     notes = claim.get("notes")
     note = (
         f"<div class='note'>{_e(notes.get('zh'))}<br>"
@@ -139,52 +157,51 @@ def _claim(claim: dict[str, Any]) -> str:
     )
     return (
         f"<section class='claim {_e(status)}' id='{_e(claim.get('id'))}'>"
-        f"<h3><span class='status {_e(status)}'>{_e(status)}</span> {_e(claim.get('id'))} "
+        f"<h3><span class='status {_e(status)}'>{_e(words('status.' + str(status)))}</span> {_e(claim.get('id'))} "
         f"<small>{_e(stage.get('zh'))} {_e(stage.get('en'))}</small></h3>"
         f"<div>{_e(statement.get('zh'))}</div><div class='en'>{_e(statement.get('en'))}</div>"
-        f"{error}{table}{note}</section>"
+        f"{error}{diagnosis}{table}{printed}{note}</section>"
     )
 
 
-def _faults(faults: dict[str, Any]) -> str:
+def _diagnosis(d: dict[str, Any], words: Catalog) -> str:
+    matches = d.get("matches") or []
+    if matches:
+        items = "".join(
+            f"<li><code>{_e(m.get('id'))}</code>: {_e(words.pick(m.get('explanation', {})))} "
+            f"({_e(words.pick(m.get('where', {})))})</li>"
+            for m in matches
+        )
+        head = words("diagnose.behaves_like", function=d.get("function"), mistakes=", ".join(m.get("id", "") for m in matches), n=d.get("calls", 0))
+        return f"<div class='note'>{_e(head)}<ul>{items}</ul></div>"
+    return f"<div class='note'>{_e(words('diagnose.none', function=d.get('function'), n=d.get('calls', 0)))}</div>"
+
+
+def _faults(faults: dict[str, Any], words: Catalog) -> str:
     rows = []
     for v in faults.get("variants", []):
         observed = "<br>".join(
-            f"{_e(o.get('zh'))}<br><span class='en'>{_e(o.get('en'))}</span>"
+            _e(render(words.pick(o.get("fact", {})), o.get("values", {})))
             for o in v.get("observed_signal", [])
         )
-        caught = "caught" if v.get("caught") else "SURVIVED"
+        caught = words("status.caught") if v.get("caught") else words("status.survived")
         colour = "passed" if v.get("caught") else "failed"
         rows.append(
-            f"<tr><td><code>{_e(v.get('id'))}</code><br>{_e(v.get('title', {}).get('zh'))}</td>"
-            f"<td>{_e(v.get('expected_signal', {}).get('zh'))}<br>"
-            f"<span class='en'>{_e(v.get('expected_signal', {}).get('en'))}</span></td>"
+            f"<tr><td><code>{_e(v.get('id'))}</code><br>{_e(words.pick(v.get('title', {})))}</td>"
+            f"<td>{_e(words.pick(v.get('expected_signal', {})))}</td>"
             f"<td>{observed}</td><td>{_e(', '.join(v.get('claims_broken', [])))}</td>"
-            f"<td class='status {colour}'>{caught}</td></tr>"
+            f"<td class='status {colour}'>{_e(caught)}</td></tr>"
         )
     score = faults.get("score", {})
+    heads = "".join(f"<th>{_e(words('html.' + h))}</th>" for h in ("fault", "chapter_signal", "observed_signal", "claims_broken"))
     return (
-        f"<h2>故障注入 / Faults ({score.get('caught')}/{score.get('total')} caught)</h2>"
-        "<table><tr><th>fault</th><th>chapter's signal</th><th>observed signal</th>"
-        f"<th>claims broken</th><th></th></tr>{''.join(rows)}</table>"
+        f"<h2>{_e(words('html.faults', caught=score.get('caught'), total=score.get('total')))}</h2>"
+        f"<table><tr>{heads}<th></th></tr>{''.join(rows)}</table>"
     )
 
 
-def _tolerance(tol: dict[str, Any]) -> str:
-    kind = tol.get("kind")
-    if kind == "close":
-        bounds = [f"{k} {tol[k]}" for k in ("abs", "rel") if k in tol]
-        return "± " + ", ".join(bounds)
-    if kind == "range":
-        low, high = tol.get("min"), tol.get("max")
-        return f"in [{'−∞' if low is None else low}, {'∞' if high is None else high}]"
-    if kind == "raises":
-        return f"raises {tol.get('error')}"
-    return "exact"
-
-
 # -- figures ------------------------------------------------------------------------------------
-def _figures(evidence: dict[str, Any]) -> list[str]:
+def _figures(evidence: dict[str, Any], words: Catalog) -> list[str]:
     claims = {c.get("id"): c for c in evidence.get("claims", [])}
     makers: list[tuple[str, Callable[[], Figure | None]]] = [
         ("temperature", lambda: _temperature_figure(claims.get("temperature.table"))),
@@ -196,9 +213,9 @@ def _figures(evidence: dict[str, Any]) -> list[str]:
     for name, make in makers:
         figure = make()
         if figure is None:
-            out.append(f"<p>(no data for the {name} figure in this evidence)</p>")
+            out.append(f"<p>{_e(words('html.no_figure', name=name))}</p>")
             continue
-        caption = figure.get_label()
+        caption = words(f"html.caption.{name}")
         out.append(
             f"<figure id='figure-{name}'>{_svg(figure)}"
             f"<figcaption>{_e(caption)}</figcaption></figure>"

@@ -1,0 +1,197 @@
+"""Plain data across the worker boundary: a format that cannot carry code.
+
+A message is a JSON header describing a tree of plain values, followed by the raw bytes of
+the NumPy arrays it names. JSON builds only dicts, lists, strings, numbers, booleans and
+null; arrays are rebuilt with ``numpy.frombuffer`` from a dtype taken from a fixed list of
+real numeric types. Nothing is unpickled, no class is looked up by name, so whatever the
+other side sends, decoding yields plain data or :class:`CodecError`.
+
+Both sides use it: the judge to send a learner's function its inputs, the worker to send
+back what the function returned. The worker's encoder is strict about types so a learner
+gets a clear message ("returned a set"); the judge's decoder trusts nothing it receives.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+MAGIC = b"PLN1"
+_HEADER = struct.Struct("<4sI")
+# Real numeric types only: no objects, strings, datetimes or complex numbers.
+DTYPES = frozenset(
+    {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
+    | {"float16", "float32", "float64"}
+)
+MAX_DEPTH = 32
+MAX_STRING = 100_000
+MAX_INT_DIGITS = 4_000  # below Python's 4,300-digit limit on int <-> str conversion
+
+
+class CodecError(ValueError):
+    """A value that is not plain data (``what`` it is, and ``where`` inside the value, as
+    an index path like ``[0]['probs']``), or bytes that are not a well-formed message."""
+
+    def __init__(self, what: str, where: str = "") -> None:
+        super().__init__(f"{what} at {where}" if where else what)
+        self.what = what
+        self.where = where
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_bytes: int = 64 * 2**20
+    max_elements: int = 16 * 2**20  # scalars in all arrays and lists together
+
+
+def kind_of(value: Any) -> str:
+    """A type's name as a learner would write it, for messages."""
+    cls = type(value)
+    module = cls.__module__
+    return cls.__qualname__ if module in ("builtins", "__main__") else f"{module}.{cls.__qualname__}"
+
+
+# -- encoding -------------------------------------------------------------------------------
+def encode(value: Any) -> bytes:
+    """``value`` as a message; CodecError names the first part that is not plain data."""
+    buffers: list[bytes] = []
+    tree = _to_tree(value, buffers, 0, "")
+    header = json.dumps(tree, separators=(",", ":"), allow_nan=False).encode()
+    return b"".join([_HEADER.pack(MAGIC, len(header)), header, *buffers])
+
+
+def _to_tree(value: Any, buffers: list[bytes], depth: int, where: str) -> Any:
+    if depth > MAX_DEPTH:
+        raise CodecError(f"a value nested more than {MAX_DEPTH} levels deep", where)
+    cls = type(value)
+    # exact types: a subclass of float could lie in its arithmetic, so it does not cross
+    if value is None or cls is bool or cls is str:
+        if cls is str and len(value) > MAX_STRING:
+            raise CodecError(f"a string of {len(value):,} characters", where)
+        return value
+    if cls is int:
+        if value.bit_length() > MAX_INT_DIGITS * 3:
+            raise CodecError(f"an integer with over {MAX_INT_DIGITS:,} digits", where)
+        return value if abs(value) < 2**53 else {"$i": str(value)}
+    if cls is float:
+        return value if math.isfinite(value) else {"$f": repr(value)}
+    if cls is list or cls is tuple:
+        items = [_to_tree(v, buffers, depth + 1, f"{where}[{i}]") for i, v in enumerate(value)]
+        return items if cls is list else {"$t": items}
+    if cls is dict:
+        out = {}
+        for k, v in value.items():
+            if type(k) is not str:
+                raise CodecError(f"a dict key of type {kind_of(k)}", where)
+            out[k] = _to_tree(v, buffers, depth + 1, f"{where}[{k!r}]")
+        return {"$d": out}
+    if cls is np.ndarray:
+        return _array(value, buffers, where)
+    if isinstance(value, np.generic) and type(value).__module__ == "numpy":
+        name = value.dtype.name
+        if name not in DTYPES:
+            raise CodecError(f"a NumPy {name} scalar", where)
+        return {"$s": name, "v": _to_tree(value.item(), buffers, depth + 1, where)}
+    raise CodecError(f"a {kind_of(value)}", where)
+
+
+def _array(a: np.ndarray, buffers: list[bytes], where: str) -> dict[str, Any]:
+    name = a.dtype.name
+    if name not in DTYPES or a.dtype.fields is not None:
+        raise CodecError(f"an array of dtype {a.dtype}", where)
+    data = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
+    buffers.append(data)
+    return {"$a": name, "shape": list(a.shape), "nbytes": len(data)}
+
+
+# -- decoding -------------------------------------------------------------------------------
+def decode(message: bytes, limits: Limits | None = None) -> Any:
+    """The value a message describes. Trusts nothing: CodecError for anything malformed."""
+    limits = limits or Limits()
+    if len(message) > limits.max_bytes:
+        raise CodecError(f"{len(message):,} bytes, over the limit of {limits.max_bytes:,}")
+    if len(message) < _HEADER.size:
+        raise CodecError("a truncated message")
+    magic, size = _HEADER.unpack_from(message)
+    if magic != MAGIC or _HEADER.size + size > len(message):
+        raise CodecError("not a message of this format")
+    try:
+        tree = json.loads(message[_HEADER.size : _HEADER.size + size])
+    except (ValueError, RecursionError) as exc:  # incl. UnicodeDecodeError, int digit limits
+        raise CodecError(f"an unreadable header ({type(exc).__name__})") from None
+    reader = _Reader(memoryview(message)[_HEADER.size + size :], limits)
+    value = reader.value(tree, 0)
+    if reader.offset != len(reader.data):
+        raise CodecError("bytes left over after the last array")
+    return value
+
+
+class _Reader:
+    def __init__(self, data: memoryview, limits: Limits) -> None:
+        self.data = data
+        self.offset = 0
+        self.limits = limits
+        self.elements = 0
+
+    def count(self, n: int) -> None:
+        self.elements += n
+        if self.elements > self.limits.max_elements:
+            raise CodecError(f"more than {self.limits.max_elements:,} values")
+
+    def value(self, tree: Any, depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            raise CodecError(f"nested more than {MAX_DEPTH} levels deep")
+        self.count(1)
+        if tree is None or isinstance(tree, bool | int | float | str):
+            if isinstance(tree, float) and not math.isfinite(tree):
+                raise CodecError("a non-finite number outside its marker")
+            return tree
+        if isinstance(tree, list):
+            return [self.value(v, depth + 1) for v in tree]
+        if not isinstance(tree, dict) or len(tree) not in (1, 2, 3):
+            raise CodecError("a malformed value")
+        if "$t" in tree and len(tree) == 1 and isinstance(tree["$t"], list):
+            return tuple(self.value(v, depth + 1) for v in tree["$t"])
+        if "$d" in tree and len(tree) == 1 and isinstance(tree["$d"], dict):
+            return {str(k): self.value(v, depth + 1) for k, v in tree["$d"].items()}
+        if "$f" in tree and len(tree) == 1 and tree["$f"] in ("nan", "inf", "-inf"):
+            return float(tree["$f"])
+        if "$i" in tree and len(tree) == 1 and isinstance(tree["$i"], str):
+            text = tree["$i"]
+            if len(text) > MAX_INT_DIGITS + 1 or not text.lstrip("-").isdigit():
+                raise CodecError("a malformed integer")
+            return int(text)
+        if "$s" in tree and set(tree) == {"$s", "v"} and tree["$s"] in DTYPES:
+            inner = tree["v"]
+            if not isinstance(inner, bool | int | float | dict):
+                raise CodecError("a malformed scalar")
+            number = self.value(inner, depth + 1)
+            try:
+                return np.array(number, dtype=tree["$s"])[()]
+            except (OverflowError, ValueError, TypeError):
+                raise CodecError("a scalar that does not fit its dtype") from None
+        if "$a" in tree and set(tree) == {"$a", "shape", "nbytes"}:
+            return self.array(tree)
+        raise CodecError("a malformed value")
+
+    def array(self, tree: dict[str, Any]) -> np.ndarray:
+        name, shape, nbytes = tree["$a"], tree["shape"], tree["nbytes"]
+        if name not in DTYPES or not isinstance(shape, list) or len(shape) > MAX_DEPTH:
+            raise CodecError("a malformed array")
+        if not all(type(n) is int and n >= 0 for n in shape) or type(nbytes) is not int:
+            raise CodecError("a malformed array shape")
+        dtype = np.dtype(name).newbyteorder("<")
+        count = math.prod(shape)
+        self.count(count)
+        if count * dtype.itemsize != nbytes or self.offset + nbytes > len(self.data):
+            raise CodecError("an array whose bytes do not match its shape")
+        raw = self.data[self.offset : self.offset + nbytes]
+        self.offset += nbytes
+        # a copy in native byte order: owned, writable, and independent of the message
+        array = np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
+        return array

@@ -1,0 +1,28 @@
+"""Record: results -> an evidence document (build) -> schema -> a locked, atomic write and
+the manifest (write); and whether a fresh run reproduces committed evidence (drift)."""
+
+from runner.record.build import build_evidence, to_json_data
+from runner.record.drift import Drift, drift
+from runner.record.schema import schema_problems
+from runner.record.write import (
+    MANIFEST_NAME,
+    evidence_name,
+    learner_variants,
+    read_json,
+    write_evidence,
+    write_text_atomic,
+)
+
+__all__ = [
+    "MANIFEST_NAME",
+    "Drift",
+    "build_evidence",
+    "drift",
+    "evidence_name",
+    "learner_variants",
+    "read_json",
+    "schema_problems",
+    "to_json_data",
+    "write_evidence",
+    "write_text_atomic",
+]

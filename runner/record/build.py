@@ -1,0 +1,224 @@
+"""Build the evidence of one module's run: results in, an :class:`Evidence` model out."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import math
+from typing import Any
+
+from pydantic import BaseModel
+
+from checks.outcome import Raised
+from checks.registry import Registry
+from runner.i18n import Msg
+from runner.load import ClaimPack
+from runner.models import ClaimResult
+from runner.models.evidence import EVIDENCE_SCHEMA, RUNNER_FORMAT, Evidence
+from runner.provenance import Commit, environment, now_iso, repo_relative
+
+PRODUCER = "learn-llm-claims"
+# Reproduction precision of `run --check` (see runner.record.drift).
+REL, RESIDUE_ABS, MEMORY_REL = 1e-9, 1e-12, 0.25
+COMPARED = [
+    "module, seed, commit, commit_dirty, commands",
+    "claim_pack (files and sha256s)",
+    "implementation",
+    "summary",
+    "claims: status, reason code, expected, tolerance, verdict; actual and observations to "
+    "their precision",
+    "faults: matrix, score, catchers, claims broken, facts held, their values to precision",
+    "challenge",
+]
+NOT_REDISTRIBUTED = "used as an installed dependency; not redistributed with this evidence"
+RUNTIME_DEPENDENCIES = ("numpy", "pydantic", "pyyaml", "jsonschema-rs", "threadpoolctl")
+
+
+def build_evidence(
+    pack: ClaimPack,
+    results: list[ClaimResult],
+    impl: dict[str, Any],
+    commit: Commit,
+    command: str,
+    duration_ms: float,
+    registry: Registry,
+    faults: dict[str, Any] | None = None,
+    challenge: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The evidence document as JSON data, validated by its model."""
+    counts = {s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")}
+    claims = [claim_record(r, registry) for r in results]
+    doc: dict[str, Any] = {
+        "schema": EVIDENCE_SCHEMA,
+        "module": pack.meta.id,
+        "commit": commit.sha,
+        "verified_at": now_iso(),
+        "environment": environment(),
+        "seed": pack.meta.seed,
+        "commands": [command],
+        "metrics": [
+            {
+                "name": m["metric"],
+                "expected": m["expected"],
+                "actual": m["actual"],
+                "claim": c["id"],
+                "verdict": m["verdict"],
+                **({"unit": m["unit"]} if m.get("unit") else {}),
+                **({"context": True} if m.get("context") else {}),
+            }
+            for c in claims
+            for m in c["measurements"]
+        ],
+        "artifacts": [],
+        "cost": {"gross_usd": 0, "credit_usd": 0},
+        "licenses": dependency_licenses(),
+        "known_failures": [
+            f"{r.id}: {r.status}" + (f" ({r.reason.code})" if r.reason else "")
+            for r in results
+            if r.status != "passed"
+        ],
+        "producer": {"name": PRODUCER, "version": own_version(), "format": RUNNER_FORMAT},
+        "commit_dirty": commit.dirty,
+        "duration_ms": round(duration_ms, 3),
+        "reproduction": {
+            "rel": REL,
+            "residue_abs": RESIDUE_ABS,
+            "memory_rel": MEMORY_REL,
+            "compared": COMPARED,
+        },
+        "claim_pack": claim_pack_identity(pack, commit),
+        "implementation": impl,
+        "summary": {
+            **counts,
+            "total": len(results),
+            "points": sum(r.score for r in results),
+            "max_points": sum(r.points for r in results),
+        },
+        "claims": claims,
+    }
+    if challenge is not None:
+        doc["challenge"] = to_json_data(challenge)
+    if faults is not None:
+        doc["faults"] = to_json_data(faults)
+    # the model checks every field's type and shape; its dump is the canonical form
+    model = Evidence.model_validate(doc)
+    data: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return data
+
+
+def claim_record(result: ClaimResult, registry: Registry) -> dict[str, Any]:
+    spec = registry.checks.get(result.check)
+    precision = dict(spec.precision) if spec else {}
+    record: dict[str, Any] = to_json_data(result)
+    for m in record["measurements"]:
+        m["precision"] = precision.get(m["name"], "value")
+    record["observation_precision"] = {
+        k: precision[k] for k in record["observations"] if precision.get(k, "value") != "value"
+    }
+    return record
+
+
+def to_json_data(value: Any) -> Any:
+    """Plain JSON data: NaN and infinities as strings, raised errors as objects."""
+    if isinstance(value, dict):
+        return {str(k): to_json_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [to_json_data(v) for v in value]
+    if isinstance(value, Raised):
+        return {"raised": value.error, "message": value.message}
+    if isinstance(value, Msg):
+        return value.as_data()
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, BaseModel):
+        # field by field rather than model_dump(), which would turn Raised into a plain dict
+        return {name: to_json_data(getattr(value, name)) for name in type(value).model_fields}
+    return value
+
+
+def claim_pack_identity(pack: ClaimPack, commit: Commit | None) -> dict[str, Any]:
+    root = commit.root if commit else None
+    files = []
+    whole = hashlib.sha256()
+    for path in pack.files:
+        data = path.read_bytes()
+        rel = repo_relative(path, root)
+        files.append({"path": rel, "sha256": hashlib.sha256(data).hexdigest()})
+        whole.update(rel.encode() + b"\0" + data + b"\0")
+    return {
+        "module": pack.meta.id,
+        "version": pack.meta.version,
+        "title": pack.meta.title.model_dump(),
+        "chapter": pack.meta.chapter,
+        "files": files,
+        "sha256": whole.hexdigest(),
+        "expectations_sha256": expectations_sha256(pack),
+    }
+
+
+def expectations_sha256(pack: ClaimPack) -> str:
+    """What the claims assert; a change here is a change of meaning and needs a new version."""
+    asserted = sorted(
+        (
+            {
+                "id": c.claim.id,
+                "check": c.claim.check,
+                "inputs": c.claim.inputs,
+                "expect": [
+                    e.model_dump(include={"measure", "metric", "value", "tolerance"}, mode="json")
+                    for e in c.claim.expect
+                ],
+            }
+            for c in pack.claims
+        ),
+        key=lambda d: str(d["id"]),
+    )
+    blob = json.dumps(asserted, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+@functools.cache
+def own_version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version(PRODUCER)
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "0+unknown"
+
+
+@functools.cache
+def dependency_licenses() -> list[dict[str, str]]:
+    from importlib import metadata
+
+    out = []
+    for name in RUNTIME_DEPENDENCIES:
+        try:
+            meta = metadata.metadata(name)
+        except metadata.PackageNotFoundError:
+            continue
+        license_ = meta.get("License-Expression") or meta.get("License") or "see package"
+        classifiers = [c for c in meta.get_all("Classifier") or [] if c.startswith("License ::")]
+        if license_ == "see package" and classifiers:
+            license_ = classifiers[0].rsplit("::", 1)[-1].strip()
+        author = meta.get("Author") or _names(meta.get("Author-email")) or name
+        out.append(
+            {
+                "source": name,
+                "version": str(meta.get("Version")),
+                "license": str(license_).splitlines()[0][:120] or "see package",
+                "attribution": str(author).splitlines()[0][:120] or name,
+                "redistribution": NOT_REDISTRIBUTED,
+            }
+        )
+    return out
+
+
+def _names(addresses: object) -> str:
+    """'Ann <a@x>, Bob <b@y>' -> 'Ann, Bob': attribution without e-mail addresses."""
+    if not isinstance(addresses, str):
+        return ""
+    names = [part.split("<")[0].strip().strip('"') for part in addresses.split(",")]
+    names = [n for n in names if n and "@" not in n]
+    return ", ".join(names[:3]) + (" et al." if len(names) > 3 else "")

@@ -1,0 +1,229 @@
+"""Write evidence: validated, under a lock, atomically, with the manifest merged.
+
+Several runs may write into one evidence directory at once (two modules, a class of
+learners): every write holds the directory's lock, re-reads the manifest under it and merges
+its own entries, so no run's entry is lost. Each file is written to a temporary name beside
+it and renamed, so a reader never sees half a file; temporary files a killed run left
+behind are removed by the next writer (it holds the lock, so they are nobody's).
+Every I/O failure is an :class:`~runner.errors.EvidenceError` naming the path (exit 2).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from runner.errors import EvidenceError
+from runner.load import ClaimPack, display_path
+from runner.provenance import repo_relative
+from runner.record.schema import schema_problems
+
+MANIFEST_SCHEMA = "learn-llm.module-manifest.v1"
+MANIFEST_NAME = "module-manifest-v1.json"
+LOCK_NAME = ".evidence.lock"
+TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
+MAX_EVIDENCE_BYTES = 64 * 2**20
+SAFE_STEM = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def evidence_name(pack: ClaimPack, variant: str | None = None) -> str:
+    suffix = f".{variant}" if variant else ""
+    return f"{pack.meta.id}-v{pack.meta.version}{suffix}.json"
+
+
+def variant_name(stem: str) -> str:
+    """A learner's file stem as a file-name part: never empty, never a path."""
+    cleaned = SAFE_STEM.sub("_", stem).strip("_")[:80]
+    return cleaned or "learner"
+
+
+# -- reading ---------------------------------------------------------------------------------
+def read_json(path: Path, what: str = "evidence") -> Any:
+    """A JSON file this project wrote earlier, or EvidenceError saying why it cannot be read."""
+    shown = display_path(path)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_EVIDENCE_BYTES + 1)
+    except OSError as exc:
+        raise EvidenceError("io.cannot_read", path=shown, reason=_reason(exc)) from None
+    if len(raw) > MAX_EVIDENCE_BYTES:
+        raise EvidenceError("io.too_large", path=shown, limit=MAX_EVIDENCE_BYTES)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise EvidenceError("io.not_utf8", path=shown, byte=exc.start) from None
+    except json.JSONDecodeError as exc:
+        raise EvidenceError("io.not_json", path=shown, line=exc.lineno, what=exc.msg) from None
+    except (ValueError, RecursionError):  # a 4,301-digit integer, nesting 100k deep
+        raise EvidenceError("io.unreadable_json", path=shown, what=what) from None
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+# -- writing ---------------------------------------------------------------------------------
+@contextlib.contextmanager
+def locked(out_dir: Path) -> Iterator[None]:
+    """Hold ``out_dir``'s lock (created if needed); clean temporary files left by kills."""
+    shown = display_path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise EvidenceError("io.not_directory", path=shown)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(out_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
+    except OSError as exc:
+        raise EvidenceError("io.cannot_write", path=shown, reason=_reason(exc)) from None
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except ImportError:  # pragma: no cover - Windows has no flock; writes stay atomic
+        pass
+    except OSError as exc:
+        os.close(fd)
+        raise EvidenceError("io.cannot_lock", path=shown, reason=_reason(exc)) from None
+    try:
+        _remove_stale_temporaries(out_dir)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _remove_stale_temporaries(out_dir: Path) -> None:
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(out_dir):
+            if TEMP.match(entry.name) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def write_json_atomic(path: Path, doc: Any) -> None:
+    write_text_atomic(path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write to a temporary file beside ``path``, then rename: all of it or nothing."""
+    shown = display_path(path)
+    if path.is_dir():
+        raise EvidenceError("io.is_directory", path=shown)
+    tmp = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        # mkstemp makes the file private (0600); give it the permissions of a normal file
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        code = "io.disk_full" if exc.errno == errno.ENOSPC else "io.cannot_write"
+        raise EvidenceError(code, path=shown, reason=_reason(exc)) from None
+    except BaseException:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_evidence(
+    out_dir: Path,
+    docs: Iterable[tuple[ClaimPack, dict[str, Any]]],
+    repo_root: Path | None,
+    variant: str | None = None,
+) -> list[Path]:
+    """Validate every document, then write them (and, for the reference, the manifest)
+    under the directory's lock. Nothing is written if anything is invalid.
+
+    A variant run (a learner's file, a challenge) is written beside the reference evidence
+    under its own name (``<module>-v<N>.<variant>.json``) and never enters the manifest,
+    which names the reference evidence of each module.
+    """
+    docs = list(docs)
+    for _, doc in docs:
+        problems = schema_problems(doc)
+        if problems:
+            raise EvidenceError("io.schema", problems="; ".join(problems[:5]))
+    written: list[Path] = []
+    with locked(out_dir):
+        for pack, doc in docs:
+            path = out_dir / evidence_name(pack, variant)
+            _refuse_changed_meaning(path, pack, doc)
+            write_json_atomic(path, doc)
+            written.append(path)
+        if variant is None:
+            manifest_path = out_dir / MANIFEST_NAME
+            manifest = _read_manifest(manifest_path)  # re-read under the lock: merge, not replace
+            for pack, doc in docs:
+                manifest["modules"][pack.meta.id] = {
+                    "evidence": repo_relative(out_dir / evidence_name(pack), repo_root),
+                    "version": pack.meta.version,
+                    "claim_pack_sha256": doc["claim_pack"]["sha256"],
+                }
+            manifest["modules"] = dict(sorted(manifest["modules"].items()))
+            write_json_atomic(manifest_path, manifest)
+            written.append(manifest_path)
+    return written
+
+
+def learner_variants(stems: list[str]) -> list[str]:
+    """A distinct evidence variant per learner file of a class (``alice``, ``alice-2``), in
+    the order given: two files with one stem never overwrite each other's evidence."""
+    taken: set[str] = set()
+    out: list[str] = []
+    for stem in stems:
+        base = variant_name(stem)
+        name, n = base, 1
+        while name in taken:
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name)
+        out.append(name)
+    return out
+
+
+def _refuse_changed_meaning(path: Path, pack: ClaimPack, doc: dict[str, Any]) -> None:
+    if not path.exists():
+        return
+    old = read_json(path)
+    old_sha = None
+    if isinstance(old, dict) and isinstance(old.get("claim_pack"), dict):
+        old_sha = old["claim_pack"].get("expectations_sha256")
+    new_sha = doc["claim_pack"]["expectations_sha256"]
+    if old_sha != new_sha:
+        raise EvidenceError(
+            "io.meaning_changed",
+            path=display_path(path),
+            module=pack.meta.id,
+            version=pack.meta.version,
+            old=str(old_sha)[:12],
+            new=new_sha[:12],
+            meta=display_path(pack.directory / "module.yaml"),
+        )
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {"schema": MANIFEST_SCHEMA, "modules": {}}
+    manifest = read_json(path, "manifest")
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("modules"), dict):
+        raise EvidenceError("io.not_manifest", path=display_path(path))
+    return manifest

@@ -1,0 +1,89 @@
+"""JSON for scripts: the same results as data, each message also rendered in the language
+asked for (``message``), beside its code and parameters (``detail``/``reason``)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, TextIO
+
+from runner.api import Run
+from runner.i18n import Catalog
+from runner.record import Drift, to_json_data
+
+
+def emit(payload: Any, out: TextIO | None = None) -> None:
+    """One JSON document: indented for a person at a terminal, compact for a script (json's
+    C encoder does not indent, so compact is also several times faster)."""
+    stream = out or sys.stdout
+    indent = 2 if stream.isatty() else None
+    print(json.dumps(payload, ensure_ascii=False, indent=indent, allow_nan=False), file=stream)
+
+
+def claims_data(run: Run, words: Catalog) -> list[dict[str, Any]]:
+    out = []
+    for pack_run in run.packs:
+        claims = []
+        for result in pack_run.results:
+            data: dict[str, Any] = to_json_data(result)
+            if result.reason is not None:
+                data["message"] = words.say(result.reason.msg())
+            for m, model in zip(data["measurements"], result.measurements, strict=True):
+                if model.detail is not None:
+                    m["message"] = words.say(model.detail.msg())
+            claims.append(data)
+        out.append({"module": pack_run.pack.meta.id, "claims": claims})
+    return out
+
+
+def run_payload(
+    run: Run,
+    words: Catalog,
+    evidence: list[dict[str, Any]],
+    written: list[str],
+    drifted: list[tuple[str, Drift]],
+    code: int,
+    notes: list[str] | None = None,
+) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "implementation": run.implementation,
+        "results": claims_data(run, words),
+        "evidence": evidence,
+        "written": written,
+        "drift": [
+            {"file": f, "path": d.path, "committed": d.committed, "now": d.fresh} for f, d in drifted
+        ],
+        "notes": notes or [],
+        "exit_code": code,
+    }
+    if run.load_failure is not None:
+        failure = run.load_failure
+        payload["load_failure"] = {
+            "code": failure.code,
+            "params": to_json_data(failure.params),
+            "message": words(failure.code, file=run.implementation.get("name", "?"), **{k: v for k, v in failure.params.items() if k != "file"}),
+        }
+    if run.load_output:
+        payload["load_output"] = run.load_output
+    return payload
+
+
+def class_payload(
+    rows: list[tuple[str, Run]], words: Catalog, written: list[str], code: int, notes: list[str]
+) -> dict[str, Any]:
+    learners = []
+    for name, run in rows:
+        got, most = run.points()
+        entry: dict[str, Any] = {
+            "file": name,
+            "implementation": run.implementation,
+            "counts": run.counts(),
+            "points": got,
+            "max_points": most,
+            "exit_code": run.exit_code(),
+            "results": claims_data(run, words),
+        }
+        if run.load_failure is not None:
+            entry["load_failure"] = {"code": run.load_failure.code, "params": to_json_data(run.load_failure.params)}
+        learners.append(entry)
+    return {"learners": learners, "written": written, "notes": notes, "exit_code": code}

@@ -1,0 +1,275 @@
+"""Text for people: a line per claim, the numbers behind each verdict, the totals.
+
+Everything here renders results it is given, in the language it is given; nothing judges.
+Functions return lines, so the command line prints them and tests read them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+from typing import Any
+
+from runner.api import PackRun, Run
+from runner.facts import render
+from runner.i18n import Catalog
+from runner.inject import FactResult, FaultRun
+from runner.models import ClaimResult, Detail, MeasurementResult
+from runner.numbers import show, show_expected
+from runner.record import Drift
+
+STATUSES = ("passed", "failed", "error", "skipped")
+INDENT = " " * 11
+MAX_DRIFT_LINES = 40
+
+
+def pad(text: str, width: int) -> str:
+    """Left-justify counting wide (CJK) characters as two columns, as a terminal shows them."""
+    shown = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - shown)
+
+
+def status_word(status: str, words: Catalog) -> str:
+    return words(f"status.{status}")
+
+
+def describe_impl(info: dict[str, Any], words: Catalog) -> str:
+    kind = info.get("kind", "reference")
+    if kind == "reference":
+        return words("impl.reference")
+    return words(f"impl.{kind}", name=info.get("name", "?"))
+
+
+def detail(d: Detail | None, words: Catalog) -> str:
+    return words.say(d.msg()) if d is not None else ""
+
+
+# -- a run ------------------------------------------------------------------------------------
+def run_lines(run: Run, words: Catalog, verbose: bool = False) -> list[str]:
+    lines: list[str] = []
+    if run.load_failure is not None:
+        lines.append(load_failure_line(run, words))
+        lines += printed_lines(run.load_output, 0, words)
+        return lines
+    if run.load_output:
+        lines.append(words("run.printed_on_import"))
+        lines += printed_lines(run.load_output, 0, words)
+    for pack_run in run.packs:
+        lines += pack_lines(pack_run, run.implementation, words, verbose)
+    lines.append(totals_line(run, words))
+    return lines
+
+
+def load_failure_line(run: Run, words: Catalog) -> str:
+    failure = run.load_failure
+    assert failure is not None
+    name = run.implementation.get("name", "?")
+    params = dict(failure.params)
+    if failure.code == "load.raised":
+        line = params.get("line")
+        params["where"] = f"{name}:{line}" if line else name
+    return words(failure.code, file=name, **{k: v for k, v in params.items() if k != "file"})
+
+
+def pack_lines(
+    pack_run: PackRun, impl: dict[str, Any], words: Catalog, verbose: bool = False
+) -> list[str]:
+    meta = pack_run.pack.meta
+    lines = [f"{meta.id} v{meta.version} · {words.pick(meta.title)} · {describe_impl(impl, words)}"]
+    width = max((len(r.id) for r in pack_run.results), default=0)
+    for r in pack_run.results:
+        lines.append(f"  {pad(status_word(r.status, words), 7)}  {r.id:<{width}}  {words.pick(r.stage)}")
+        if r.status != "passed":
+            lines.append(f"{INDENT}{words.pick(r.statement)}")
+        lines += [f"{INDENT}{line}" for line in claim_detail_lines(r, words, verbose)]
+    return lines
+
+
+def claim_detail_lines(r: ClaimResult, words: Catalog, verbose: bool = False) -> list[str]:
+    """Why a claim did not pass (each failing measurement, the reason, the diagnosis, what
+    the learner's code printed); with ``verbose``, every measurement of every claim."""
+    lines: list[str] = []
+    if r.reason is not None:
+        lines.append(detail(r.reason, words))
+    for m in r.measurements:
+        if verbose or m.verdict != "passed":
+            lines.append(measurement_line(m, words, mark=verbose))
+    for d in r.diagnosis:
+        lines += diagnosis_lines(d, words)
+    if r.output and (verbose or r.status != "passed"):
+        lines.append(words("run.printed"))
+        lines += printed_lines(r.output, r.output_dropped, words)
+    return lines
+
+
+def measurement_line(m: MeasurementResult, words: Catalog, mark: bool = False) -> str:
+    expected = show_expected(m.expected, m.tolerance, m.unit, words("word.raises"))
+    line = words("run.expected_actual", name=m.name, expected=expected, actual=show(m.actual, m.unit))
+    if m.detail is not None:
+        line += words("run.detail", detail=detail(m.detail, words))
+    if m.context:
+        line += words("run.context")
+    if mark:
+        line = f"{'✓' if m.verdict == 'passed' else '✗'} {line}"
+    return line
+
+
+def diagnosis_lines(d: Any, words: Catalog) -> list[str]:
+    if d.matches:
+        names = words("diagnose.or").join(f"{m.id}" for m in d.matches)
+        lines = [words("diagnose.behaves_like", function=d.function, mistakes=names, n=d.calls)]
+        lines += [
+            f"  - {m.id}: {words.pick(m.explanation)} ({words.pick(m.where)})" for m in d.matches
+        ]
+        return lines
+    if not d.complete:
+        return [words("diagnose.incomplete", function=d.function)]
+    lines = [words("diagnose.none", function=d.function, n=d.calls)]
+    first = d.first_difference
+    if first:
+        lines.append(
+            "  "
+            + words(
+                "diagnose.first_difference",
+                call=first.get("call", 0) + 1,
+                inputs=first.get("inputs", ""),
+                expected=first.get("expected", ""),
+                actual=first.get("actual", ""),
+            )
+        )
+    return lines
+
+
+def printed_lines(text: str, dropped: int, words: Catalog) -> list[str]:
+    shown = [f"  | {line}" for line in text.splitlines()[:20]]
+    if dropped or len(text.splitlines()) > 20:
+        shown.append("  | " + words("run.printed_more", n=dropped))
+    return shown
+
+
+def totals_line(run: Run, words: Catalog) -> str:
+    counts = run.counts()
+    return totals(counts, words)
+
+
+def totals(counts: dict[str, int], words: Catalog) -> str:
+    line = words("run.totals", passed=counts["passed"], failed=counts["failed"])
+    if counts["error"]:
+        line += words("run.totals.errors", n=counts["error"])
+    if counts["skipped"]:
+        line += words("run.totals.skipped", n=counts["skipped"])
+    return line
+
+
+def drift_lines(drifted: list[tuple[str, Drift]], words: Catalog) -> list[str]:
+    lines = [
+        words("run.drift", file=f, path=d.path, committed=d.committed, fresh=d.fresh)
+        for f, d in drifted[:MAX_DRIFT_LINES]
+    ]
+    if len(drifted) > MAX_DRIFT_LINES:
+        lines.append(words("run.drift_more", n=len(drifted) - MAX_DRIFT_LINES))
+    return lines
+
+
+# -- a class ----------------------------------------------------------------------------------
+def class_lines(rows: Iterable[tuple[str, Run]], words: Catalog) -> list[str]:
+    """One line per learner: counts and points (a grader's overview)."""
+    rows = list(rows)
+    width = max((len(name) for name, _ in rows), default=0)
+    lines = [words("class.header", n=len(rows))]
+    for name, run in rows:
+        if run.load_failure is not None:
+            lines.append(f"  {pad(name, width)}  {load_failure_line(run, words)}")
+            continue
+        got, most = run.points()
+        lines.append(
+            f"  {pad(name, width)}  "
+            + words("class.row", points=_points(got), max_points=_points(most), totals=totals(run.counts(), words))
+        )
+    return lines
+
+
+def _points(x: float) -> str:
+    return f"{x:g}"
+
+
+# -- faults -----------------------------------------------------------------------------------
+def fact_text(fact: FactResult, words: Catalog) -> str:
+    return render(words.pick(fact.template), fact.values)
+
+
+def fault_run_lines(pack_run: PackRun, run: FaultRun, words: Catalog) -> list[str]:
+    fault = run.fault
+    meta = pack_run.pack.meta
+    lines = [
+        words("fault.header", id=fault.id, title=words.pick(fault.title)),
+        words("fault.replaces", function=fault.replaces, module=meta.id, version=meta.version),
+    ]
+    catchers = set(fault.catchers)
+    shown = [r for r in run.results if r.status != "passed" or r.id in catchers]
+    width = max((len(r.id) for r in shown), default=0)
+    for r in shown:
+        role = words("fault.catcher") if r.id in catchers else words("fault.also_broke")
+        status = status_word(r.status, words) if r.status != "passed" else words("status.survived")
+        lines.append(f"  {pad(status, 8)} {r.id:<{width}}  {words.pick(r.stage)}  ({role})")
+        lines += [f"{INDENT}{line}" for line in claim_detail_lines(r, words)]
+    lines.append(words("fault.expected_signal", signal=words.pick(fault.expected_signal)))
+    lines.append(words("fault.observed_signal"))
+    for fact in run.facts:
+        mark = "" if fact.held else "  [" + words("fault.differs_yaml", detail=detail(fact.detail, words)) + "]"
+        lines.append(f"  - {fact_text(fact, words)}{mark}")
+    if fault.differs_from_chapter:
+        lines.append(words("fault.differs_chapter", text=words.pick(fault.differs_from_chapter)))
+    lines.append(verdict_line(run, words))
+    return lines
+
+
+def verdict_line(run: FaultRun, words: Catalog) -> str:
+    n = len(run.fault.catchers)
+    if run.caught:
+        return words("fault.caught", n=n, catchers=", ".join(run.fault.catchers))
+    return words("fault.survived", k=len(run.survivors), n=n, survivors=", ".join(run.survivors))
+
+
+def fault_summary_lines(pack_run: PackRun, runs: list[FaultRun], words: Catalog) -> list[str]:
+    meta = pack_run.pack.meta
+    lines = [words("fault.summary_header", module=meta.id, version=meta.version)]
+    width = max((len(r.fault.id) for r in runs), default=0)
+    for run in runs:
+        status = words("status.caught") if run.caught else words("status.survived")
+        broken = ", ".join(run.broken)
+        what = words("fault.breaks", claims=broken) if broken else words("fault.breaks_nothing")
+        lines.append(f"  {pad(status, 8)} {run.fault.id:<{width}}  {what}")
+        if not run.caught:
+            lines.append(f"{INDENT}{words('fault.still_passing', claims=', '.join(run.survivors))}")
+        for fact in run.facts:
+            if not fact.held:
+                text = f"{fact_text(fact, words)} ({detail(fact.detail, words)})"
+                lines.append(f"{INDENT}{words('fault.differs_yaml', detail=text)}")
+    caught = sum(r.caught for r in runs)
+    lines.append(words("fault.score", caught=caught, total=len(runs)))
+    return lines
+
+
+def fault_list_lines(rows: list[dict[str, Any]], words: Catalog) -> list[str]:
+    width = max((len(r["id"]) for r in rows), default=0)
+    lines = []
+    for row in rows:
+        lines.append(f"{row['id']:<{width}}  {words.pick(row['title'])}")
+        text = words("fault.list_replaces", function=row["replaces"], catchers=", ".join(row["catchers"]))
+        lines.append(f"{'':<{width}}  {text}")
+    return lines
+
+
+def listing_lines(modules: list[dict[str, Any]], words: Catalog) -> list[str]:
+    lines = []
+    for module in modules:
+        lines.append(f"{module['id']} v{module['version']} · {words.pick(module['title'])}")
+        lines.append(f"  {words('list.claims', n=len(module['claims']))}")
+        for claim in module["claims"]:
+            lines.append(f"    {claim['id']}  [{words.pick(claim['stage'])}]")
+            lines.append(f"      {words.pick(claim['statement'])}")
+        lines.append(f"  {words('list.faults', n=len(module['faults']))}")
+        for fault in module["faults"]:
+            lines.append(f"    {fault['id']}  {words.pick(fault['title'])}")
+    return lines

@@ -1,0 +1,22 @@
+"""The JSON Schemas of the evidence and of claim files, shipped with the package.
+
+Both are generated from the runner's models (``python -m runner.schema_export``); a test
+keeps the committed files equal to what the models generate.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from typing import Any
+
+EVIDENCE = "learn-llm.evidence.v1.json"
+CLAIM_FILE = "claim-file.v1.json"
+
+
+@functools.cache
+def load(name: str) -> dict[str, Any]:
+    """A schema shipped in this package, parsed (cached: it never changes while running)."""
+    schema: dict[str, Any] = json.loads(resources.files(__name__).joinpath(name).read_text("utf-8"))
+    return schema
