@@ -10,14 +10,16 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from runner.api import PackRun, Run
 from runner.i18n import Catalog
 from runner.inject import FaultRun
 from runner.record import write_text_atomic
 from runner.reporters import text
-from runner.submission import Report
+
+if TYPE_CHECKING:  # only validate builds submission suites; run never imports it
+    from runner.submission import Report
 
 Outcome = Literal["passed", "failure", "error", "skipped"]
 
