@@ -267,7 +267,7 @@ def _drift(out_dir: Path, docs: list[tuple[ClaimPack, dict[str, Any]]]) -> list[
         path = out_dir / evidence_name(pack)
         shown = display_path(path)
         if not path.exists():
-            found.append((shown, Drift("$", "nothing", "evidence")))
+            found.append((shown, Drift("$", "-", "-", missing=True)))
             continue
         found += [(shown, d) for d in drift(read_json(path), doc)]
     return found

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from runner import junit
+from runner.reporters import junit
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import t

@@ -170,7 +170,7 @@ def test_report_without_matplotlib_says_how_to_install_it(cli, tmp_path, evidenc
     evidence.write_text(json.dumps(evidence_doc), encoding="utf-8")
     result = cli("report", str(evidence), "--html", str(tmp_path / "r.html"))
     assert result.code == 2
-    assert "pip install -e '.[report]'" in result.err
+    assert "pip install 'learn-llm-claims[report]'" in result.err
     assert not (tmp_path / "r.html").exists()
 
 
@@ -187,6 +187,7 @@ def test_pytest_collects_claims_with_one_passing_and_one_failing(pytester):
     module = pytester.path / "claims" / "demo"
     module.mkdir(parents=True)
     shutil.copy(MODULE / "module.yaml", module / "module.yaml")
+    shutil.copy(MODULE / "chapter.zh.txt", module / "chapter.zh.txt")
     text = (MODULE / "7-top-k.yaml").read_text(encoding="utf-8")
     (module / "7-top-k.yaml").write_text(text, encoding="utf-8")
     wrong = text.replace("id: topk.renormalize", "id: topk.wrong").replace(
@@ -282,10 +283,10 @@ class _Terminal(io.StringIO):
 
 @pytest.mark.parametrize(("stream", "indented"), [(io.StringIO, False), (_Terminal, True)])
 def test_json_output_is_indented_only_for_a_terminal(stream, indented):
-    from runner.output import print_json
+    from runner.reporters.json_out import emit
 
     out = stream()
-    print_json({"claims": [{"id": "a", "verdict": "passed"}], "text": "中文"}, out)
+    emit({"claims": [{"id": "a", "verdict": "passed"}], "text": "中文"}, out)
 
     text = out.getvalue()
     assert json.loads(text) == {"claims": [{"id": "a", "verdict": "passed"}], "text": "中文"}

@@ -1,4 +1,4 @@
-"""The two schemas: well formed, in step with the code, and what they describe validates."""
+"""The two schemas: well formed, generated from the models, and what they describe validates."""
 
 from __future__ import annotations
 
@@ -9,79 +9,113 @@ import jsonschema
 import pytest
 import yaml
 
+import schemas
 from runner import provenance
 from runner.load import claim_files
-from runner.schema_export import CLAIM_SCHEMA_PATH, render
-from tests.conftest import MODULE, ROOT
-
-EVIDENCE_SCHEMA = ROOT / "schemas" / "learn-llm.evidence.v1.json"
+from runner.schema_export import GENERATED, SCHEMA_DIR, render
+from tests.conftest import MODULE
 
 
-@pytest.mark.parametrize("path", [EVIDENCE_SCHEMA, CLAIM_SCHEMA_PATH], ids=lambda p: p.name)
-def test_schemas_are_draft_2020_12_with_an_id(path):
-    schema = json.loads(path.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("name", sorted(GENERATED))
+def test_schemas_are_draft_2020_12_with_an_id(name):
+    schema = schemas.load(name)
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert schema["$id"].endswith(path.name)
+    assert schema["$id"].endswith(name)
 
 
-def test_committed_claim_file_schema_is_the_one_the_models_generate():
-    """Regenerate with `python -m runner.schema_export` after changing runner/models.py."""
-    assert CLAIM_SCHEMA_PATH.read_text(encoding="utf-8") == render()
+@pytest.mark.parametrize("name", sorted(GENERATED))
+def test_committed_schemas_are_the_ones_the_models_generate(name):
+    """Regenerate with `python -m runner.schema_export` after changing runner/models/."""
+    assert (SCHEMA_DIR / name).read_text(encoding="utf-8") == render(GENERATED[name]())
 
 
 @pytest.mark.parametrize("path", claim_files(MODULE), ids=lambda p: p.name)
 def test_every_claim_file_validates_against_the_claim_file_schema(path):
-    schema = json.loads(CLAIM_SCHEMA_PATH.read_text(encoding="utf-8"))
-    errors = list(
-        jsonschema.Draft202012Validator(schema).iter_errors(yaml.safe_load(path.read_text("utf-8")))
-    )
-    assert errors == []
+    schema = schemas.load(schemas.CLAIM_FILE)
+    doc = yaml.safe_load(path.read_text("utf-8"))
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(doc)) == []
 
 
 def test_claim_file_schema_rejects_what_the_loader_rejects():
-    schema = json.loads(CLAIM_SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema = schemas.load(schemas.CLAIM_FILE)
     doc = yaml.safe_load((MODULE / "7-top-k.yaml").read_text(encoding="utf-8"))
     doc["claims"][0]["expect"][0]["tolerence"] = {"kind": "exact"}  # a misspelt key
     assert not jsonschema.Draft202012Validator(schema).is_valid(doc)
+
+
+def test_evidence_schema_agrees_with_an_independent_validator(tmp_path, cli):
+    """jsonschema-rs validates at run time; the pure-Python validator is the oracle here."""
+    from runner.record.schema import schema_problems
+
+    assert cli("run", str(MODULE), "--out", str(tmp_path)).code == 0
+    doc = json.loads((tmp_path / "23-design-tradeoffs-v2.json").read_text())
+    oracle = jsonschema.Draft202012Validator(schemas.load(schemas.EVIDENCE))
+    assert schema_problems(doc) == [] and oracle.is_valid(doc)
+    doc["claims"][0]["status"] = "maybe"
+    del doc["producer"]
+    assert schema_problems(doc) and not oracle.is_valid(doc)
+
+
+def test_the_chapters_template_filled_in_is_valid_evidence():
+    path = MODULE.parents[1] / "tests" / "data" / "chapter-23-template.yaml"
+    doc = yaml.safe_load(path.read_text("utf-8"))
+    oracle = jsonschema.Draft202012Validator(schemas.load(schemas.EVIDENCE))
+    assert not oracle.is_valid(doc)  # '<learner-commit-sha>' is not a sha
+    doc.update(commit="0123abc", verified_at="2026-11-30", environment="python 3.11")
+    doc["metrics"] = [{"name": "gpt2_small_parameter_total", "expected": 123532032, "actual": 123532032}]
+    doc["artifacts"] = ["out/run.log"]
+    doc["licenses"] = []
+    doc["known_failures"] = []
+    assert list(oracle.iter_errors(doc)) == []
 
 
 def git(repo, *args):
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
 
 
-def test_commit_is_the_last_one_that_touched_measured_files_and_dirt_is_marked(
-    tmp_path, monkeypatch
-):
-    repo = tmp_path / "repo"
-    (repo / "checks").mkdir(parents=True)
-    (repo / "checks" / "a.py").write_text("x = 1\n")
-    git(repo, "init", "-q")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "code")
-    measured = subprocess.run(
+def commit_all(repo, message):
+    git(repo, "add", ".")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message)
+    return subprocess.run(
         ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
     ).stdout.strip()
+
+
+def test_commit_is_the_last_one_that_touched_the_claims_being_run(tmp_path):
+    """A course repository with only claims/: the commit is that repository's, and only a
+    change to the claim pack makes the evidence stale."""
+    repo = tmp_path / "course"
+    module = repo / "claims" / "m"
+    module.mkdir(parents=True)
+    (module / "a.yaml").write_text("x: 1\n")
+    git(repo, "init", "-q")
+    measured = commit_all(repo, "claims")
     (repo / "evidence").mkdir()
     (repo / "evidence" / "e.json").write_text("{}\n")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "evidence only")
-    monkeypatch.setattr(provenance, "PROJECT_ROOT", repo)
+    commit_all(repo, "evidence only")
     # a commit of evidence alone does not change what was measured
-    assert provenance.measured_commit() == provenance.Commit(measured, dirty=False)
-    (repo / "checks" / "a.py").write_text("x = 2\n")
-    assert provenance.measured_commit() == provenance.Commit(measured, dirty=True)
-    (repo / "checks" / "a.py").write_text("x = 1\n")
-    (repo / "claims").mkdir()
-    (repo / "claims" / "new.yaml").write_text("{}\n")  # untracked counts too
-    assert provenance.measured_commit() == provenance.Commit(measured, dirty=True)
+    answer = provenance.start_measured_commit([module])()
+    assert answer == provenance.Commit(measured, dirty=False, root=repo.resolve())
+    (module / "a.yaml").write_text("x: 2\n")
+    assert provenance.start_measured_commit([module])().dirty
+    (module / "a.yaml").write_text("x: 1\n")
+    (module / "new.yaml").write_text("{}\n")  # untracked counts too
+    assert provenance.start_measured_commit([module])().dirty
 
 
-def test_no_git_means_no_commit(tmp_path, monkeypatch):
-    monkeypatch.setattr(provenance, "PROJECT_ROOT", tmp_path)
-    assert provenance.measured_commit() is None
+def test_no_git_means_no_commit(tmp_path):
+    (tmp_path / "m").mkdir()
+    assert provenance.start_measured_commit([tmp_path / "m"])() is None
 
 
-def test_no_git_program_means_no_commit(monkeypatch):
+def test_no_git_program_means_no_commit(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", "")  # git cannot be found: not a traceback, no commit
-    assert provenance.measured_commit() is None
+    assert provenance.start_measured_commit([tmp_path])() is None
+
+
+def test_the_environment_names_the_blas_kernel_and_nothing_personal():
+    env = provenance.environment()
+    assert {"python", "numpy", "platform", "blas", "blas_kernel"} <= set(env)
+    text = json.dumps(env)
+    assert "/" not in text.replace("Linux-", "") and "\\\\" not in text

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from checks.outcome import Raised
 from checks.registry import Registry
-from runner.i18n import Msg
+from runner.i18n import Msg, catalog
 from runner.load import ClaimPack
 from runner.models import ClaimResult
 from runner.models.evidence import EVIDENCE_SCHEMA, RUNNER_FORMAT, Evidence
@@ -48,6 +48,7 @@ def build_evidence(
 ) -> dict[str, Any]:
     """The evidence document as JSON data, validated by its model."""
     counts = {s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")}
+    english = catalog("en")  # the template's free-text field, for any reader; not compared
     claims = [claim_record(r, registry) for r in results]
     doc: dict[str, Any] = {
         "schema": EVIDENCE_SCHEMA,
@@ -74,7 +75,7 @@ def build_evidence(
         "cost": {"gross_usd": 0, "credit_usd": 0},
         "licenses": dependency_licenses(),
         "known_failures": [
-            f"{r.id}: {r.status}" + (f" ({r.reason.code})" if r.reason else "")
+            f"{r.id}: {r.status}" + (f": {english.say(r.reason.msg())}" if r.reason else "")
             for r in results
             if r.status != "passed"
         ],

@@ -31,6 +31,7 @@ class Drift:
     path: str
     committed: str
     fresh: str
+    missing: bool = False  # there is no committed evidence at all
 
 
 def drift(committed: Any, fresh: dict[str, Any]) -> list[Drift]:
@@ -49,8 +50,25 @@ def _document(old: dict[str, Any], new: dict[str, Any]) -> Iterator[Drift]:
         yield from _exact(_get(old, "summary", key), _get(new, "summary", key), f"$.summary.{key}")
     yield from _exact(old.get("challenge"), new.get("challenge"), "$.challenge")
     precision = _precisions(new)
+    yield from _metrics(old.get("metrics"), new.get("metrics") or [], precision)
     yield from _claims(old.get("claims"), new.get("claims") or [])
     yield from _faults(old.get("faults"), new.get("faults"), precision)
+
+
+def _metrics(old: Any, new: list[dict[str, Any]], precision: dict[str, str]) -> Iterator[Drift]:
+    """The template's view of the measurements: the same numbers, so the same precision."""
+    if not isinstance(old, list) or len(old) != len(new):
+        yield Drift("$.metrics", _brief(old), f"{len(new)} metrics")
+        return
+    for i, (a, b) in enumerate(zip(old, new, strict=True)):
+        where = f"$.metrics[{i}]"
+        if not isinstance(a, dict):
+            yield Drift(where, _brief(a), "a metric")
+            continue
+        for key in ("name", "claim", "expected", "verdict", "unit", "context"):
+            yield from _exact(a.get(key), b.get(key), f"{where}.{key}")
+        kind = precision.get(f"metric:{b.get('name')}")
+        yield from _close(a.get("actual"), b.get("actual"), kind, f"{where}.actual")
 
 
 def _claims(old: Any, new: list[dict[str, Any]]) -> Iterator[Drift]:
@@ -133,6 +151,7 @@ def _precisions(doc: dict[str, Any]) -> dict[str, str]:
     for claim in doc.get("claims") or []:
         for m in claim.get("measurements", []):
             out[f"{claim['id']}/{m['name']}"] = m.get("precision", "value")
+            out[f"metric:{m['metric']}"] = m.get("precision", "value")
         for name, kind in (claim.get("observation_precision") or {}).items():
             out[f"{claim['id']}/{name}"] = kind
     return out

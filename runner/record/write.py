@@ -27,7 +27,6 @@ from runner.record.schema import schema_problems
 
 MANIFEST_SCHEMA = "learn-llm.module-manifest.v1"
 MANIFEST_NAME = "module-manifest-v1.json"
-LOCK_NAME = ".evidence.lock"
 TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 MAX_EVIDENCE_BYTES = 64 * 2**20
 SAFE_STEM = re.compile(r"[^A-Za-z0-9_-]+")
@@ -72,13 +71,14 @@ def _reason(exc: OSError) -> str:
 # -- writing ---------------------------------------------------------------------------------
 @contextlib.contextmanager
 def locked(out_dir: Path) -> Iterator[None]:
-    """Hold ``out_dir``'s lock (created if needed); clean temporary files left by kills."""
+    """Hold ``out_dir``'s lock (the directory itself is locked: no lock file is left in the
+    evidence); clean temporary files left by kills."""
     shown = display_path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise EvidenceError("io.not_directory", path=shown)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(out_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
+        fd = os.open(out_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError as exc:
         raise EvidenceError("io.cannot_write", path=shown, reason=_reason(exc)) from None
     try:
@@ -164,14 +164,15 @@ def write_evidence(
             raise EvidenceError("io.schema", problems="; ".join(problems[:5]))
     written: list[Path] = []
     with locked(out_dir):
-        for pack, doc in docs:
-            path = out_dir / evidence_name(pack, variant)
+        # everything that can refuse is asked before the first byte is written
+        manifest = _read_manifest(out_dir / MANIFEST_NAME) if variant is None else None
+        paths = [out_dir / evidence_name(pack, variant) for pack, _ in docs]
+        for path, (pack, doc) in zip(paths, docs, strict=True):
             _refuse_changed_meaning(path, pack, doc)
+        for path, (_, doc) in zip(paths, docs, strict=True):
             write_json_atomic(path, doc)
             written.append(path)
-        if variant is None:
-            manifest_path = out_dir / MANIFEST_NAME
-            manifest = _read_manifest(manifest_path)  # re-read under the lock: merge, not replace
+        if manifest is not None:  # re-read under the lock: merged, not replaced
             for pack, doc in docs:
                 manifest["modules"][pack.meta.id] = {
                     "evidence": repo_relative(out_dir / evidence_name(pack), repo_root),
@@ -179,8 +180,8 @@ def write_evidence(
                     "claim_pack_sha256": doc["claim_pack"]["sha256"],
                 }
             manifest["modules"] = dict(sorted(manifest["modules"].items()))
-            write_json_atomic(manifest_path, manifest)
-            written.append(manifest_path)
+            write_json_atomic(out_dir / MANIFEST_NAME, manifest)
+            written.append(out_dir / MANIFEST_NAME)
     return written
 
 

@@ -163,7 +163,9 @@ def totals(counts: dict[str, int], words: Catalog) -> str:
 
 def drift_lines(drifted: list[tuple[str, Drift]], words: Catalog) -> list[str]:
     lines = [
-        words("run.drift", file=f, path=d.path, committed=d.committed, fresh=d.fresh)
+        words("run.no_evidence", file=f)
+        if d.missing
+        else words("run.drift", file=f, path=d.path, committed=d.committed, fresh=d.fresh)
         for f, d in drifted[:MAX_DRIFT_LINES]
     ]
     if len(drifted) > MAX_DRIFT_LINES:
