@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from runner import api
-from runner.errors import UsageError
+from runner.errors import EvidenceError, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import Catalog
 from runner.learner.session import WorkerLimits
@@ -83,6 +83,8 @@ def _bounded(kind: type, low: float, high: float, words: Catalog) -> Any:
 
 
 def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
+    if not args.out.strip():
+        raise UsageError("use.empty_out")
     packs = api.load_claims([Path(p) for p in args.paths])
     options = api.RunOptions(
         pattern=args.pattern,
@@ -269,7 +271,12 @@ def _drift(out_dir: Path, docs: list[tuple[ClaimPack, dict[str, Any]]]) -> list[
         if not path.exists():
             found.append((shown, Drift("$", "-", "-", missing=True)))
             continue
-        found += [(shown, d) for d in drift(read_json(path), doc)]
+        try:
+            committed = read_json(path)
+        except EvidenceError as exc:  # --check found it wanting: it cannot be read at all
+            found.append((shown, Drift("$", "-", "-", unreadable=exc.message)))
+            continue
+        found += [(shown, d) for d in drift(committed, doc)]
     return found
 
 

@@ -63,7 +63,9 @@ def test_the_chapters_template_filled_in_is_valid_evidence():
     oracle = jsonschema.Draft202012Validator(schemas.load(schemas.EVIDENCE))
     assert not oracle.is_valid(doc)  # '<learner-commit-sha>' is not a sha
     doc.update(commit="0123abc", verified_at="2026-11-30", environment="python 3.11")
-    doc["metrics"] = [{"name": "gpt2_small_parameter_total", "expected": 123532032, "actual": 123532032}]
+    doc["metrics"] = [
+        {"name": "gpt2_small_parameter_total", "expected": 123532032, "actual": 123532032}
+    ]
     doc["artifacts"] = ["out/run.log"]
     doc["licenses"] = []
     doc["known_failures"] = []

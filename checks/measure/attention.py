@@ -33,6 +33,12 @@ def _prefix_softmax(row: Array) -> Array:
         "upper_triangle_max",
         "weights",
     ),
+    precision={
+        "max_abs_difference_from_prefix_softmax": "residue",
+        "max_abs_row_sum_error": "residue",
+        "rows_summing_to_exactly_one": "rounding",
+        "upper_triangle_max": "residue",
+    },
 )
 def causal_mask_as_deletion(
     impl: Implementation, length: int, rng: np.random.Generator
@@ -114,6 +120,7 @@ def position_dependence(
     "heads_as_weight_sets",
     needs=("multi_head_attention",),
     measures=("max_abs_difference", "heads_checked"),
+    precision={"max_abs_difference": "residue"},
 )
 def heads_as_weight_sets(
     impl: Implementation, length: int, d_model: int, heads: list[int], rng: np.random.Generator

@@ -84,6 +84,7 @@ def _per_token(total: int, tokens: int) -> int | float:
         "weight_arguments",
         "output_shape",
     ),
+    precision={"max_abs_difference": "residue", "max_abs_difference_by_block": "residue"},
 )
 def flash_tiling_equivalence(
     impl: Implementation, length: int, d_model: int, blocks: list[int], rng: np.random.Generator
@@ -121,6 +122,7 @@ def flash_tiling_equivalence(
         "naive_multiply_adds",
         "tiled_multiply_adds",
     ),
+    precision={"max_abs_difference": "residue"},
 )
 def flash_memory_scaling(
     impl: Implementation, lengths: list[int], d_model: int, block: int, rng: np.random.Generator
@@ -189,6 +191,7 @@ def _causality(
         "changed_s_le_t",
         "changed_s_gt_t",
     ),
+    precision={"row0_difference": "residue"},
 )
 def linear_attention_cost(
     impl: Implementation,
@@ -265,6 +268,7 @@ def _routed(
         "dense_difference",
         "tokens_per_expert",
     ),
+    precision={"max_abs_difference_from_routing": "residue", "dense_difference": "residue"},
 )
 def moe_scaling(
     impl: Implementation,
@@ -372,6 +376,11 @@ def factorization_gap(impl: Implementation, vocab: int, length: int) -> Measurem
         "flash_temporary_slope",
         "linear_temporary_slope",
     ),
+    precision={
+        "flash_max_relative_difference": "residue",
+        "flash_relative_difference": "residue",
+        "flash_temporary_slope": "residue",
+    },
 )
 def attention_axis(
     impl: Implementation, lengths: list[int], d_model: int, block: int, rng: np.random.Generator

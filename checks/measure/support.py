@@ -41,6 +41,7 @@ def support_orders(impl: Implementation, vocab: int, length: int) -> Measurement
         "joint_total",
         "conditional_table_entries",
     ),
+    precision={"max_abs_nll_difference": "residue"},
 )
 def chain_rule_exhaustive(
     impl: Implementation, vocab: int, length: int, rng: np.random.Generator
@@ -86,6 +87,7 @@ def giant_mlp_orders(impl: Implementation, vocab: int, length: int, hidden: int)
     "averaging_model_structure",
     needs=("averaging_model",),
     measures=("weight_arguments", "max_abs_difference_from_prefix_mean", "output_shape"),
+    precision={"max_abs_difference_from_prefix_mean": "residue"},
 )
 def averaging_model_structure(
     impl: Implementation, length: int, d_model: int, rng: np.random.Generator

@@ -32,6 +32,7 @@ class Drift:
     committed: str
     fresh: str
     missing: bool = False  # there is no committed evidence at all
+    unreadable: Any = None  # why the committed evidence cannot be read (a Msg)
 
 
 def drift(committed: Any, fresh: dict[str, Any]) -> list[Drift]:

@@ -162,12 +162,14 @@ def totals(counts: dict[str, int], words: Catalog) -> str:
 
 
 def drift_lines(drifted: list[tuple[str, Drift]], words: Catalog) -> list[str]:
-    lines = [
-        words("run.no_evidence", file=f)
-        if d.missing
-        else words("run.drift", file=f, path=d.path, committed=d.committed, fresh=d.fresh)
-        for f, d in drifted[:MAX_DRIFT_LINES]
-    ]
+    lines = []
+    for f, d in drifted[:MAX_DRIFT_LINES]:
+        if d.missing:
+            lines.append(words("run.no_evidence", file=f))
+        elif d.unreadable is not None:
+            lines.append(words("run.unreadable_evidence", reason=words.say(d.unreadable)))
+        else:
+            lines.append(words("run.drift", file=f, path=d.path, committed=d.committed, fresh=d.fresh))
     if len(drifted) > MAX_DRIFT_LINES:
         lines.append(words("run.drift_more", n=len(drifted) - MAX_DRIFT_LINES))
     return lines

@@ -1,0 +1,191 @@
+"""Both languages, everywhere: one catalogue per language, every message in both, plural
+forms where counts are shown, and no language held as global state."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from runner import i18n
+from runner.i18n import LANGS, Msg, catalog, resolve_language
+from tests.conftest import ROOT
+
+pytest_plugins = ("pytester",)
+LOCALES = ROOT / "runner" / "locales"
+CJK = re.compile(r"[\u3400-\u9fff]")
+# codes built from a prefix at run time (status.<status>, help.<command>, pydantic.<type>, ...)
+FAMILIES = ("status.", "impl.", "help.", "pydantic.", "problem.", "html.", "load.", "judge.")
+# entries that are the same in both languages: notation, not words
+LANGUAGE_NEUTRAL = {"use.argument"}
+
+
+def entries(lang: str) -> dict:
+    return json.loads((LOCALES / f"{lang}.json").read_text("utf-8"))
+
+
+def fields(template: str | dict) -> set[str]:
+    forms = template.values() if isinstance(template, dict) else [template]
+    return {
+        name.split(".")[0].split("[")[0]
+        for form in forms
+        for _, name, _, _ in string.Formatter().parse(form)
+        if name
+    }
+
+
+def test_both_catalogues_have_the_same_messages_with_the_same_fields():
+    zh, en = entries("zh"), entries("en")
+    assert sorted(zh) == sorted(en)
+    for code in zh:
+        assert fields(zh[code]) == fields(en[code]), code
+
+
+def test_plural_entries_have_their_forms_and_count_n():
+    for lang in LANGS:
+        for code, entry in entries(lang).items():
+            if isinstance(entry, dict):
+                assert set(entry) == {"one", "other"}, (lang, code)
+                assert "n" in fields(entry), (lang, code)
+
+
+def test_english_counts_are_plural_aware():
+    words = catalog("en")
+    assert words("validate.problems", n=1) == "1 problem"
+    assert words("validate.problems", n=2) == "2 problems"
+    assert words("validate.problems", n=12345) == "12,345 problems"
+    assert catalog("zh")("validate.problems", n=1) == "1 个问题"
+
+
+def test_every_chinese_message_is_chinese():
+    for code, entry in entries("zh").items():
+        forms = entry.values() if isinstance(entry, dict) else [entry]
+        for form in forms:
+            words = re.sub(r"\{[^}]*\}", "", form)
+            if code in LANGUAGE_NEUTRAL or not re.search("[A-Za-z]{4,}", words):
+                continue
+            assert CJK.search(words), (code, form)
+
+
+def codes_in_source() -> dict[str, str]:
+    """Every message code the code names literally, and where."""
+    found: dict[str, str] = {}
+    callers = {
+        "msg",
+        "of",
+        "UsageError",
+        "EvidenceError",
+        "BoundaryError",
+        "LoadFailure",
+        "words",
+        "_problem",
+        "say",
+        "Msg",
+    }
+    for path in [*ROOT.joinpath("runner").rglob("*.py"), *ROOT.joinpath("checks").rglob("*.py")]:
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            first = node.args[0]
+            if name in callers and isinstance(first, ast.Constant) and isinstance(first.value, str):
+                if re.fullmatch(r"[a-z_]+(\.[a-z0-9_]+)+|[a-z_]+", first.value):
+                    found.setdefault(first.value, str(path.relative_to(ROOT)))
+    return found
+
+
+def test_every_message_the_code_names_exists_in_both_languages():
+    en = entries("en")
+    missing = {code: where for code, where in codes_in_source().items() if code not in en}
+    assert missing == {}
+
+
+def test_no_catalogue_entry_is_dead():
+    used = set(codes_in_source())
+    text = "\n".join(p.read_text("utf-8") for p in ROOT.joinpath("runner").rglob("*.py"))
+    dead = [
+        code
+        for code in entries("en")
+        if code not in used
+        and not code.startswith(FAMILIES)
+        and f'"{code}"' not in text
+        and not code.startswith(("sub.", "yaml.", "validate.", "use."))  # the validate rooms
+    ]
+    assert dead == []
+
+
+def test_the_language_is_never_global():
+    """No module keeps a current language: every renderer is given its words."""
+    assert not hasattr(i18n, "set_language") and not hasattr(i18n, "language")
+    for path in ROOT.joinpath("runner").rglob("*.py"):
+        text = path.read_text("utf-8")
+        assert "LEARN_LLM_LANG" not in text or path.name in ("i18n.py", "pytest_plugin.py"), path
+
+
+@pytest.mark.parametrize(
+    ("choice", "env", "lang"),
+    [
+        ("en", {"LEARN_LLM_LANG": "zh"}, "en"),
+        (None, {"LEARN_LLM_LANG": "en_US"}, "en"),
+        (None, {"LANG": "zh_CN.UTF-8"}, "zh"),
+        (None, {"LC_ALL": "en_GB.UTF-8", "LANG": "zh_CN"}, "en"),
+        (None, {}, "zh"),
+        ("fr", {}, "zh"),
+    ],
+)
+def test_the_language_comes_from_the_command_then_the_environment(choice, env, lang):
+    assert resolve_language(choice, env) == lang
+
+
+def test_messages_are_data_until_shown():
+    message = Msg("judge.outside", {"bad": 1, "n": 3, "first": 2})
+    assert Msg.from_data(message.as_data()) == message
+    assert catalog("en").say(message) == "1 of 3 elements outside (first at index 2)"
+    assert catalog("zh").say(message) == "3 个元素中 1 个超出，第一个在索引 2"
+
+
+def test_nested_messages_render_in_the_same_language():
+    hint = Msg("claim.closest", {"names": "top_k_support"})
+    outer = Msg("claim.unknown_check", {"check": "top_k_suport", "hint": hint})
+    assert catalog("en").say(outer) == "unknown check 'top_k_suport'; closest: top_k_support"
+    assert "最接近" in catalog("zh").say(outer)
+
+
+def test_help_is_for_users_in_their_language(cli):
+    en = cli("--help", "--lang", "en")
+    assert en.code == 0
+    assert "judge a whole class" in en.out and "exit codes" in en.out
+    zh = cli("run", "--help", "--lang", "zh")
+    assert zh.code == 0 and "学习者代码每条声明的时限" in zh.out
+
+
+def test_pytest_claims_follow_learn_llm_lang(pytester, monkeypatch):
+    """`LEARN_LLM_LANG=en pytest claims/` prints English failure text (it was Chinese)."""
+    import shutil
+
+    from tests.conftest import MODULE
+
+    module = pytester.path / "claims" / "demo"
+    module.mkdir(parents=True)
+    for name in ("module.yaml", "chapter.zh.txt"):
+        shutil.copy(MODULE / name, module / name)
+    text = (MODULE / "7-top-k.yaml").read_text(encoding="utf-8").replace("value: 2\n", "value: 3\n")
+    (module / "7-top-k.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.setenv("LEARN_LLM_LANG", "en")
+    result = pytester.runpytest("claims/")
+    result.stdout.fnmatch_lines(["*kept: expected = 3, actual 2*"])
+    monkeypatch.setenv("LEARN_LLM_LANG", "zh")
+    result = pytester.runpytest("claims/")
+    result.stdout.fnmatch_lines(["*kept：期望 = 3，实际 2*"])
+
+
+def test_locale_files_are_package_data():
+    text = (ROOT / "pyproject.toml").read_text("utf-8")
+    assert 'runner = ["locales/*.json"' in text
+    assert Path(i18n.__file__).parent.joinpath("locales", "zh.json").is_file()
