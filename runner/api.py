@@ -134,7 +134,9 @@ def run_packs(
     challenges = _challenges(packs, options, registry)
     if isinstance(subject, LearnerFile):
         return _learner_run(packs, subject.path, options, registry, challenges)
-    impl = registry.reference() if isinstance(subject, Reference) else registry.with_fault(subject.id)
+    impl = (
+        registry.reference() if isinstance(subject, Reference) else registry.with_fault(subject.id)
+    )
     info = {"kind": impl.kind, "name": impl.name, "sha256": None}
     runs = []
     for pack in packs:

@@ -7,11 +7,11 @@ import json
 import sys
 from pathlib import Path
 
-from runner.reporters import junit
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import t
 from runner.load import display_path
+from runner.reporters import junit
 from runner.submission import submission_files
 from runner.validate_many import validate_files
 

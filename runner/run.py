@@ -22,7 +22,15 @@ from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from checks.registry import CallLog, Implementation, MissingSubject, Registry
 from runner.judge import judge, to_plain
 from runner.load import LoadedClaim
-from runner.models import ClaimResult, Detail, Diagnosis, Expectation, MeasurementResult, Raises, Range
+from runner.models import (
+    ClaimResult,
+    Detail,
+    Diagnosis,
+    Expectation,
+    MeasurementResult,
+    Raises,
+    Range,
+)
 from runner.validate import metric_name
 
 # Beyond this many numbers a measured value is judged whole but recorded by its size only:

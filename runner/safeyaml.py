@@ -104,7 +104,9 @@ def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             at = raw.count(b"\n", 0, exc.start) + 1
-            raise YamlError([Problem(at, msg("yaml.not_utf8", byte=exc.start, value=f"{raw[exc.start]:#04x}"))]) from None
+            raise YamlError(
+                [Problem(at, msg("yaml.not_utf8", byte=exc.start, value=f"{raw[exc.start]:#04x}"))]
+            ) from None
     loader = _Loader(text)
     try:
         node = loader.get_single_node()

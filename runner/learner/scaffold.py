@@ -9,6 +9,7 @@ import textwrap
 from checks.registry import Registry
 from runner.load import ClaimPack
 
+
 def module_subjects(packs: list[ClaimPack], registry: Registry) -> list[str]:
     """The chapter functions a module's claims call, in the order the chapter meets them,
     each after the functions it uses."""

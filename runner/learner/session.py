@@ -36,7 +36,12 @@ MAX_IMPL_BYTES = 1_000_000
 # process whose BLAS has started threads can deadlock it: one thread each.
 SINGLE_THREADED = {
     name: "1"
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+    for name in (
+        "OPENBLAS_NUM_THREADS",
+        "OMP_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "VECLIB_MAXIMUM_THREADS",
+    )
 }
 
 
@@ -115,7 +120,9 @@ class LearnerSession:
         self.subjects = subjects
         self.limits = limits
         self.size = path.stat().st_size
-        self.sha256 = hashlib.sha256(path.read_bytes()).hexdigest() if self.size <= MAX_IMPL_BYTES else ""
+        self.sha256 = (
+            hashlib.sha256(path.read_bytes()).hexdigest() if self.size <= MAX_IMPL_BYTES else ""
+        )
         self.signatures: dict[str, inspect.Signature] = {}
         self.load_output = ""
         self.deadline = 0.0
@@ -264,7 +271,9 @@ class LearnerSession:
         if status == "unplain":
             where = str(reply.get("where") or "")
             code = "boundary.unplain_at" if where else "boundary.unplain"
-            raise BoundaryError(code, {"function": name, "what": str(reply.get("what")), "at": where})
+            raise BoundaryError(
+                code, {"function": name, "what": str(reply.get("what")), "at": where}
+            )
         self.kill()
         raise BoundaryError("boundary.garbled", {"function": name})
 
@@ -350,7 +359,9 @@ class LearnerSession:
         code = process.exitcode if process is not None else None
         self.kill()
         if code is not None and code < 0:
-            raise BoundaryError("boundary.signal", {"function": name, "signal": _signal_name(-code)})
+            raise BoundaryError(
+                "boundary.signal", {"function": name, "signal": _signal_name(-code)}
+            )
         raise BoundaryError("boundary.exited", {"function": name, "code": code})
 
     def _drain_output(self) -> None:

@@ -47,7 +47,9 @@ def build_evidence(
     challenge: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The evidence document as JSON data, validated by its model."""
-    counts = {s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")}
+    counts = {
+        s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")
+    }
     english = catalog("en")  # the template's free-text field, for any reader; not compared
     claims = [claim_record(r, registry) for r in results]
     doc: dict[str, Any] = {
@@ -196,20 +198,20 @@ def dependency_licenses() -> list[dict[str, str]]:
     out = []
     for name in RUNTIME_DEPENDENCIES:
         try:
-            meta = metadata.metadata(name)
+            meta = metadata.metadata(name).json  # header names lower-cased, '-' as '_'
         except metadata.PackageNotFoundError:
             continue
-        license_ = meta.get("License-Expression") or meta.get("License") or "see package"
-        classifiers = [c for c in meta.get_all("Classifier") or [] if c.startswith("License ::")]
-        if license_ == "see package" and classifiers:
-            license_ = classifiers[0].rsplit("::", 1)[-1].strip()
-        author = meta.get("Author") or _names(meta.get("Author-email")) or name
+        license_ = str(meta.get("license_expression") or meta.get("license") or "")
+        if not license_:
+            classifiers = [c for c in meta.get("classifier", []) if c.startswith("License ::")]
+            license_ = classifiers[0].rsplit("::", 1)[-1].strip() if classifiers else "see package"
+        author = str(meta.get("author") or _names(meta.get("author_email")) or name)
         out.append(
             {
                 "source": name,
-                "version": str(meta.get("Version")),
-                "license": str(license_).splitlines()[0][:120] or "see package",
-                "attribution": str(author).splitlines()[0][:120] or name,
+                "version": str(meta.get("version")),
+                "license": license_.splitlines()[0][:120] or "see package",
+                "attribution": author.splitlines()[0][:120] or name,
                 "redistribution": NOT_REDISTRIBUTED,
             }
         )

@@ -78,7 +78,9 @@ def pack_lines(
     lines = [f"{meta.id} v{meta.version} · {words.pick(meta.title)} · {describe_impl(impl, words)}"]
     width = max((len(r.id) for r in pack_run.results), default=0)
     for r in pack_run.results:
-        lines.append(f"  {pad(status_word(r.status, words), 7)}  {r.id:<{width}}  {words.pick(r.stage)}")
+        lines.append(
+            f"  {pad(status_word(r.status, words), 7)}  {r.id:<{width}}  {words.pick(r.stage)}"
+        )
         if r.status != "passed":
             lines.append(f"{INDENT}{words.pick(r.statement)}")
         lines += [f"{INDENT}{line}" for line in claim_detail_lines(r, words, verbose)]
@@ -104,7 +106,9 @@ def claim_detail_lines(r: ClaimResult, words: Catalog, verbose: bool = False) ->
 
 def measurement_line(m: MeasurementResult, words: Catalog, mark: bool = False) -> str:
     expected = show_expected(m.expected, m.tolerance, m.unit, words("word.raises"))
-    line = words("run.expected_actual", name=m.name, expected=expected, actual=show(m.actual, m.unit))
+    line = words(
+        "run.expected_actual", name=m.name, expected=expected, actual=show(m.actual, m.unit)
+    )
     if m.detail is not None:
         line += words("run.detail", detail=detail(m.detail, words))
     if m.context:
@@ -169,7 +173,9 @@ def drift_lines(drifted: list[tuple[str, Drift]], words: Catalog) -> list[str]:
         elif d.unreadable is not None:
             lines.append(words("run.unreadable_evidence", reason=words.say(d.unreadable)))
         else:
-            lines.append(words("run.drift", file=f, path=d.path, committed=d.committed, fresh=d.fresh))
+            lines.append(
+                words("run.drift", file=f, path=d.path, committed=d.committed, fresh=d.fresh)
+            )
     if len(drifted) > MAX_DRIFT_LINES:
         lines.append(words("run.drift_more", n=len(drifted) - MAX_DRIFT_LINES))
     return lines
@@ -188,7 +194,12 @@ def class_lines(rows: Iterable[tuple[str, Run]], words: Catalog) -> list[str]:
         got, most = run.points()
         lines.append(
             f"  {pad(name, width)}  "
-            + words("class.row", points=_points(got), max_points=_points(most), totals=totals(run.counts(), words))
+            + words(
+                "class.row",
+                points=_points(got),
+                max_points=_points(most),
+                totals=totals(run.counts(), words),
+            )
         )
     return lines
 
@@ -220,7 +231,11 @@ def fault_run_lines(pack_run: PackRun, run: FaultRun, words: Catalog) -> list[st
     lines.append(words("fault.expected_signal", signal=words.pick(fault.expected_signal)))
     lines.append(words("fault.observed_signal"))
     for fact in run.facts:
-        mark = "" if fact.held else "  [" + words("fault.differs_yaml", detail=detail(fact.detail, words)) + "]"
+        mark = (
+            ""
+            if fact.held
+            else "  [" + words("fault.differs_yaml", detail=detail(fact.detail, words)) + "]"
+        )
         lines.append(f"  - {fact_text(fact, words)}{mark}")
     if fault.differs_from_chapter:
         lines.append(words("fault.differs_chapter", text=words.pick(fault.differs_from_chapter)))
@@ -260,7 +275,9 @@ def fault_list_lines(rows: list[dict[str, Any]], words: Catalog) -> list[str]:
     lines = []
     for row in rows:
         lines.append(f"{row['id']:<{width}}  {words.pick(row['title'])}")
-        text = words("fault.list_replaces", function=row["replaces"], catchers=", ".join(row["catchers"]))
+        text = words(
+            "fault.list_replaces", function=row["replaces"], catchers=", ".join(row["catchers"])
+        )
         lines.append(f"{'':<{width}}  {text}")
     return lines
 
