@@ -15,7 +15,7 @@ from runner import api
 from runner.errors import EvidenceError, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import Catalog
-from runner.learner.session import WorkerLimits
+from runner.learner.limits import WorkerLimits
 from runner.load import ClaimPack, display_path
 from runner.provenance import Commit, repo_relative, start_measured_commit
 from runner.record import (

@@ -28,6 +28,7 @@ from typing import Any
 
 from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from checks.registry import Implementation
+from runner.learner.limits import WorkerLimits
 from runner.learner import codec
 from runner.learner.worker import FRAME, serve
 
@@ -43,24 +44,6 @@ SINGLE_THREADED = {
         "VECLIB_MAXIMUM_THREADS",
     )
 }
-
-
-@dataclass(frozen=True)
-class WorkerLimits:
-    """What a learner's code may spend. Exceeding any of them is that claim's error."""
-
-    timeout_s: float = 10.0  # per claim, and once for importing the file
-    memory_mib: int = 2048  # address space of the worker
-    result_mib: int = 16  # one answer of one call
-    output_chars: int = 2000  # what is kept of what a claim's calls printed
-    file_mib: int = 16  # any file the learner's code writes
-
-    def rlimits(self) -> dict[str, int]:
-        return {
-            "RLIMIT_AS": self.memory_mib * 2**20,
-            "RLIMIT_FSIZE": self.file_mib * 2**20,
-            "RLIMIT_CORE": 0,
-        }
 
 
 class _Server:

@@ -17,8 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from runner.models.claims import ID_PATTERN, Status, Text, Unit, Verdict, Visibility
 
-EVIDENCE_SCHEMA = "learn-llm.evidence.v1"
-RUNNER_FORMAT = 2
+from runner.models.evidence_format import EVIDENCE_SCHEMA, RUNNER_FORMAT
 SHA256 = r"^[0-9a-f]{64}$"
 ISO_TIME = (
     r"^[0-9]{4}-[0-9]{2}-[0-9]{2}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import math
@@ -15,10 +14,10 @@ from checks.registry import Registry
 from runner.i18n import Msg, catalog
 from runner.load import ClaimPack
 from runner.models import ClaimResult
-from runner.models.evidence import EVIDENCE_SCHEMA, RUNNER_FORMAT, Evidence
+from runner.models.evidence_format import EVIDENCE_SCHEMA, RUNNER_FORMAT
 from runner.provenance import Commit, environment, now_iso, repo_relative
+from runner.record.licenses import PRODUCER, dependency_licenses, own_version
 
-PRODUCER = "learn-llm-claims"
 # Reproduction precision of `run --check` (see runner.record.drift).
 REL, RESIDUE_ABS, MEMORY_REL = 1e-9, 1e-12, 0.25
 COMPARED = [
@@ -31,8 +30,6 @@ COMPARED = [
     "faults: matrix, score, catchers, claims broken, facts held, their values to precision",
     "challenge",
 ]
-NOT_REDISTRIBUTED = "used as an installed dependency; not redistributed with this evidence"
-RUNTIME_DEPENDENCIES = ("numpy", "pydantic", "pyyaml", "jsonschema-rs", "threadpoolctl")
 
 
 def build_evidence(
@@ -104,10 +101,10 @@ def build_evidence(
         doc["challenge"] = to_json_data(challenge)
     if faults is not None:
         doc["faults"] = to_json_data(faults)
-    # the model checks every field's type and shape; its dump is the canonical form
-    model = Evidence.model_validate(doc)
-    data: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return data
+    # Plain data, checked against the schema generated from runner.models.evidence.Evidence
+    # before it is written (jsonschema-rs); building the pydantic model here as well would
+    # only add its import to every run. A test keeps the two in step.
+    return doc
 
 
 def claim_record(result: ClaimResult, registry: Registry) -> dict[str, Any]:
@@ -179,49 +176,3 @@ def expectations_sha256(pack: ClaimPack) -> str:
     )
     blob = json.dumps(asserted, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
-
-
-@functools.cache
-def own_version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version(PRODUCER)
-    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-        return "0+unknown"
-
-
-@functools.cache
-def dependency_licenses() -> list[dict[str, str]]:
-    from importlib import metadata
-
-    out = []
-    for name in RUNTIME_DEPENDENCIES:
-        try:
-            meta = metadata.metadata(name).json  # header names lower-cased, '-' as '_'
-        except metadata.PackageNotFoundError:
-            continue
-        license_ = str(meta.get("license_expression") or meta.get("license") or "")
-        if not license_:
-            classifiers = [c for c in meta.get("classifier", []) if c.startswith("License ::")]
-            license_ = classifiers[0].rsplit("::", 1)[-1].strip() if classifiers else "see package"
-        author = str(meta.get("author") or _names(meta.get("author_email")) or name)
-        out.append(
-            {
-                "source": name,
-                "version": str(meta.get("version")),
-                "license": license_.splitlines()[0][:120] or "see package",
-                "attribution": author.splitlines()[0][:120] or name,
-                "redistribution": NOT_REDISTRIBUTED,
-            }
-        )
-    return out
-
-
-def _names(addresses: object) -> str:
-    """'Ann <a@x>, Bob <b@y>' -> 'Ann, Bob': attribution without e-mail addresses."""
-    if not isinstance(addresses, str):
-        return ""
-    names = [part.split("<")[0].strip().strip('"') for part in addresses.split(",")]
-    names = [n for n in names if n and "@" not in n]
-    return ", ".join(names[:3]) + (" et al." if len(names) > 3 else "")
