@@ -129,17 +129,30 @@ class MeasurementRecord(_Record):
 
 
 class MistakeRecord(_Record):
+    """A known mistake (a broken twin) whose outputs the learner's function reproduces."""
+
     id: str
+    replaces: str | None = Field(
+        default=None, description="The chapter function the mistake is made in."
+    )
     explanation: Text
-    where: Text
+    where: Text = Field(description="The chapter's fault-table row or stage it belongs to.")
 
 
 class DiagnosisRecord(_Record):
+    """Which known mistakes a failing function reproduces on every call its claim made."""
+
     function: str
-    calls: int = Field(ge=0)
+    calls: int = Field(ge=0, description="The calls the claim made to it, all compared.")
     matches: list[MistakeRecord] = Field(default_factory=list)
-    first_difference: dict[str, JsonValue] | None = None
-    complete: bool = True
+    first_difference: dict[str, JsonValue] | None = Field(
+        default=None,
+        description="When nothing matches: the first call where it differs from the reference "
+        "(call: its index from 0, inputs, at: where in the output, expected, actual).",
+    )
+    complete: bool = Field(
+        default=True, description="False: not every call or known mistake could be compared."
+    )
 
 
 class ClaimRecord(_Record):
