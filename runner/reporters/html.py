@@ -176,21 +176,12 @@ def _claim(claim: dict[str, Any], words: Catalog) -> str:
 
 
 def _diagnosis(d: dict[str, Any], words: Catalog) -> str:
-    matches = d.get("matches") or []
-    if matches:
-        items = "".join(
-            f"<li><code>{_e(m.get('id'))}</code>: {_e(words.pick(m.get('explanation', {})))} "
-            f"({_e(words.pick(m.get('where', {})))})</li>"
-            for m in matches
-        )
-        head = words(
-            "diagnose.behaves_like",
-            function=d.get("function"),
-            mistakes=", ".join(m.get("id", "") for m in matches),
-            n=d.get("calls", 0),
-        )
-        return f"<div class='note'>{_e(head)}<ul>{items}</ul></div>"
-    return f"<div class='note'>{_e(words('diagnose.none', function=d.get('function'), n=d.get('calls', 0)))}</div>"
+    from runner.models import Diagnosis
+    from runner.reporters.text import diagnosis_lines
+
+    head, *rest = diagnosis_lines(Diagnosis.model_validate(d), words)
+    items = "".join(f"<li>{_e(line.strip().removeprefix('- '))}</li>" for line in rest)
+    return f"<div class='note'>{_e(head)}{f'<ul>{items}</ul>' if items else ''}</div>"
 
 
 def _faults(faults: dict[str, Any], words: Catalog) -> str:

@@ -14,7 +14,7 @@ from runner.api import PackRun, Run
 from runner.facts import render
 from runner.i18n import Catalog
 from runner.inject import FactResult, FaultRun
-from runner.models import ClaimResult, Detail, MeasurementResult
+from runner.models import ClaimResult, Detail, Diagnosis, MeasurementResult, MistakeMatch
 from runner.numbers import show, show_expected
 from runner.record import Drift
 
@@ -118,30 +118,50 @@ def measurement_line(m: MeasurementResult, words: Catalog, mark: bool = False) -
     return line
 
 
-def diagnosis_lines(d: Any, words: Catalog) -> list[str]:
+def diagnosis_lines(d: Diagnosis, words: Catalog) -> list[str]:
+    """Which known mistake a failing function behaves like; if none, where it first differs
+    from the reference."""
+    n = {"n": d.calls, "unit": "count"}
     if d.matches:
-        names = words("diagnose.or").join(f"{m.id}" for m in d.matches)
-        lines = [words("diagnose.behaves_like", function=d.function, mistakes=names, n=d.calls)]
-        lines += [
-            f"  - {m.id}: {words.pick(m.explanation)} ({words.pick(m.where)})" for m in d.matches
-        ]
+        names = words("diagnose.or").join(m.id for m in d.matches)
+        lines = [words("diagnose.behaves_like", function=d.function, mistakes=names, **n)]
+        lines += [f"  - {mistake_text(m, d.function, words)}" for m in d.matches]
+        if not d.complete:
+            lines.append("  " + words("diagnose.partial"))
         return lines
     if not d.complete:
         return [words("diagnose.incomplete", function=d.function)]
-    lines = [words("diagnose.none", function=d.function, n=d.calls)]
+    lines = [words("diagnose.none", function=d.function, **n)]
     first = d.first_difference
     if first:
+        code = "diagnose.first_difference_at" if first.get("at") else "diagnose.first_difference"
         lines.append(
             "  "
             + words(
-                "diagnose.first_difference",
-                call=first.get("call", 0) + 1,
-                inputs=first.get("inputs", ""),
-                expected=first.get("expected", ""),
-                actual=first.get("actual", ""),
+                code,
+                call=int(first.get("call", 0)) + 1,
+                inputs=str(first.get("inputs", "")),
+                at=str(first.get("at", "")),
+                expected=outcome_text(first.get("expected"), words),
+                actual=outcome_text(first.get("actual"), words),
             )
         )
     return lines
+
+
+def mistake_text(m: MistakeMatch, function: str, words: Catalog) -> str:
+    """``id: explanation (where)``, saying which function the mistake is in when another."""
+    shown = {"id": m.id, "explanation": words.pick(m.explanation), "where": words.pick(m.where)}
+    if m.replaces and m.replaces != function:
+        return words("diagnose.mistake_in", function=m.replaces, **shown)
+    return words("diagnose.mistake", **shown)
+
+
+def outcome_text(value: Any, words: Catalog) -> str:
+    """A value of a first difference: a number, a short description, or what was raised."""
+    if isinstance(value, dict) and "raised" in value:
+        return f"{words('word.raises')} {value['raised']}"
+    return show(value)
 
 
 def printed_lines(text: str, dropped: int, words: Catalog) -> list[str]:
