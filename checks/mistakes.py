@@ -1204,10 +1204,13 @@ def top_k_last_of_ascending(probs: Array, k: int) -> Array:
     "topk-strict-threshold",
     replaces="top_k_renormalize",
     explanation={
-        "zh": "用严格大于第 k 大值（p > 阈值）筛选：第 k 个自己被丢掉，只剩 k−1 个（并列时更少）",
+        "zh": (
+            "用严格大于第 k 大值（p > 阈值）筛选：第 k 个自己被丢掉，只剩 k−1 个"
+            "（并列时更少，一个不剩时得到 NaN）"
+        ),
         "en": (
             "keeps p strictly above the k-th largest value: the k-th itself is dropped, leaving "
-            "k−1 (fewer on ties)"
+            "k−1 (fewer on ties, and NaN when nothing is left)"
         ),
     },
     where=STAGE6,
@@ -1217,7 +1220,10 @@ def top_k_strict_threshold(probs: Array, k: int) -> Array:
     p = np.asarray(probs, dtype=np.float64)  # (V,)
     _check_top_k(p, k)
     threshold = np.sort(p)[-k]
-    return _rescaled(np.where(p > threshold, p, 0.0))
+    out = np.where(p > threshold, p, 0.0)
+    with np.errstate(invalid="ignore"):  # on a tie at the top nothing is left: 0/0 = NaN
+        rescaled: Array = out / out.sum()
+    return rescaled
 
 
 @mistake(
