@@ -9,11 +9,13 @@ twin's code in ``checks/faults.py`` / ``checks/mistakes.py``.
 Two claim packs judge them:
 
 * the chapter's own claims, for the mistakes one of them already catches (``CAUGHT_BY``);
-* ``tests/learners/mistakes/probe-pack``: one test-only claim per function that compares it
-  with the reference call by call on inputs the chapter's claims do not use (several head
-  counts, ``tied=False``, batches, ties at the top-k boundary, extreme scores). Its check is
-  registered only in this module's own registry; it stands in for issue 12's whole-function
-  claims, so that every mistake in the library can be made to fail and be diagnosed.
+* a probe pack, written by :func:`write_probe_pack` into a temporary directory (claim files
+  under ``tests/`` would be collected by the pytest plugin): one test-only claim per function
+  that compares it with the reference call by call on inputs the chapter's claims do not use
+  (several head counts, ``tied=False``, batches, ties at the top-k boundary, extreme scores).
+  Its check is registered only in this module's own registry; it stands in for issue 12's
+  whole-function claims, so that every mistake in the library can be made to fail and be
+  diagnosed.
 """
 
 from __future__ import annotations
@@ -42,7 +44,6 @@ from runner.reporters.text import claim_detail_lines
 from tests.conftest import MODULE, ROOT
 
 HERE = ROOT / "tests" / "learners" / "mistakes"
-PROBE_PACK = HERE / "probe-pack"
 TWIN_FILES = {p.stem: p for p in sorted(HERE.glob("*.py"))}
 
 # The chapter claim that fails for each mistake the chapter's claims already catch. The others
@@ -106,23 +107,23 @@ CAUGHT_BY = {
     "moe-params-no-router": "beyond.moe",
     "moe-params-one-expert": "beyond.moe",
 }
-PROBE_OF = {  # the probe claim of each chapter function
-    "sequence_support_log10": "probe.support",
-    "chain_rule_nll": "probe.nll",
-    "giant_mlp_parameter_log10": "probe.giant-mlp",
-    "averaging_model": "probe.averaging",
-    "position_wise_mlp": "probe.mlp",
-    "causal_masked_attention": "probe.mask",
-    "multi_head_attention": "probe.mha",
-    "attention_parameter_count": "probe.attention-params",
-    "transformer_parameter_count": "probe.params",
-    "softmax_temperature": "probe.temperature",
-    "top_k_renormalize": "probe.topk",
-    "logits_memory_bytes": "probe.logits",
-    "flash_attention": "probe.flash",
-    "linear_attention": "probe.linear",
-    "moe_layer": "probe.moe",
-    "moe_parameter_count": "probe.moe-params",
+PROBE_OF = {  # the probe claim of each chapter function, and its case of inputs
+    "sequence_support_log10": ("probe.support", "sizes"),
+    "chain_rule_nll": ("probe.nll", "joint"),
+    "giant_mlp_parameter_log10": ("probe.giant-mlp", "sizes"),
+    "averaging_model": ("probe.averaging", "random"),
+    "position_wise_mlp": ("probe.mlp", "random"),
+    "causal_masked_attention": ("probe.mask", "extreme"),
+    "multi_head_attention": ("probe.mha", "heads"),
+    "attention_parameter_count": ("probe.attention-params", "heads"),
+    "transformer_parameter_count": ("probe.params", "configs"),
+    "softmax_temperature": ("probe.temperature", "batch"),
+    "top_k_renormalize": ("probe.topk", "ties"),
+    "logits_memory_bytes": ("probe.logits", "sizes"),
+    "flash_attention": ("probe.flash", "random"),
+    "linear_attention": ("probe.linear", "random"),
+    "moe_layer": ("probe.moe", "top2"),
+    "moe_parameter_count": ("probe.moe-params", "sizes"),
 }
 ONLY_PROBES = sorted(set(TWIN_FILES) - set(CAUGHT_BY))
 
@@ -281,12 +282,48 @@ def probe_registry() -> Registry:
 
 
 PROBES = probe_registry()
-PROBE_PACKS = api.load_claims([PROBE_PACK], PROBES)
 CHAPTER_PACKS = api.load_claims([MODULE])
 
 
-def run_learner(path: Path, pattern: str | None = None, probe: bool = False) -> api.Run:
-    packs, registry = (PROBE_PACKS, PROBES) if probe else (CHAPTER_PACKS, REGISTRY)
+def write_probe_pack(directory: Path) -> Path:
+    """The probe pack: module.yaml, a chapter file, and one claim per function."""
+    (directory / "module.yaml").write_text(
+        "id: probe-diagnosis\n"
+        "title: {zh: 诊断测试用的探针, en: Probes for the diagnosis tests}\n"
+        "version: 1\nchapter: chapter.txt\nseed: 0\n",
+        encoding="utf-8",
+    )
+    (directory / "chapter.txt").write_text("测试用，没有正文。Test only, no text.\n", "utf-8")
+    claims = [
+        "proposition: 1",
+        "stage: {zh: 测试, en: test}",
+        "title: {zh: 与参考实现逐次比较, en: Call by call against the reference}",
+        "claims:",
+    ]
+    for subject, (claim_id, case) in PROBE_OF.items():
+        claims += [
+            f"  - id: {claim_id}",
+            "    statement:",
+            f"      zh: {subject}() 在探针输入（{case}）上的每次调用都与参考实现一致。",
+            f"      en: {subject}() agrees with the reference on every call of the {case} probe.",
+            "    check: agrees_with_reference",
+            f"    inputs: {{subject: {subject}, case: {case}}}",
+            "    expect:",
+            "      - {measure: mismatched_calls, value: 0, tolerance: {kind: exact},",
+            "         unit: count, source: 'test: the reference on the same inputs'}",
+        ]
+    (directory / "1-probes.yaml").write_text("\n".join(claims) + "\n", encoding="utf-8")
+    return directory
+
+
+@pytest.fixture(scope="module")
+def probe_packs(tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
+    return api.load_claims([write_probe_pack(tmp_path_factory.mktemp("probe-pack"))], PROBES)
+
+
+def run_learner(path: Path, pattern: str | None = None, probe: list[Any] | None = None) -> api.Run:
+    """A learner file's run: on the chapter's claims, or on the probe pack when given."""
+    packs, registry = (probe, PROBES) if probe is not None else (CHAPTER_PACKS, REGISTRY)
     return api.run_packs(packs, api.LearnerFile(path), api.RunOptions(pattern=pattern), registry)
 
 
@@ -317,14 +354,12 @@ def test_the_library_holds_the_chapters_faults_and_the_known_mistakes():
 def test_every_twin_differs_from_the_reference_on_its_probe(twin_id):
     # A twin that behaves like the reference everywhere could never be told apart: its probe
     # must separate them (run in-process on our own code).
-    twin = REGISTRY.twins[twin_id]
-    claim = PROBE_PACKS[0].claim(PROBE_OF[twin.replaces])
-    assert claim is not None
-    rng = np.random.default_rng(0)
-    measured = agrees_with_reference(PROBES.with_fault(twin_id), rng=rng, **claim.claim.inputs)
+    subject = REGISTRY.twins[twin_id].replaces
+    case = PROBE_OF[subject][1]
+    twin = PROBES.with_fault(twin_id)
+    measured = agrees_with_reference(twin, subject, case, np.random.default_rng(0))
     assert measured["mismatched_calls"] >= 1, measured
-    same_rng = np.random.default_rng(0)
-    clean = agrees_with_reference(PROBES.reference(), rng=same_rng, **claim.claim.inputs)
+    clean = agrees_with_reference(PROBES.reference(), subject, case, np.random.default_rng(0))
     assert clean["mismatched_calls"] == 0
 
 
@@ -378,10 +413,10 @@ def test_a_mistake_the_chapters_claims_catch_is_named(chapter_runs, twin_id):
 
 
 @pytest.mark.parametrize("twin_id", ONLY_PROBES)
-def test_a_mistake_only_whole_function_claims_catch_is_named_there(learners, twin_id):
+def test_a_mistake_only_whole_function_claims_catch_is_named_there(learners, probe_packs, twin_id):
     twin = REGISTRY.twins[twin_id]
     path = learners / f"{twin_id.replace('-', '_')}.py"
-    run = run_learner(path, PROBE_OF[twin.replaces], probe=True)
+    run = run_learner(path, PROBE_OF[twin.replaces][0], probe=probe_packs)
     _assert_named(run, twin_id)
     # the chapter's claims pass it today: issue 12's whole-function claims are what catch it
     assert run_learner(path, CHAPTER_CLAIM_OF[twin.replaces]).counts()["failed"] == 0
@@ -422,9 +457,9 @@ def test_a_raised_exception_is_diagnosed_as_the_mistake_that_raises_it(chapter_r
 ALTERNATIVES = HERE / "correct" / "alternatives.py"
 
 
-def test_correct_alternatives_pass_every_claim_and_get_no_diagnosis(tmp_path):
+def test_correct_alternatives_pass_every_claim_and_get_no_diagnosis(tmp_path, probe_packs):
     path = write_learner(tmp_path, "alternatives", ALTERNATIVES)
-    for run in (run_learner(path), run_learner(path, probe=True)):
+    for run in (run_learner(path), run_learner(path, probe=probe_packs)):
         assert run.counts()["failed"] == run.counts()["error"] == 0, [
             (r.id, r.status) for r in run.results if r.status != "passed"
         ]
@@ -467,10 +502,12 @@ def test_two_mistakes_in_two_functions_are_both_named(tmp_path):
     }
 
 
-def test_two_mistakes_in_one_claims_functions_are_named_apart(tmp_path):
+def test_two_mistakes_in_one_claims_functions_are_named_apart(tmp_path, probe_packs):
     # mlp and attention are both called by operators.position-dependence
     path = write_learner(tmp_path, "both", TWIN_FILES["mha-no-mask"], TWIN_FILES["mlp-relu"])
-    run = run_learner(path, "probe.m", probe=True)  # probe.mlp, probe.mha, probe.mask, probe.moe*
+    run = run_learner(
+        path, "probe.m", probe=probe_packs
+    )  # probe.mlp, probe.mha, probe.mask, probe.moe*
     by_claim = {r.id: named([r]) for r in run.results if r.status != "passed"}
     assert by_claim["probe.mlp"] == {"mlp-relu"}
     assert by_claim["probe.mha"] == {"mha-no-mask"}
@@ -483,13 +520,13 @@ UNKNOWN = sorted((HERE / "unknown").glob("*.py"))
 
 
 @pytest.mark.parametrize("fragment", UNKNOWN, ids=[p.stem for p in UNKNOWN])
-def test_a_bug_outside_the_library_is_never_misnamed(tmp_path, fragment):
+def test_a_bug_outside_the_library_is_never_misnamed(tmp_path, probe_packs, fragment):
     path = write_learner(tmp_path, fragment.stem, fragment)
     functions = {
         n.name for n in ast.parse(fragment.read_text()).body if isinstance(n, ast.FunctionDef)
     }
     failed = []
-    for probe in (False, True):
+    for probe in (None, probe_packs):
         failed += [r for r in run_learner(path, probe=probe).results if r.status != "passed"]
     assert failed
     assert named(failed) == set()
@@ -504,7 +541,7 @@ def test_a_bug_outside_the_library_is_never_misnamed(tmp_path, fragment):
     assert diagnosed >= functions
 
 
-def test_a_mistake_is_named_only_for_claims_on_whose_every_call_it_matches(tmp_path):
+def test_a_mistake_is_named_only_for_claims_on_whose_every_call_it_matches(tmp_path, probe_packs):
     # temperature multiplied, except at T = 10: temperature.table calls T = 10, so the known
     # mistake fails one of its calls there and is not named; the probe never calls T = 10,
     # and on every call it does make the learner is that mistake. The embedding counted twice
@@ -514,7 +551,7 @@ def test_a_mistake_is_named_only_for_claims_on_whose_every_call_it_matches(tmp_p
     assert table[0].status == "failed" and named(table) == set()
     (diagnosis,) = table[0].diagnosis
     assert diagnosis.first_difference is not None and diagnosis.first_difference["call"] == 0
-    assert named(run_learner(path, "probe.temperature", probe=True).results) == {
+    assert named(run_learner(path, "probe.temperature", probe=probe_packs).results) == {
         "temperature-multiplied"
     }
     counts = run_learner(path, "operators.parameter-table").results
