@@ -35,7 +35,8 @@ FAULT_IDS = CHAPTER_FAULT_IDS + BEYOND_FAULT_IDS
 
 def test_the_nine_faults_of_the_chapter_and_three_beyond_it_are_declared_and_registered():
     assert list(FAULTS) == FAULT_IDS
-    assert sorted(REGISTRY.twins) == sorted(FAULT_IDS)
+    # the fault table's twins; the other known mistakes (checks/mistakes.py) are kind "mistake"
+    assert sorted(t.id for t in REGISTRY.twins.values() if t.kind == "fault") == sorted(FAULT_IDS)
     for fault_id in BEYOND_FAULT_IDS:  # they say so instead of quoting a row that is not there
         signal = FAULTS[fault_id].fault.expected_signal
         assert signal.en.startswith("(not in the chapter's fault table)"), fault_id
