@@ -76,10 +76,6 @@ ROW_MASK_ZERO = {
         "0/0, NaN)"
     ),
 }
-ROW_TOPK = {
-    "zh": "故障表：top-k 截断后忘记归一化",
-    "en": "fault table: top-k without renormalizing",
-}
 
 
 def _gelu(h: Array) -> Array:
@@ -535,57 +531,14 @@ def causal_mask_finite_fill(scores: Array) -> Array:
 
 
 # -- stage 4: multi-head attention ----------------------------------------------------------
-def _mha(
-    x: Array,
-    w_q: Array,
-    w_k: Array,
-    w_v: Array,
-    w_o: Array,
-    n_head: int,
-    *,
-    scale: str = "sqrt_hs",
-    layout: str = "blocks",
-    merge: str = "transpose",
-    keys: str = "w_k",
-    mask: bool = True,
-    project: bool = True,
-) -> Array:
-    """Multi-head attention as the reference writes it, with one step done another way.
-
-    Shared by the mistakes below so each differs from the reference in exactly the step it
-    names, and in nothing else.
-    """
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
-    t_len, d_model = x.shape
+# Each twin is the reference's multi_head_attention written out again with the one line a
+# person gets wrong; the mask is the reference's causal_masked_attention unless it is the
+# mask that is forgotten.
+def _head_size(w_q: Array, n_head: int) -> int:
     width = w_q.shape[1]
     if n_head < 1 or width % n_head:
         raise ValueError(f"n_head={n_head} must divide the projection width {width}")
-    hs = width // n_head
-
-    def split(w: Array) -> Array:
-        if layout == "interleaved":  # head h gets columns h, h+H, h+2H, ...
-            return (x @ w).reshape(t_len, hs, n_head).transpose(2, 0, 1)  # (H, T, hs)
-        return (x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2)  # (H, T, hs)
-
-    q, v = split(w_q), split(w_v)
-    k = split(w_q if keys == "w_q" else w_k)
-    divisor = {
-        "sqrt_hs": math.sqrt(hs),
-        "none": 1.0,
-        "hs": float(hs),
-        "sqrt_d": math.sqrt(d_model),
-    }[scale]
-    scores = q @ k.transpose(0, 2, 1) / divisor  # (H, T, T)
-    weights = causal_masked_attention(scores) if mask else _softmax(scores)  # (H, T, T)
-    heads = weights @ v  # (H, T, hs)
-    if merge == "reshape":  # (H, T, hs) read straight as (T, H*hs): rows of different heads
-        concat = heads.reshape(t_len, n_head * hs)
-    elif layout == "interleaved":
-        concat = heads.transpose(1, 2, 0).reshape(t_len, n_head * hs)  # back to strided columns
-    else:
-        concat = heads.transpose(1, 0, 2).reshape(t_len, n_head * hs)  # (T, H*hs)
-    out: Array = concat @ w_o if project else concat
-    return out
+    return int(width // n_head)
 
 
 @mistake(
@@ -599,7 +552,14 @@ def _mha(
 )
 def mha_unscaled(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int) -> Array:
     """q·kᵀ straight into the softmax, with no 1/√hs."""
-    return _mha(x, w_q, w_k, w_v, w_o, n_head, scale="none")
+    x = np.asarray(x, dtype=np.float64)
+    t_len, _ = x.shape
+    hs = _head_size(w_q, n_head)
+    q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
+    scores = q @ k.transpose(0, 2, 1)  # (H, T, T), never divided by √hs
+    heads = causal_masked_attention(scores) @ v  # (H, T, hs)
+    out: Array = heads.transpose(1, 0, 2).reshape(t_len, n_head * hs) @ w_o
+    return out
 
 
 @mistake(
@@ -615,7 +575,14 @@ def mha_scaled_by_hs(
     x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int
 ) -> Array:
     """q·kᵀ / hs: the square root forgotten."""
-    return _mha(x, w_q, w_k, w_v, w_o, n_head, scale="hs")
+    x = np.asarray(x, dtype=np.float64)
+    t_len, _ = x.shape
+    hs = _head_size(w_q, n_head)
+    q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
+    scores = q @ k.transpose(0, 2, 1) / hs  # (H, T, T)
+    heads = causal_masked_attention(scores) @ v  # (H, T, hs)
+    out: Array = heads.transpose(1, 0, 2).reshape(t_len, n_head * hs) @ w_o
+    return out
 
 
 @mistake(
@@ -634,7 +601,14 @@ def mha_scaled_by_d_model(
     x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int
 ) -> Array:
     """q·kᵀ / √d with d the model width, as in a one-head attention."""
-    return _mha(x, w_q, w_k, w_v, w_o, n_head, scale="sqrt_d")
+    x = np.asarray(x, dtype=np.float64)
+    t_len, d_model = x.shape
+    hs = _head_size(w_q, n_head)
+    q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(d_model)  # (H, T, T), d where hs belongs
+    heads = causal_masked_attention(scores) @ v  # (H, T, hs)
+    out: Array = heads.transpose(1, 0, 2).reshape(t_len, n_head * hs) @ w_o
+    return out
 
 
 @mistake(
@@ -656,7 +630,16 @@ def mha_interleaved_heads(
     x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int
 ) -> Array:
     """reshape(T, hs, H): heads are strided columns, not contiguous blocks."""
-    return _mha(x, w_q, w_k, w_v, w_o, n_head, layout="interleaved")
+    x = np.asarray(x, dtype=np.float64)
+    t_len, _ = x.shape
+    hs = _head_size(w_q, n_head)
+    # (T, hs, H): head h gets columns h, h+H, h+2H, ... instead of the block h*hs..(h+1)*hs
+    q, k, v = ((x @ w).reshape(t_len, hs, n_head).transpose(2, 0, 1) for w in (w_q, w_k, w_v))
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(hs)  # (H, T, T)
+    heads = causal_masked_attention(scores) @ v  # (H, T, hs)
+    # merged back the same way, as strided columns
+    out: Array = heads.transpose(1, 2, 0).reshape(t_len, n_head * hs) @ w_o
+    return out
 
 
 @mistake(
@@ -677,7 +660,14 @@ def mha_merge_without_transpose(
     x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int
 ) -> Array:
     """heads.reshape(T, H*hs) on an (H, T, hs) array."""
-    return _mha(x, w_q, w_k, w_v, w_o, n_head, merge="reshape")
+    x = np.asarray(x, dtype=np.float64)
+    t_len, _ = x.shape
+    hs = _head_size(w_q, n_head)
+    q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(hs)  # (H, T, T)
+    heads = causal_masked_attention(scores) @ v  # (H, T, hs)
+    out: Array = heads.reshape(t_len, n_head * hs) @ w_o  # (H, T, hs) read as (T, H*hs)
+    return out
 
 
 @mistake(
@@ -693,7 +683,16 @@ def mha_keys_from_w_q(
     x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int
 ) -> Array:
     """k = split(w_q): the query projection used twice."""
-    return _mha(x, w_q, w_k, w_v, w_o, n_head, keys="w_q")
+    x = np.asarray(x, dtype=np.float64)
+    t_len, _ = x.shape
+    hs = _head_size(w_q, n_head)
+    q = (x @ w_q).reshape(t_len, n_head, hs).transpose(1, 0, 2)  # (H, T, hs)
+    k = (x @ w_q).reshape(t_len, n_head, hs).transpose(1, 0, 2)  # copied from the line above
+    v = (x @ w_v).reshape(t_len, n_head, hs).transpose(1, 0, 2)
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(hs)  # (H, T, T)
+    heads = causal_masked_attention(scores) @ v  # (H, T, hs)
+    out: Array = heads.transpose(1, 0, 2).reshape(t_len, n_head * hs) @ w_o
+    return out
 
 
 @mistake(
@@ -707,7 +706,14 @@ def mha_keys_from_w_q(
 )
 def mha_unmasked(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int) -> Array:
     """A plain softmax over every key, the mask forgotten."""
-    return _mha(x, w_q, w_k, w_v, w_o, n_head, mask=False)
+    x = np.asarray(x, dtype=np.float64)
+    t_len, _ = x.shape
+    hs = _head_size(w_q, n_head)
+    q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(hs)  # (H, T, T)
+    heads = _softmax(scores) @ v  # (H, T, hs): a softmax over every key, future included
+    out: Array = heads.transpose(1, 0, 2).reshape(t_len, n_head * hs) @ w_o
+    return out
 
 
 @mistake(
@@ -721,7 +727,14 @@ def mha_unmasked(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_hea
 )
 def mha_without_w_o(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int) -> Array:
     """Returns the concatenated heads; W_O is never applied."""
-    return _mha(x, w_q, w_k, w_v, w_o, n_head, project=False)
+    x = np.asarray(x, dtype=np.float64)
+    t_len, _ = x.shape
+    hs = _head_size(w_q, n_head)
+    q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(hs)  # (H, T, T)
+    heads = causal_masked_attention(scores) @ v  # (H, T, hs)
+    out: Array = heads.transpose(1, 0, 2).reshape(t_len, n_head * hs)  # and no @ w_o
+    return out
 
 
 # -- stage 4: counting attention's parameters -------------------------------------------------
@@ -1255,7 +1268,7 @@ def top_k_smallest(probs: Array, k: int) -> Array:
             "logits, and the ratios flatten"
         ),
     },
-    where=ROW_TOPK,
+    where=STAGE6,
 )
 def top_k_softmax_again(probs: Array, k: int) -> Array:
     """exp(p) / sum exp(p) over the survivors instead of p / sum p."""

@@ -558,6 +558,36 @@ def test_a_mistake_is_named_only_for_claims_on_whose_every_call_it_matches(tmp_p
     assert counts[0].status == "failed" and named(counts) == set()
 
 
+def test_two_mistakes_that_explain_the_outputs_equally_are_both_named():
+    # A second twin that multiplies by T too, written another way: on temperature.table's
+    # calls nothing can tell the two apart, so the diagnosis names both and lets the learner
+    # read both explanations.
+    import dataclasses
+
+    registry = probe_registry()
+    original = registry.twins["temperature-multiplied"]
+
+    def scaled_logits(logits: Any, temperature: float) -> Any:
+        z = np.asarray(logits, dtype=np.float64) * temperature
+        e = np.exp(z - z.max())
+        return e / e.sum()
+
+    registry.twins["temperature-multiplied-again"] = dataclasses.replace(
+        original, id="temperature-multiplied-again", fn=scaled_logits
+    )
+    loaded, log = _log_of("temperature-multiplied", "temperature.table")
+    (diagnosis,) = Diagnoser(registry)(loaded, log, REGISTRY.reference())
+    assert [m.id for m in diagnosis.matches] == [
+        "temperature-multiplied",
+        "temperature-multiplied-again",
+    ]
+    result = ClaimResult.model_validate({**_blank(), "diagnosis": [diagnosis]})
+    assert "behaves like temperature-multiplied or temperature-multiplied-again" in text_of(
+        result, "en"
+    )
+    assert "temperature-multiplied 或 temperature-multiplied-again" in text_of(result, "zh")
+
+
 # -- when outcomes are the same ----------------------------------------------------------------
 def test_same_compares_values_the_stated_way():
     a = np.array([0.5, 0.25, 0.25])
