@@ -24,11 +24,14 @@ import ast
 import json
 import math
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checks import REGISTRY
 from checks.outcome import Raised, attempt
@@ -613,6 +616,46 @@ def test_same_compares_values_the_stated_way():
     assert not same(raised, 0.0)
     # cancellation: a value near 0 in an array of ones may differ by a few ulps of the ones
     assert same(np.array([1.0, 3e-17]), np.array([1.0, -2e-17]))
+
+
+_FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
+
+
+def _half(values: list[float]) -> Any:
+    with np.errstate(over="ignore"):  # large values become inf in float16, as they would
+        return np.asarray(values, dtype=np.float16)
+
+
+_LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | _FLOATS
+    | st.text(max_size=5)
+    | st.lists(_FLOATS, max_size=6).map(np.asarray)
+    | st.lists(st.integers(-5, 5), max_size=6).map(lambda v: np.asarray(v, dtype=np.int64))
+    | st.lists(_FLOATS, max_size=6).map(lambda v: _half(v))
+)
+_PLAIN = st.recursive(
+    _LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PLAIN, _PLAIN)
+def test_same_answers_for_any_plain_data_and_every_value_is_itself(a, b):
+    # what crosses the worker boundary is plain data: comparing it never raises, a value
+    # always reproduces itself (NaN included), and the answer does not depend on the order
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow or invalid-value warnings either
+        assert same(a, a) and same(b, b)
+        assert same(a, b) == same(b, a)
 
 
 def test_a_call_is_summarized_by_parameter_name():
