@@ -523,11 +523,22 @@ def mask_costs(
 
 
 # -- stage 4: each head owns a block of every weight, W_O included ---------------------------
+def _one_head(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array) -> Array:
+    """One head of causal attention, written out: softmax(mask(q kᵀ / √hs)) v W_O."""
+    q, k, v = x @ w_q, x @ w_k, x @ w_v  # (T, hs) each
+    t_len, hs = q.shape
+    scores = q @ k.T / math.sqrt(hs)  # (T, T)
+    scores = np.where(np.triu(np.ones((t_len, t_len), dtype=bool), k=1), -np.inf, scores)
+    a = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return (a / a.sum(axis=1, keepdims=True)) @ v @ w_o  # type: ignore[no-any-return]
+
+
 @check(
     "heads_own_output_blocks",
     needs=("multi_head_attention",),
     measures=(
         "max_abs_difference",
+        "head_oracle_difference",
         "head_output_shape",
         "per_head_parameters",
         "total_parameters",
@@ -539,12 +550,14 @@ def heads_own_output_blocks(
 ) -> Measurements:
     """Stage 4: H-head attention is the sum over heads h of one-head attention run with the
     columns of W_Q, W_K, W_V and the rows of W_O that belong to h:
-    concat(heads)·W_O = Σ_h head_h·W_O[rows of h]. Each term maps (T, d) to (T, d)."""
+    concat(heads)·W_O = Σ_h head_h·W_O[rows of h]. Each term maps (T, d) to (T, d), and
+    each is checked against one-head causal attention written out here, softmax(q kᵀ / √hs)
+    with hs the head's width, so a sum of consistently mis-scaled heads does not pass."""
     mha = impl["multi_head_attention"]
     d = d_model
     x = rng.standard_normal((length, d))  # (T, d)
     w_q, w_k, w_v, w_o = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(4))
-    worst = 0.0
+    worst = oracle = 0.0
     shape: list[int] = []
     per_head: list[int] = []
     totals: list[int] = []
@@ -557,6 +570,7 @@ def heads_own_output_blocks(
             c = slice(i * hs, (i + 1) * hs)
             blocks = (w_q[:, c], w_k[:, c], w_v[:, c], w_o[c, :])  # (d, hs) ×3, (hs, d)
             term = np.asarray(mha(x, *blocks, 1), dtype=np.float64)  # (T, d)
+            oracle = max(oracle, float(np.max(np.abs(term - _one_head(x, *blocks)))))
             shape = list(term.shape)
             total += term
             sizes.append(sum(b.size for b in blocks))
@@ -565,6 +579,7 @@ def heads_own_output_blocks(
         totals.append(sum(sizes))
     return {
         "max_abs_difference": worst,
+        "head_oracle_difference": oracle,
         "head_output_shape": shape,
         "per_head_parameters": per_head,
         "total_parameters": totals,
@@ -637,6 +652,7 @@ def _tiny_forward(impl: Implementation, tokens: NDArray[Any], kind: str, w: _Rea
         "rotary_formula_difference",
         "rotary_norm_change",
         "rotary_shift_difference",
+        "rotary_offset_difference",
         "sinusoidal_shape_at_long_context",
     ),
     context=(
@@ -713,6 +729,8 @@ def position_code(
             expected[t, 2 * i], expected[t, 2 * i + 1] = a * c - b * s, a * s + b * c
     shifted_q = np.asarray(impl["rotary_embedding"](q, shift), dtype=np.float64)
     shifted_k = np.asarray(impl["rotary_embedding"](k, shift), dtype=np.float64)
+    # rows at offset `shift` are the rows `shift` positions further down an unshifted run
+    later = np.asarray(impl["rotary_embedding"](q[shift:], shift), dtype=np.float64)
     long_pe = np.asarray(impl["sinusoidal_positions"](long_context, d))
     return {
         "parameters_read": read,
@@ -726,6 +744,7 @@ def position_code(
             np.max(np.abs(np.linalg.norm(rot_q, axis=1) - np.linalg.norm(q, axis=1)))
         ),
         "rotary_shift_difference": float(np.max(np.abs(rot_q @ rot_k.T - shifted_q @ shifted_k.T))),
+        "rotary_offset_difference": float(np.max(np.abs(later - rot_q[shift:]))),
         "sinusoidal_shape_at_long_context": list(long_pe.shape),
     }
 

@@ -41,6 +41,11 @@ def _merges(value: Any) -> NDArray[np.int64]:
     return arr
 
 
+def _codes(left: NDArray[np.integer], right: NDArray[np.integer]) -> NDArray[np.int64]:
+    """One integer per (left, right) pair of token ids, for set operations on pairs."""
+    return np.asarray(left, dtype=np.int64) * (1 << 32) + np.asarray(right, dtype=np.int64)
+
+
 def _pieces(merges: NDArray[np.int64]) -> list[bytes]:
     """The bytes each token id stands for: 256 single bytes, then one entry per merge."""
     pieces = [bytes([i]) for i in range(BYTES)]
@@ -58,7 +63,7 @@ def _greedy_violations(data: NDArray[np.uint8], merges: NDArray[np.int64], steps
     ids = data.astype(np.int64)  # (n,)
     violations = 0
     for rank, (a, b) in enumerate(merges[:steps].tolist()):
-        codes = ids[:-1] * (1 << 20) + ids[1:]  # (n-1,) one code per adjacent pair
+        codes = _codes(ids[:-1], ids[1:])  # (n-1,) one code per adjacent pair
         _, counts = np.unique(codes, return_counts=True)
         hits = np.flatnonzero((ids[:-1] == a) & (ids[1:] == b))  # (c,) left positions
         violations += int(hits.size < counts.max())
@@ -107,6 +112,7 @@ def _cjk_spans(raw: bytes) -> tuple[NDArray[np.int64], NDArray[np.int64], int]:
         "bytes_per_token_decreases",
         "roundtrip_mismatches",
         "ids_out_of_range",
+        "mergeable_pairs_left",
         "first_merges_not_most_frequent",
         "pieces_seen_once",
         "pieces_seen_often",
@@ -148,7 +154,7 @@ def bpe_bill(
     starts, frequency, distinct = _cjk_spans(raw)
     once, frequent = frequency == 1, frequency >= often
     tokens: list[int] = []
-    mismatches = out_of_range = 0
+    mismatches = out_of_range = mergeable = 0
     pieces_once: list[float] = []
     pieces_often: list[float] = []
     logits: list[int] = []
@@ -160,6 +166,10 @@ def bpe_bill(
         bad = (ids < 0) | (ids >= min(vocab, len(pieces)))
         out_of_range += int(np.count_nonzero(bad))
         good = ids[~bad].tolist()
+        # merges only ever create new ids, so once merge r has run no (a, b) of it can form
+        # again: a correct encoding keeps no adjacent pair that one of its merges would merge
+        used = merges[: vocab - BYTES]
+        mergeable += int(np.count_nonzero(np.isin(_codes(ids[:-1], ids[1:]), _codes(*used.T))))
         mismatches += int(b"".join(pieces[i] for i in good) != raw or bool(bad.any()))
         # a token starts at each cumulative offset; a 3-byte character is cut into 1 piece
         # plus one for each token that starts inside it
@@ -200,6 +210,7 @@ def bpe_bill(
         "bytes_per_token_decreases": falls(per_token),
         "roundtrip_mismatches": mismatches,
         "ids_out_of_range": out_of_range,
+        "mergeable_pairs_left": mergeable,
         "first_merges_not_most_frequent": _greedy_violations(data, merges, greedy_steps),
         "pieces_seen_once": pieces_once,
         "pieces_seen_often": pieces_often,
