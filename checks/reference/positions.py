@@ -15,14 +15,14 @@ from numpy.typing import NDArray
 from checks.registry import subject
 
 Array = NDArray[np.float64]
-BASE = 10000.0  # the wavelength base of both papers
 
 
 def _frequencies(width: int) -> Array:
-    """ω_i = BASE^(−2i/width) for i = 0..width/2−1: one angular frequency per pair."""
+    """ω_i = 10000^(−2i/width) for i = 0..width/2−1: one angular frequency per pair (10000 is
+    the wavelength base of both papers)."""
     if isinstance(width, bool) or not isinstance(width, int | np.integer) or width < 2 or width % 2:
         raise ValueError(f"the width must be an even integer >= 2, got {width!r}")
-    return BASE ** (-np.arange(0, width, 2, dtype=np.float64) / width)
+    return 10000.0 ** (-np.arange(0, width, 2, dtype=np.float64) / width)
 
 
 @subject("sinusoidal_positions")
