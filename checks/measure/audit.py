@@ -401,6 +401,12 @@ def sampling_outside_the_loss(
         "weights_by_length",
     ),
     context=("weights_by_length",),
+    precision={
+        "rows_alone_difference": "residue",
+        "max_rows_alone_difference": "residue",
+        "layer_norm_difference": "residue",
+        "output_head_difference": "residue",
+    },
 )
 def per_position_blocks(
     impl: Implementation,
@@ -544,6 +550,7 @@ def _one_head(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array) -> Array
         "total_parameters",
     ),
     context=("per_head_parameters", "total_parameters"),
+    precision={"max_abs_difference": "residue", "head_oracle_difference": "residue"},
 )
 def heads_own_output_blocks(
     impl: Implementation, length: int, d_model: int, heads: list[int], rng: np.random.Generator
@@ -662,6 +669,14 @@ def _tiny_forward(impl: Implementation, tokens: NDArray[Any], kind: str, w: _Rea
         "change_rope",
         "change_learned",
     ),
+    precision={
+        "order_effect_none": "residue",
+        "sinusoidal_formula_difference": "residue",
+        "rotary_formula_difference": "residue",
+        "rotary_norm_change": "residue",
+        "rotary_shift_difference": "residue",
+        "rotary_offset_difference": "residue",
+    },
 )
 def position_code(
     impl: Implementation,
@@ -761,6 +776,7 @@ def position_code(
         "ratio_to_first",
         "slope",
     ),
+    precision={"max_abs_difference": "residue"},
 )
 def kv_cache_decoding(
     impl: Implementation,
