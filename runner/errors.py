@@ -1,10 +1,15 @@
-"""The runner's exceptions: one shallow tree, each carrying a message fit for one line."""
+"""The runner's exceptions: one shallow tree, each carrying its message as data.
+
+The command line renders the message in the reader's language and exits with
+``exit_code``; no exception of the runner reaches a person as a traceback.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from runner.i18n import t
+from runner.i18n import Catalog, Msg
 
 
 class ClaimsError(Exception):
@@ -12,9 +17,21 @@ class ClaimsError(Exception):
 
     exit_code = 2
 
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.message = Msg(code, params)
+        super().__init__(f"{code}: {params}")
+
+    def render(self, words: Catalog) -> str:
+        return words.say(self.message)
+
 
 class UsageError(ClaimsError):
     """The command was asked for something it cannot do (a path that does not exist, ...)."""
+
+
+class EvidenceError(ClaimsError):
+    """Evidence that may not be written or read (schema violation, a version's meaning
+    changed, an unreadable file); exits 2 naming the path."""
 
 
 @dataclass(frozen=True)
@@ -23,28 +40,27 @@ class ClaimProblem:
 
     file: str
     line: int | None
-    message: str
+    message: Msg
     claim: str | None = None
     field: str | None = None
     kind: str = "claim"  # or "fault"
 
-    def __str__(self) -> str:
+    def render(self, words: Catalog) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         parts = [where]
         if self.claim:
-            parts.append(f"{t('problem.' + self.kind)} {self.claim}")
+            parts.append(f"{words('problem.' + self.kind)} {self.claim}")
         if self.field:
             parts.append(self.field)
-        return ": ".join(parts) + f": {self.message}"
+        return ": ".join(parts) + f": {words.say(self.message)}"
+
+    def sort_key(self) -> tuple[str, int, str]:
+        return (self.file, self.line or 0, self.message.code)
 
 
 class InvalidClaims(ClaimsError):
     """Claim files that cannot be run; ``problems`` lists all of them, in file order."""
 
     def __init__(self, problems: list[ClaimProblem]) -> None:
-        self.problems = sorted(problems, key=lambda p: (p.file, p.line or 0, p.message))
-        super().__init__("\n".join(str(p) for p in self.problems))
-
-
-class EvidenceError(ClaimsError):
-    """Evidence that may not be written (schema violation, a version's meaning changed)."""
+        self.problems = sorted(problems, key=ClaimProblem.sort_key)
+        super().__init__("claims.problems", n=len(self.problems))

@@ -1,8 +1,10 @@
-"""The data of a claim pack (what YAML files say) and of a run (what happened).
+"""The data of a claim pack: what its YAML files say.
 
 Claim-pack models forbid unknown keys, so a misspelt field is an error at load time and
 never a silently ignored expectation. ``schemas/claim-file.v1.json`` is generated from
 :class:`PropositionFile` (see ``runner.schema_export``), so editors validate the same rules.
+The models' own rules raise errors with a code (``tol.close_bound``) and no words: the
+words are chosen where the problem is shown, in the reader's language.
 """
 
 from __future__ import annotations
@@ -11,15 +13,24 @@ import math
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-from runner.i18n import t
+from pydantic_core import PydanticCustomError
 
 ID_PATTERN = r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$"
 METRIC_PATTERN = r"^[a-z0-9_.\-]+$"
+MAX_TEXT = 10_000  # characters of any sentence in a claim file
+MAX_VERSION = 1_000_000
+MAX_SEED = 2**63 - 1
 
 Status = Literal["passed", "failed", "error", "skipped"]
 Verdict = Literal["passed", "failed"]
 Unit = Literal["count", "log10", "orders", "MiB", "bytes", "ratio", "probability", "number"]
+# Gradescope's visibilities: a hidden claim is shown to the learner only after grading.
+Visibility = Literal["visible", "hidden", "after_due_date", "after_published"]
+
+
+def _problem(code: str, **ctx: Any) -> PydanticCustomError:
+    # The English template is pydantic's fallback only; problems are shown from the code.
+    return PydanticCustomError(code, code, ctx)
 
 
 class Strict(BaseModel):
@@ -29,8 +40,8 @@ class Strict(BaseModel):
 class Text(Strict):
     """A sentence in both of the course's languages."""
 
-    zh: str = Field(min_length=1, description="Chinese, shown first")
-    en: str = Field(min_length=1, description="English")
+    zh: str = Field(min_length=1, max_length=MAX_TEXT, description="Chinese, shown first")
+    en: str = Field(min_length=1, max_length=MAX_TEXT, description="English")
 
 
 # -- tolerances ---------------------------------------------------------------------------
@@ -57,12 +68,12 @@ class Close(Strict):
     @model_validator(mode="after")
     def _one_bound(self) -> Close:
         if self.abs is None and self.rel is None:
-            raise ValueError(t("tol.close_bound"))
+            raise _problem("tol.close_bound")
         for name in ("abs", "rel"):
             value = getattr(self, name)
             values = value if isinstance(value, list) else [] if value is None else [value]
             if any(not math.isfinite(v) or v < 0 for v in values):
-                raise ValueError(t("tol.finite_bound", name=name))
+                raise _problem("tol.finite_bound", name=name)
         return self
 
 
@@ -76,12 +87,12 @@ class Range(Strict):
     @model_validator(mode="after")
     def _ordered(self) -> Range:
         if self.min is None and self.max is None:
-            raise ValueError(t("tol.range_bound"))
-        if self.min is not None and self.max is not None and self.min > self.max:
-            raise ValueError(t("tol.range_order", min=self.min, max=self.max))
+            raise _problem("tol.range_bound")
         for v in (self.min, self.max):
             if v is not None and not math.isfinite(v):
-                raise ValueError(t("tol.range_finite"))
+                raise _problem("tol.range_finite")
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise _problem("tol.range_order", min=self.min, max=self.max)
         return self
 
 
@@ -89,7 +100,7 @@ class Raises(Strict):
     """The call must raise this exception type (or a subclass)."""
 
     kind: Literal["raises"]
-    error: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    error: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", max_length=100)
 
 
 Tolerance = Annotated[Exact | Close | Range | Raises, Field(discriminator="kind")]
@@ -106,10 +117,11 @@ def _flatten(v: Any) -> list[Any]:
 class Expectation(Strict):
     """One measurement a check returns, with the value the chapter leads us to expect."""
 
-    measure: str = Field(description="name of a measurement the check returns")
+    measure: str = Field(max_length=200, description="name of a measurement the check returns")
     metric: str | None = Field(
         default=None,
         pattern=METRIC_PATTERN,
+        max_length=200,
         description="name in the evidence's metrics; defaults to '<claim id>.<measure>'",
     )
     value: Any = Field(default=None, description="the expected value (absent for range/raises)")
@@ -117,6 +129,7 @@ class Expectation(Strict):
     unit: Unit | None = Field(default=None, description="how to show the number")
     source: str = Field(
         min_length=1,
+        max_length=MAX_TEXT,
         description="where the expected value comes from: the chapter's stage or table, "
         "or how it is derived when the chapter does not give it",
     )
@@ -126,14 +139,16 @@ class Expectation(Strict):
         tol = self.tolerance
         if isinstance(tol, Range | Raises):
             if self.value is not None:
-                raise ValueError(t("tol.no_value", kind=tol.kind))
+                raise _problem("tol.no_value", kind=tol.kind)
             return self
         if self.value is None:
-            raise ValueError(t("tol.needs_value", kind=tol.kind))
+            raise _problem("tol.needs_value", kind=tol.kind)
+        flat = _flatten(self.value)
+        if any(_is_number(x) and not _finite_number(x) for x in flat):
+            raise _problem("tol.finite_value")
         if isinstance(tol, Close):
-            flat = _flatten(self.value)
-            if not flat or not all(_is_number(x) and math.isfinite(x) for x in flat):
-                raise ValueError(t("tol.close_value"))
+            if not flat or not all(_is_number(x) for x in flat):
+                raise _problem("tol.close_value")
             for name in ("abs", "rel"):
                 bound = getattr(tol, name)
                 if isinstance(bound, list) and (
@@ -141,27 +156,40 @@ class Expectation(Strict):
                     or len(bound) != len(self.value)
                     or any(isinstance(v, list) for v in self.value)
                 ):
-                    raise ValueError(t("tol.per_element", name=name))
+                    raise _problem("tol.per_element", name=name)
         return self
+
+
+def _finite_number(x: int | float) -> bool:
+    """Finite, and small enough to meet a float (a 400-digit integer is not a figure)."""
+    if isinstance(x, int):
+        return x.bit_length() <= 1023
+    return math.isfinite(x)
 
 
 class Claim(Strict):
     """One executable claim: a check, its inputs, and what it must measure."""
 
-    id: str = Field(pattern=ID_PATTERN)
+    id: str = Field(pattern=ID_PATTERN, max_length=200)
     statement: Text
-    check: str = Field(description="name of a registered check")
+    check: str = Field(max_length=200, description="name of a registered check")
     inputs: dict[str, Any] = Field(default_factory=dict)
     expect: list[Expectation] = Field(min_length=1)
     notes: Text | None = Field(
         default=None, description="context, and where the chapter's text differs from the run"
+    )
+    points: float = Field(
+        default=1.0, ge=0, le=1000, description="what the claim is worth in a grade"
+    )
+    visibility: Visibility = Field(
+        default="visible", description="when a learner sees this claim's result (Gradescope)"
     )
 
 
 class PropositionFile(Strict):
     """A claim file: one proposition of a chapter, and its claims."""
 
-    proposition: int = Field(ge=1)
+    proposition: int = Field(ge=1, le=1000)
     stage: Text
     title: Text
     claims: list[Claim] = Field(min_length=1)
@@ -170,11 +198,16 @@ class PropositionFile(Strict):
 class ModuleMeta(Strict):
     """``module.yaml``: a chapter's claim pack."""
 
-    id: str = Field(pattern=ID_PATTERN)
+    id: str = Field(pattern=ID_PATTERN, max_length=100)
     title: Text
-    version: int = Field(ge=1, description="bumped whenever an expectation changes")
-    chapter: str = Field(min_length=1)
-    seed: int = 0
+    version: int = Field(ge=1, le=MAX_VERSION, description="bumped whenever an expectation changes")
+    chapter: str = Field(
+        min_length=1,
+        max_length=200,
+        pattern=r"^[A-Za-z0-9_.\-]+$",
+        description="the chapter's text, a file beside module.yaml",
+    )
+    seed: int = Field(default=0, ge=0, le=MAX_SEED)
 
 
 class ObservedFact(Strict):
@@ -185,8 +218,8 @@ class ObservedFact(Strict):
     unit (``{operators.parameter-table/total:count}``).
     """
 
-    claim: str = Field(pattern=ID_PATTERN)
-    measure: str
+    claim: str = Field(pattern=ID_PATTERN, max_length=200)
+    measure: str = Field(max_length=200)
     value: Any = None
     tolerance: Tolerance
     fact: Text
@@ -200,7 +233,7 @@ class ObservedFact(Strict):
 class Fault(Strict):
     """A known mistake from the chapter's fault table, and the claims that must catch it."""
 
-    id: str = Field(pattern=ID_PATTERN)
+    id: str = Field(pattern=ID_PATTERN, max_length=200)
     title: Text
     replaces: str = Field(description="the subject function the broken twin stands in for")
     expected_signal: Text = Field(description="the chapter's 预期失败信号, quoted")
@@ -216,30 +249,3 @@ class FaultsFile(Strict):
     """``faults.yaml``: a module's fault table."""
 
     faults: list[Fault] = Field(min_length=1)
-
-
-# -- results ------------------------------------------------------------------------------
-class MeasurementResult(BaseModel):
-    name: str
-    metric: str
-    expected: Any
-    actual: Any
-    tolerance: dict[str, Any]
-    verdict: Verdict
-    detail: str | None = None
-    unit: Unit | None = None
-    source: str
-
-
-class ClaimResult(BaseModel):
-    id: str
-    proposition: int
-    stage: Text
-    statement: Text
-    check: str
-    status: Status
-    duration_ms: float
-    measurements: list[MeasurementResult] = Field(default_factory=list)
-    observations: dict[str, Any] = Field(default_factory=dict)
-    error: str | None = None
-    notes: Text | None = None
