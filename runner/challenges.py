@@ -22,10 +22,10 @@ MAX_NONCE = 200
 def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[LoadedClaim]:
     """The module's challenge claims for ``nonce``, each expecting the reference's value."""
     if not nonce or len(nonce) > MAX_NONCE or not nonce.isprintable():
-        raise UsageError(f"a challenge nonce is 1 to {MAX_NONCE} printable characters")
+        raise UsageError("use.nonce", n=MAX_NONCE)
     generate = CHALLENGES.get(pack.meta.id)
     if generate is None:
-        raise UsageError(f"module {pack.meta.id} has no challenge")
+        raise UsageError("use.no_challenge", module=pack.meta.id)
     reference = registry.reference()
     out = []
     for raw in generate(nonce_rng(nonce)):

@@ -15,21 +15,23 @@ from typing import Any
 
 from runner.errors import ClaimsError, InvalidClaims, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE
-from runner.i18n import LANGS, default_language, set_language, t
+from runner.i18n import LANGS, Catalog, catalog, resolve_language
 
 
-def _command(target: str) -> Callable[[argparse.Namespace], int]:
+def _command(target: str) -> Callable[[argparse.Namespace, Catalog], int]:
     """The command's function, imported only now: `run` never loads what `validate` or
     `report` need, which keeps every command's start-up to its own dependencies."""
     module_name, _, name = target.partition(":")
-    fn: Callable[[argparse.Namespace], int] = getattr(importlib.import_module(module_name), name)
+    fn: Callable[[argparse.Namespace, Catalog], int] = getattr(
+        importlib.import_module(module_name), name
+    )
     return fn
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # argparse's own exit code for misuse is 2 too
         self.print_usage(sys.stderr)
-        raise UsageError(message)
+        raise UsageError("use.arguments", message=message)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,24 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate = sub.add_parser(
         "validate", parents=[common], help="validate learner evidence (YAML or JSON)"
     )
-    validate.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
-    validate.add_argument(
-        "--repo",
-        metavar="DIR",
-        help="the learner's repository: commits and artifacts are checked in it",
-    )
-    validate.add_argument("--format", choices=("text", "json"), default="text")
-    validate.add_argument("--junit-xml", metavar="FILE", help="also write the results as JUnit XML")
-    validate.add_argument(
-        "--challenge", metavar="NONCE", help="require the challenge measurements for NONCE"
-    )
-    validate.add_argument("--jobs", type=int, default=1, metavar="N", help="processes to use")
-    validate.add_argument(
-        "--claims",
-        default="claims/",
-        metavar="DIR",
-        help="where the modules live (default: claims/)",
-    )
+    importlib.import_module("runner.cmd_validate").add_arguments(validate)
     validate.set_defaults(command_fn="runner.cmd_validate:cmd_validate")
 
     listing = sub.add_parser(
@@ -155,24 +140,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    set_language(default_language())
+    words = catalog(resolve_language(None))
     try:
         args = build_parser().parse_args(argv)
-        if args.lang:
-            set_language(args.lang)
-        code: int = _command(args.command_fn)(args)
+        words = catalog(resolve_language(args.lang))
+        code: int = _command(args.command_fn)(args, words)
         return code
     except InvalidClaims as exc:
         for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        n = len(exc.problems)
-        print(t("claims.problems", n=n, s="s" if n != 1 else ""), file=sys.stderr)
+            print(problem.render(words), file=sys.stderr)
+        print(exc.render(words), file=sys.stderr)
         return EXIT_MISUSE
     except ClaimsError as exc:
-        print(t("error", message=exc), file=sys.stderr)
+        print(words("error", message=exc.render(words)), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        print(t("interrupted"), file=sys.stderr)
+        print(words("interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # the reader (e.g. `| head`) left; say nothing more, as other command-line tools do

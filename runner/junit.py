@@ -10,14 +10,14 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from runner.inject import FaultRun
-from runner.load import ClaimPack
-from runner.models import ClaimResult
-from runner.output import failure_lines, verdict_line
-from runner.record import write_text_atomic
-from runner.submission import Report
+if TYPE_CHECKING:  # imported where used: `validate` needs none of the run's reporters
+    from runner.i18n import Catalog
+    from runner.inject import FaultRun
+    from runner.load import ClaimPack
+    from runner.models import ClaimResult
+    from runner.submission import Report
 
 Outcome = Literal["passed", "failure", "error", "skipped"]
 
@@ -76,6 +76,8 @@ def to_xml(suites: list[Suite], name: str) -> str:
 
 
 def write(path: Path, suites: list[Suite], name: str) -> None:
+    from runner.record import write_text_atomic
+
     write_text_atomic(path, to_xml(suites, name))
 
 
@@ -94,6 +96,8 @@ STATUS_OUTCOME: dict[str, Outcome] = {
 
 
 def claims_suite(pack: ClaimPack, results: list[ClaimResult], label: str = "") -> Suite:
+    from runner.output import failure_lines
+
     suite = Suite(f"{pack.meta.id} v{pack.meta.version}{label}")
     for r in results:
         lines = failure_lines(r, pack)
@@ -111,6 +115,8 @@ def claims_suite(pack: ClaimPack, results: list[ClaimResult], label: str = "") -
 
 
 def faults_suite(pack: ClaimPack, runs: list[FaultRun]) -> Suite:
+    from runner.output import verdict_line
+
     suite = Suite(f"{pack.meta.id} v{pack.meta.version} faults")
     for run in runs:
         facts = [f"{f.text.zh}\n{f.text.en}" for f in run.facts]
@@ -127,17 +133,16 @@ def faults_suite(pack: ClaimPack, runs: list[FaultRun]) -> Suite:
     return suite
 
 
-def submissions_suite(reports: list[Report]) -> Suite:
+def submissions_suite(reports: list[Report], words: Catalog) -> Suite:
     suite = Suite("submissions")
     for report in reports:
-        n = len(report.problems)
         suite.cases.append(
             Case(
                 name=report.file,
                 classname="learn-llm.evidence.v1",
                 outcome="passed" if report.valid else "failure",
-                message="" if report.valid else f"{n} problem{'s' if n != 1 else ''}",
-                text="\n".join(str(p) for p in report.problems),
+                message="" if report.valid else report.headline(words),
+                text="\n".join(p.render(words) for p in report.problems),
             )
         )
     return suite

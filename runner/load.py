@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from runner.errors import ClaimProblem, InvalidClaims, UsageError
-from runner.i18n import CATALOG, t
+from runner.i18n import Msg, catalog, msg
 from runner.models import Claim, Fault, FaultsFile, ModuleMeta, PropositionFile, Text
 from runner.safeyaml import Document, YamlError, parse
 
@@ -86,13 +86,13 @@ def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
     wanted: dict[Path, set[Path] | None] = {}  # module dir -> chosen files (None: all)
     for path in paths:
         if not path.exists():
-            raise UsageError(t("use.no_such_path", path=display_path(path)))
+            raise UsageError("use.no_such_path", path=display_path(path))
         if path.is_file():
             if path.suffix not in YAML_SUFFIXES or path.name in (MODULE_FILE, FAULTS_FILE):
-                raise UsageError(t("use.not_claim_file", path=display_path(path)))
+                raise UsageError("use.not_claim_file", path=display_path(path))
             module_dir = path.parent
             if not (module_dir / MODULE_FILE).is_file():
-                raise UsageError(t("use.no_module_beside", path=display_path(path)))
+                raise UsageError("use.no_module_beside", path=display_path(path))
             chosen = wanted.setdefault(module_dir, set())
             if chosen is not None:
                 chosen.add(path)
@@ -101,7 +101,7 @@ def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
         else:
             modules = sorted(p.parent for p in path.glob(f"*/{MODULE_FILE}"))
             if not modules:
-                raise UsageError(t("use.no_module_in", path=display_path(path)))
+                raise UsageError("use.no_module_in", path=display_path(path))
             for module_dir in modules:
                 wanted[module_dir] = None
 
@@ -131,7 +131,7 @@ def _load_pack(
         meta = to_model(ModuleMeta, meta_doc, module_dir / MODULE_FILE, problems)
     files = claim_files(module_dir)
     if not files:
-        problems.append(ClaimProblem(display_path(module_dir), None, t("claim.no_files")))
+        problems.append(ClaimProblem(display_path(module_dir), None, msg("claim.no_files")))
     claims: list[LoadedClaim] = []
     for path in files if chosen is None else sorted(chosen):
         doc = read_yaml(path, problems)
@@ -208,7 +208,7 @@ def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        reason = t("claim.cannot_read", reason=exc.strerror)
+        reason = msg("claim.cannot_read", reason=exc.strerror)
         problems.append(ClaimProblem(display_path(path), None, reason))
         return None
     try:
@@ -221,10 +221,10 @@ def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
 def to_model(model: type[M], doc: Document, path: Path, problems: list[ClaimProblem]) -> M | None:
     """Validate ``doc`` as ``model``; each pydantic error becomes a problem with its line."""
     if not isinstance(doc.data, dict):
-        empty = t("claim.empty_file") if doc.data is None else ""
+        empty: Msg | str = msg("claim.empty_file") if doc.data is None else ""
         problems.append(
             ClaimProblem(
-                display_path(path), doc.line_of(()), t("claim.top_not_mapping", empty=empty)
+                display_path(path), doc.line_of(()), msg("claim.top_not_mapping", empty=empty)
             )
         )
         return None
@@ -239,7 +239,7 @@ def to_model(model: type[M], doc: Document, path: Path, problems: list[ClaimProb
                 continue  # reported as the misspelling that left it missing
             message = describe_error(err)
             if path_in_data in misspelt:
-                message = t("claim.did_you_mean", key=misspelt[path_in_data][-1])
+                message = msg("claim.did_you_mean", key=misspelt[path_in_data][-1])
             claim, field = split_claim(doc.data, path_in_data)
             problems.append(
                 ClaimProblem(
@@ -312,34 +312,34 @@ def format_field(path: tuple[int | str, ...]) -> str:
     return out
 
 
-def describe_error(err: Any) -> str:
+def describe_error(err: Any) -> Msg:
     kind = err["type"]
     ctx = err.get("ctx") or {}
     got = err.get("input")
+    if kind in catalog("en").entries:  # the models' own rules raise their code as the type
+        return msg(kind, **ctx)
     if kind == "missing":
-        return t("claim.missing")
+        return msg("claim.missing")
     if kind == "extra_forbidden":
-        return t("claim.unknown_key")
+        return msg("claim.unknown_key")
     if kind == "union_tag_invalid":
-        return t("claim.bad_kind", kind=ctx.get("tag"), kinds=ctx.get("expected_tags"))
+        return msg("claim.bad_kind", kind=ctx.get("tag"), kinds=ctx.get("expected_tags"))
     if kind == "union_tag_not_found":
-        return t("claim.no_kind")
-    if kind == "value_error":
-        return str(ctx.get("error", err["msg"]))
+        return msg("claim.no_kind")
     if kind == "too_short" and isinstance(got, list):
-        n = ctx.get("min_length", 1)
-        return t("claim.too_short", n=n, entries="entry" if n == 1 else "entries", got=_short(got))
+        return msg("claim.too_short", n=ctx.get("min_length", 1), got=_short(got))
     if kind in ("model_type", "dict_type"):
-        return t("claim.not_mapping", got=_short(got))
+        return msg("claim.not_mapping", got=_short(got))
     if kind == "string_pattern_mismatch":
-        return t("claim.pattern", got=got, pattern=ctx.get("pattern"))
-    msg = f"{err['msg'][0].lower()}{err['msg'][1:]}"
-    if f"pydantic.{kind}" in CATALOG:
+        return msg("claim.pattern", got=got, pattern=ctx.get("pattern"))
+    text = f"{err['msg'][0].lower()}{err['msg'][1:]}"
+    if f"pydantic.{kind}" in catalog("en").entries:
         fields = {name: str(value) for name, value in ctx.items()}
         if "expected" in fields:  # a literal's choices: 'a', 'b' or 'c'
             fields["expected"] = fields["expected"].replace(" or ", ", ")
-        return t(f"pydantic.{kind}", **{**fields, "msg": msg, "got": _short(got)})
-    return f"{msg}, got {_short(got)}"
+        return msg(f"pydantic.{kind}", **{**fields, "msg": text, "got": _short(got)})
+    # pydantic's own English words inside the catalogue's bilingual frame
+    return msg("error", message=f"{text}, got {_short(got)}")
 
 
 def _short(value: Any) -> str:

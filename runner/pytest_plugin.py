@@ -17,7 +17,6 @@ import pytest
 from runner.errors import InvalidClaims
 from runner.load import FAULTS_FILE, MODULE_FILE, YAML_SUFFIXES, ClaimPack, LoadedClaim
 from runner.models import ClaimResult
-from runner.output import failure_lines
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
@@ -69,6 +68,9 @@ class ClaimItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ClaimFailed):
+            # imported here: pytest loads this plugin in every session, reporters or not
+            from runner.output import failure_lines
+
             result = excinfo.value.result
             statement = result.statement
             lines = [f"claim {result.id} {result.status}", statement.zh, statement.en]

@@ -19,12 +19,12 @@ from pydantic import TypeAdapter, ValidationError
 from checks.registry import CheckSpec, Registry, UnknownName
 from runner.errors import ClaimProblem, InvalidClaims
 from runner.facts import template_refs
-from runner.i18n import t
+from runner.i18n import Msg, msg
 from runner.load import ClaimPack, LoadedClaim, LoadedFault, read_packs
 from runner.models import Raises
 
 INJECTED = ("impl", "rng")
-InputProblem = tuple[str, str, tuple[str, ...]]  # (field, message, path in the claim)
+InputProblem = tuple[str, Msg, tuple[str, ...]]  # (field, message, path in the claim)
 
 
 def load_runnable(paths: list[Path], registry: Registry) -> list[ClaimPack]:
@@ -52,7 +52,7 @@ def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimP
             claim = loaded.claim
 
             def problem(
-                message: str, field: str, at: tuple[int | str, ...], lc: LoadedClaim = loaded
+                message: Msg, field: str, at: tuple[int | str, ...], lc: LoadedClaim = loaded
             ) -> None:
                 line = lc.line_of(*at)
                 problems.append(ClaimProblem(lc.file, line, message, lc.claim.id, field))
@@ -60,7 +60,7 @@ def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimP
             if claim.id in seen_ids:
                 first = seen_ids[claim.id]
                 where = f"{first.file}:{first.line}"
-                problem(t("claim.duplicate_id", where=where), "id", ("id",))
+                problem(msg("claim.duplicate_id", where=where), "id", ("id",))
             seen_ids.setdefault(claim.id, loaded)
             for i, exp in enumerate(claim.expect):
                 metric = metric_name(claim.id, exp.measure, exp.metric)
@@ -68,7 +68,7 @@ def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimP
                 # a repeated id already repeats its default metric names: reported once, above
                 if other is not None and other is not loaded and other.claim.id != claim.id:
                     problem(
-                        t("claim.metric_twice", metric=metric, other=other.claim.id),
+                        msg("claim.metric_twice", metric=metric, other=other.claim.id),
                         f"expect[{i}].metric",
                         ("expect", i, "metric"),
                     )
@@ -76,15 +76,19 @@ def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimP
             try:
                 spec = registry.resolve_check(claim.check)
             except UnknownName as exc:
-                hint = t("claim.closest", names=", ".join(exc.close)) if exc.close else ""
-                problem(t("claim.unknown_check", check=claim.check, hint=hint), "check", ("check",))
+                hint: Msg | str = (
+                    msg("claim.closest", names=", ".join(exc.close)) if exc.close else ""
+                )
+                problem(
+                    msg("claim.unknown_check", check=claim.check, hint=hint), "check", ("check",)
+                )
                 continue
             for field, message, at in input_problems(spec, claim.inputs):
                 problem(message, field, at)
             for i, exp in enumerate(claim.expect):
                 if exp.measure not in spec.measures:
                     problem(
-                        t(
+                        msg(
                             "claim.unknown_measure",
                             check=spec.name,
                             measure=exp.measure,
@@ -98,9 +102,9 @@ def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimP
                     and exp.tolerance.error not in _exception_names()
                 ):
                     close = difflib.get_close_matches(exp.tolerance.error, _exception_names(), n=1)
-                    hint = t("claim.closest", names=close[0]) if close else ""
+                    hint: Msg | str = msg("claim.closest", names=close[0]) if close else ""
                     problem(
-                        t("claim.not_exception", error=exp.tolerance.error, hint=hint),
+                        msg("claim.not_exception", error=exp.tolerance.error, hint=hint),
                         f"expect[{i}].tolerance.error",
                         ("expect", i, "tolerance", "error"),
                     )
@@ -116,38 +120,38 @@ def fault_problems(pack: ClaimPack, registry: Registry) -> list[ClaimProblem]:
     for lf in pack.faults:
         fault = lf.fault
 
-        def problem(message: str, field: str | None = None, lf: LoadedFault = lf) -> None:
+        def problem(message: Msg, field: str | None = None, lf: LoadedFault = lf) -> None:
             out.append(ClaimProblem(lf.file, lf.line, message, lf.fault.id, field, kind="fault"))
 
         if fault.id in seen:
-            problem(t("fault.duplicate_id"), "id")
+            problem(msg("fault.duplicate_id"), "id")
         seen.add(fault.id)
         try:
             twin = registry.resolve_twin(fault.id)
         except UnknownName as exc:
-            hint = t("claim.closest", names=", ".join(exc.close)) if exc.close else ""
-            problem(t("fault.no_twin", hint=hint), "id")
+            hint: Msg | str = msg("claim.closest", names=", ".join(exc.close)) if exc.close else ""
+            problem(msg("fault.no_twin", hint=hint), "id")
         else:
             if twin.replaces != fault.replaces:
                 problem(
-                    t("fault.wrong_subject", twin=twin.replaces, declared=fault.replaces),
+                    msg("fault.wrong_subject", twin=twin.replaces, declared=fault.replaces),
                     "replaces",
                 )
         for i, catcher in enumerate(fault.catchers):
             if pack.claim(catcher) is None:
-                problem(t("fault.no_claim", claim=catcher, module=pack.meta.id), f"catchers[{i}]")
+                problem(msg("fault.no_claim", claim=catcher, module=pack.meta.id), f"catchers[{i}]")
         for i, fact in enumerate(fault.observed):
             loaded = pack.claim(fact.claim)
             if loaded is None:
                 problem(
-                    t("fault.no_claim", claim=fact.claim, module=pack.meta.id),
+                    msg("fault.no_claim", claim=fact.claim, module=pack.meta.id),
                     f"observed[{i}].claim",
                 )
                 continue
             spec = registry.checks.get(loaded.claim.check)
             if spec is not None and fact.measure not in spec.measures:
                 problem(
-                    t("fault.no_measure", check=spec.name, measure=fact.measure),
+                    msg("fault.no_measure", check=spec.name, measure=fact.measure),
                     f"observed[{i}].measure",
                 )
             for lang in ("zh", "en"):
@@ -156,7 +160,7 @@ def fault_problems(pack: ClaimPack, registry: Registry) -> list[ClaimProblem]:
                     ref_spec = registry.checks.get(ref.claim.check) if ref else None
                     if ref_spec is None or ref_measure not in ref_spec.measures:
                         problem(
-                            t("fault.bad_ref", ref=f"{{{ref_claim}/{ref_measure}}}"),
+                            msg("fault.bad_ref", ref=f"{{{ref_claim}/{ref_measure}}}"),
                             f"observed[{i}].fact.{lang}",
                         )
     return out
@@ -172,20 +176,20 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem
     out: list[InputProblem] = []
     for name in inputs:
         if name in INJECTED:
-            message = t("claim.injected_input", name=name)
+            message = msg("claim.injected_input", name=name)
             out.append((f"inputs.{name}", message, ("inputs", name)))
         elif name not in params:
-            expected = ", ".join(params) or t("claim.no_inputs")
+            expected: Msg | str = ", ".join(params) or msg("claim.no_inputs")
             out.append(
                 (
                     f"inputs.{name}",
-                    t("claim.unknown_input", check=spec.name, name=name, expected=expected),
+                    msg("claim.unknown_input", check=spec.name, name=name, expected=expected),
                     ("inputs", name),
                 )
             )
     for name, param in params.items():
         if name not in inputs and param.default is inspect.Parameter.empty:
-            out.append((f"inputs.{name}", t("claim.missing_input", check=spec.name), ("inputs",)))
+            out.append((f"inputs.{name}", msg("claim.missing_input", check=spec.name), ("inputs",)))
     hints = _hints(spec)
     for name, value in inputs.items():
         if name in params and name in hints:
@@ -197,7 +201,7 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem
                 out.append(
                     (
                         f"inputs.{name}{where}",
-                        t("claim.input_type", type=_type_name(hints[name]), got=value)[:200],
+                        msg("claim.input_type", type=_type_name(hints[name]), got=value),
                         ("inputs", name),
                     )
                 )

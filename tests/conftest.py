@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from runner.cli import main
-from runner.i18n import set_language
 
 ROOT = Path(__file__).resolve().parents[1]
 CLAIMS = ROOT / "claims"
@@ -43,5 +42,3 @@ def cli() -> Callable[..., Result]:
 def english_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests read English output unless they ask for Chinese with --lang zh."""
     monkeypatch.setenv("LEARN_LLM_LANG", "en")
-    # the language of code called without the command line, whatever a test ran before
-    set_language("en")
