@@ -102,7 +102,7 @@ def _jobs(text: str) -> int:
     """``--jobs``: 1 to MAX_JOBS (capped later at the files and the CPUs); anything else is
     misuse, said in one line, never a traceback or a thousand workers."""
     if not _JOBS.fullmatch(text) or not 1 <= int(text) <= MAX_JOBS:
-        raise UsageError("use.jobs", value=text[:40], limit=MAX_JOBS)
+        raise UsageError("use.jobs", value=text[:40], limit=MAX_JOBS, unit="count")
     return int(text)
 
 

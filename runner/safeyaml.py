@@ -189,21 +189,19 @@ def parse(
 
 
 def _refuse_anchors(text: str) -> None:
-    """Raise YamlError naming every anchor and alias (the events hold them; nodes do not)."""
+    """Raise YamlError at the first anchor or alias (the events hold them; nodes do not).
+    One is enough to say that none are accepted; an alias bomb would list thousands."""
     events = yaml.CSafeLoader(text)
-    problems = []
     try:
         while events.check_event():
             event = events.get_event()
-            line = event.start_mark.line + 1
-            if isinstance(event, yaml.AliasEvent):
-                problems.append(Problem(line, msg("yaml.alias", name=event.anchor)))
-            elif getattr(event, "anchor", None) is not None:
-                problems.append(Problem(line, msg("yaml.anchor", name=event.anchor)))
+            name = getattr(event, "anchor", None)
+            if name is not None:
+                code = "yaml.alias" if isinstance(event, yaml.AliasEvent) else "yaml.anchor"
+                line = event.start_mark.line + 1
+                raise YamlError([Problem(line, msg(code, name=name[:60]))])
     finally:
         events.dispose()
-    if problems:
-        raise YamlError(problems)
 
 
 def _walk(root: yaml.Node) -> tuple[dict[int, Path], dict[Path, int], int]:

@@ -64,7 +64,7 @@ def read_submission(file: SubmissionFile, limit: int = MAX_SUBMISSION_BYTES) -> 
     except OSError as exc:  # dangling, a loop of symlinks, unreadable directory
         return msg("sub.read", reason=exc.strerror or type(exc).__name__)
     if os.path.commonpath([real, root]) != root:
-        return msg("sub.outside_dir", dir=printable(display_path(file.root)))
+        return msg("sub.outside_dir", dir=printable(os.path.join(display_path(file.root), "")))
     try:
         fd = os.open(real, _OPEN_FLAGS)
     except OSError as exc:

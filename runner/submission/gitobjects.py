@@ -94,7 +94,13 @@ class GitObjects:
             # The database is the learner's: a truncated pack, a corrupt index or a forged
             # object can make dulwich or zlib raise almost anything. The only honest answer
             # then is that the commit could not be checked.
-            return Lookup("unchecked", why=msg("sub.git.unreadable", error=type(exc).__name__))
+            kind = type(exc)
+            name = (
+                kind.__name__
+                if kind.__module__ == "builtins"
+                else f"{kind.__module__}.{kind.__name__}"
+            )
+            return Lookup("unchecked", why=msg("sub.git.unreadable", error=name))
 
     # -- where the objects are ----------------------------------------------------------------
     def _objects_dir(self) -> str:

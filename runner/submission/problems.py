@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runner.i18n import Catalog, Msg, msg
+from runner.numbers import show
 
 DataPath = tuple[str | int, ...]
 Finding = tuple[DataPath, Msg]  # what a rule yields: where, and what
@@ -73,7 +74,7 @@ def _data(message: Msg) -> dict[str, Any]:
         if isinstance(value, Msg):
             return {"code": value.code, "params": {k: plain(v) for k, v in value.params.items()}}
         if isinstance(value, float) and not math.isfinite(value):
-            return str(value)  # JSON has no NaN: a script reading this must not choke
+            return show(value)  # JSON has no NaN: a script reading this must not choke
         if isinstance(value, list | tuple):
             return [plain(v) for v in value]
         return value
@@ -89,8 +90,8 @@ def json_path(path: DataPath) -> str:
             out += f"[{part}]"
         elif _IDENTIFIER.fullmatch(part):
             out += f".{part}"
-        else:  # quotes, brackets, control characters escaped; never a lone surrogate
-            out += "[" + json.dumps(printable(part), ensure_ascii=False) + "]"
+        else:  # JSON escapes quotes and control characters; printable() what JSON leaves raw
+            out += "[" + printable(json.dumps(part, ensure_ascii=False)) + "]"
     return out
 
 
@@ -134,7 +135,8 @@ def in_file_order(findings: Iterable[Finding], data: Any) -> list[Problem]:
             node = node[part]
         return tuple(out), json_path(at)
 
-    ordered = sorted(unique, key=lambda f: position(f[0]))
+    # without data (it could not be read) the parser's order, which is the lines', stands
+    ordered = unique if data is None else sorted(unique, key=lambda f: position(f[0]))
     problems = [Problem(json_path(at), message) for at, message in ordered[:MAX_PROBLEMS]]
     if len(ordered) > MAX_PROBLEMS:
         problems.append(Problem("$", msg("sub.more_problems", limit=MAX_PROBLEMS)))
