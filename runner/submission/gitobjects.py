@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from runner.i18n import Msg, msg
+from runner.submission.problems import printable
 
 MAX_GITFILE = 4096  # a ".git" or "commondir" file names one directory
 MAX_COMMIT = 1 << 24  # bytes of a commit object, inflated: 16 MiB is far beyond any real one
@@ -184,7 +185,8 @@ class GitObjects:
                     continue  # git too ignores a pack without its index (being written)
                 for part in (base + ".pack", base + ".idx"):
                     if not stat.S_ISREG(os.lstat(part).st_mode):
-                        raise Unreadable(msg("sub.git.not_regular", name=os.path.basename(part)))
+                        name = printable(os.path.basename(part))
+                        raise Unreadable(msg("sub.git.not_regular", name=name))
                 packs.append(Pack(base, object_format=DEFAULT_OBJECT_FORMAT))
             self._packs = packs
         return self._packs
@@ -224,7 +226,7 @@ def _peek_loose(path: str) -> tuple[str, bytes]:
         head = zlib.decompressobj().decompress(first, 64)  # "commit 1234\0" and a little
         if b"\0" not in head:
             raise Unreadable(msg("sub.git.mismatch"))
-        kind = head.split(b" ", 1)[0].decode("ascii", "replace")
+        kind = head.split(b" ", 1)[0][:20].decode("ascii", "replace")
         if kind != "commit":
             return kind, b""
         rest = fh.read(MAX_COMMIT + 1 - len(first))

@@ -15,7 +15,7 @@ from runner.load import ClaimPack, LoadedClaim
 from runner.models import Expectation, Raises, Range, Unit
 from runner.numbers import show, show_expectation
 from runner.submission.context import Context, MetricIndex, Submission
-from runner.submission.problems import DataPath, Finding, json_path, printable
+from runner.submission.problems import DataPath, Finding, json_path, printable, sayable
 
 NONFINITE_STRINGS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
@@ -105,10 +105,11 @@ def _metric(
         "actual": shown(actual, exp.unit),
         "expected": expectation(exp),
     }
-    if detail is None:
+    why = detail.msg() if detail is not None else None
+    if why is None or not sayable(why):
         yield (*at, "actual"), msg("sub.outside", **fields)
     else:
-        yield (*at, "actual"), msg("sub.outside_detail", **fields, detail=detail.msg())
+        yield (*at, "actual"), msg("sub.outside_detail", **fields, detail=why)
 
 
 def _challenge(
@@ -155,13 +156,16 @@ def shown(value: Any, unit: Unit | None) -> str | Msg:
     if isinstance(value, str):
         return repr(value if len(value) <= 60 else value[:59] + "…")
     if isinstance(value, Raised):
-        return msg("sub.raised", error=printable(value.error[:60]), message=value.message[:60])
+        error, message = printable(value.error[:60]), printable(value.message[:60])
+        return msg("sub.raised", error=error, message=message)
     if isinstance(value, dict):
         return "{…}"
-    if isinstance(value, list) and (
-        len(value) > 8 or any(isinstance(v, list | dict) for v in value)
-    ):
-        return msg("sub.items", n=len(value))
+    if isinstance(value, list):
+        if len(value) > 8 or not all(_number(v) for v in value):
+            return msg("sub.items", n=len(value))
+        return show(value, unit)
+    if value is None:
+        return "null"
     return show(value, unit)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from runner.i18n import Catalog, Msg, msg
+from runner.i18n import LANGS, Catalog, Msg, catalog, msg
 from runner.numbers import show
 
 DataPath = tuple[str | int, ...]
@@ -30,10 +30,12 @@ class Problem:
     message: Msg
 
     def render(self, words: Catalog) -> str:
-        return f"{self.path}: {say(words, self.message)}"
+        """One printable line, whatever the submission put into the message."""
+        return printable(f"{self.path}: {say(words, self.message)}")
 
     def as_json(self, words: Catalog) -> dict[str, Any]:
-        return {"path": self.path, "message": say(words, self.message), **_data(self.message)}
+        message = printable(say(words, self.message))
+        return {"path": self.path, "message": message, **_data(self.message)}
 
 
 @dataclass
@@ -69,6 +71,14 @@ def say(words: Catalog, message: Msg) -> str:
         return f"{message.code} {json.dumps(_data(message)['params'], ensure_ascii=False)}"
 
 
+def sayable(message: Msg) -> bool:
+    """Whether both catalogues can say ``message``: a code made in another room (the judge's)
+    may not be in them yet, and a problem is better said without it than half in code."""
+    if any(message.code not in catalog(lang).entries for lang in LANGS):
+        return False
+    return all(sayable(v) for v in message.params.values() if isinstance(v, Msg))
+
+
 def _data(message: Msg) -> dict[str, Any]:
     def plain(value: Any) -> Any:
         if isinstance(value, Msg):
@@ -77,6 +87,8 @@ def _data(message: Msg) -> dict[str, Any]:
             return show(value)  # JSON has no NaN: a script reading this must not choke
         if isinstance(value, list | tuple):
             return [plain(v) for v in value]
+        if isinstance(value, str):
+            return printable(value)  # valid UTF-8 for whoever reads the JSON
         return value
 
     return {"code": message.code, "params": {k: plain(v) for k, v in message.params.items()}}

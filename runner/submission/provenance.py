@@ -39,7 +39,7 @@ def commit(doc: Submission, ctx: Context) -> Iterator[Finding]:
     if found.kind == "missing":
         yield ("commit",), msg("sub.commit", commit=sha, repo=repo)
     elif found.kind == "other":
-        yield ("commit",), msg("sub.commit_kind", commit=sha, repo=repo, kind=found.what)
+        yield ("commit",), msg("sub.commit_kind", commit=sha, repo=repo, kind=printable(found.what))
     elif found.kind == "ambiguous":
         yield ("commit",), msg("sub.commit_ambiguous", commit=sha, repo=repo, n=found.count)
     elif found.kind == "unchecked":
@@ -57,7 +57,7 @@ def verified_at(doc: Submission, ctx: Context) -> Iterator[Finding]:
     moment, zoned = parsed
     slack = dt.timedelta(minutes=5) if zoned else FUTURE_SLACK
     if moment > ctx.now + slack:
-        yield ("verified_at",), msg("sub.future", value=when)
+        yield ("verified_at",), msg("sub.future", value=printable(when))
 
 
 def environment(doc: Submission, ctx: Context) -> Iterator[Finding]:

@@ -18,7 +18,7 @@ from runner.i18n import Msg, msg
 from runner.numbers import show
 from runner.provenance import PROJECT_ROOT
 from runner.submission.context import Context, Submission
-from runner.submission.problems import Finding
+from runner.submission.problems import Finding, printable
 
 EVIDENCE_SCHEMA = "learn-llm.evidence.v1"
 
@@ -72,7 +72,7 @@ def describe(error: jsonschema_rs.ValidationError) -> Msg:
         if name in ("minItems", "minLength", "minProperties") and limit == 1:
             return msg("sub.schema.empty", value=value)
         return msg(_LIMITS[name], value=value, limit=limit)
-    return msg("sub.schema.other", keyword=name, message=_brief(error.message, 200))
+    return msg("sub.schema.other", keyword=name, message=printable(_brief(error.message, 200)))
 
 
 _LIMITS = {
