@@ -55,7 +55,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
-    from runner import junit
     from runner.submission import submission_files
     from runner.validate_many import validate_files
 
@@ -93,6 +92,8 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
     elif len(reports) > 1:
         print(words("validate.summary", n=len(reports), valid=valid, invalid=invalid, unit="count"))
     if args.junit_xml:
+        from runner import junit
+
         suite = junit.submissions_suite(reports, words)
         junit.write(Path(args.junit_xml), [suite], "learn-llm submissions")
     return EXIT_OK if invalid == 0 else EXIT_FOUND_WANTING

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from runner.submission import Report, SubmissionFile, Validator
@@ -21,16 +19,26 @@ def usable_cpus() -> int:
 
 
 def make_validator(claims: Path, repo: Path | None, challenge: str | None) -> Validator:
+    """A validator for the claim packs under ``claims``. Their files must be valid (else
+    InvalidClaims, exit 2); their checks are resolved against the registry only when a
+    challenge will run them: judging submitted numbers needs the expectations alone."""
     from checks import REGISTRY
-    from runner.validate import load_runnable
 
-    packs = load_runnable([claims], REGISTRY)
+    if challenge is None:
+        from runner.load import load_packs
+
+        packs = load_packs([claims])
+    else:
+        from runner.validate import load_runnable
+
+        packs = load_runnable([claims], REGISTRY)
     return Validator(packs, REGISTRY, repo=repo, challenge=challenge)
 
 
 def _init(claims: Path, repo: Path | None, challenge: str | None) -> None:
     global _WORKER
-    _WORKER = make_validator(claims, repo, challenge)
+    if _WORKER is None:  # a forked worker has the parent's already
+        _WORKER = make_validator(claims, repo, challenge)
 
 
 def _one(file: SubmissionFile) -> Report:
@@ -51,22 +59,29 @@ def validate_files(
     At most min(jobs, files, usable CPUs) processes; bad claim files are one clear error
     (exit 2) from the parent before any worker starts.
     """
+    global _WORKER
     validator = make_validator(claims, repo, challenge)
     jobs = max(1, min(jobs, len(files), usable_cpus()))
     done = 0
     try:
         if jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
+            from concurrent.futures.process import BrokenProcessPool
+
+            _WORKER = validator
             chunk = max(1, min(64, len(files) // (jobs * 4)))
-            with ProcessPoolExecutor(
-                max_workers=jobs, initializer=_init, initargs=(claims, repo, challenge)
-            ) as pool:
-                for report in pool.map(_one, files, chunksize=chunk):
-                    done += 1
-                    yield report
-            return
-    except BrokenProcessPool:
-        pass  # a worker died (killed, out of memory): the rest are judged here, one by one
-    try:
+            try:
+                with ProcessPoolExecutor(
+                    max_workers=jobs, initializer=_init, initargs=(claims, repo, challenge)
+                ) as pool:
+                    for report in pool.map(_one, files, chunksize=chunk):
+                        done += 1
+                        yield report
+                return
+            except BrokenProcessPool:
+                pass  # a worker died (killed, out of memory): the rest are judged here
+            finally:
+                _WORKER = None
         for file in files[done:]:
             yield validator.validate_file(file)
     finally:

@@ -387,6 +387,8 @@ def finite_mutated(draw: st.DrawFn) -> dict[str, Any]:
         try:
             for part in path[:-1]:
                 parent = parent[part]
+            if isinstance(parent, dict) != isinstance(path[-1], str):
+                continue  # an earlier change made a list a mapping: JSON keys are strings
             parent[path[-1]] = draw(finite_values)
         except (KeyError, IndexError, TypeError):
             continue

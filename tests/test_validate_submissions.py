@@ -1247,16 +1247,18 @@ def test_two_processes_give_the_same_reports_in_the_same_order(cli, work):
 
 
 def test_a_thousand_jobs_for_three_files_start_at_most_three_workers(cli, work, monkeypatch):
+    import concurrent.futures
+
     import runner.validate_many as many
 
     started: list[int] = []
-    real = many.ProcessPoolExecutor
+    real = concurrent.futures.ProcessPoolExecutor
 
     def counting(*args: Any, max_workers: int, **kwargs: Any) -> Any:
         started.append(max_workers)
         return real(*args, max_workers=max_workers, **kwargs)
 
-    monkeypatch.setattr(many, "ProcessPoolExecutor", counting)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", counting)
     monkeypatch.setattr(many, "usable_cpus", lambda: 64)
     for name in ("a", "b", "c"):
         (work / f"{name}.yaml").write_text(GOOD_YAML, encoding="utf-8")

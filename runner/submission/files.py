@@ -3,6 +3,7 @@ under, at most ``MAX_SUBMISSION_BYTES``, never blocking on a pipe or a device.""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -33,7 +34,10 @@ class SubmissionFile:
 
     @property
     def shown(self) -> str:
-        return printable(display_path(self.path))
+        """The file as the person named it, relative to where they are when it is there."""
+        folder = _folder(self.root, os.getcwd())
+        shown = self.path.name if folder == "." else os.path.join(folder, self.path.name)
+        return printable(shown)
 
 
 def submission_files(paths: list[Path]) -> list[SubmissionFile]:
@@ -56,11 +60,22 @@ def submission_files(paths: list[Path]) -> list[SubmissionFile]:
     return out
 
 
+# once per folder of a batch, not once per file (keyed by what they depend on)
+@functools.cache
+def _folder(root: Path, cwd: str) -> str:
+    return display_path(root)
+
+
+@functools.cache
+def _real(root: str) -> str:
+    return os.path.realpath(root)
+
+
 def read_submission(file: SubmissionFile, limit: int = MAX_SUBMISSION_BYTES) -> bytes | Msg:
     """The file's bytes, or why they were not read."""
     try:
         real = os.path.realpath(file.path, strict=True)  # resolves; opens nothing
-        root = os.path.realpath(file.root)
+        root = _real(os.path.abspath(file.root))
     except OSError as exc:  # dangling, a loop of symlinks, unreadable directory
         return msg("sub.read", reason=exc.strerror or type(exc).__name__)
     if os.path.commonpath([real, root]) != root:

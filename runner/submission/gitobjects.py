@@ -19,10 +19,14 @@ import stat
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from runner.i18n import Msg, msg
 from runner.submission.problems import printable
+
+if TYPE_CHECKING:  # dulwich is imported only when a commit is looked up
+    from dulwich.objects import ShaFile
+    from dulwich.pack import Pack
 
 MAX_GITFILE = 4096  # a ".git" or "commondir" file names one directory
 MAX_COMMIT = 1 << 24  # bytes of a commit object, inflated: 16 MiB is far beyond any real one
@@ -59,7 +63,7 @@ class GitObjects:
     def __init__(self, repo: Path) -> None:
         self.repo = str(repo)
         self._objects: str | Unreadable | None = None
-        self._packs: list[object] | None = None
+        self._packs: list[Pack] | None = None
         self._answers: dict[str, Lookup] = {}
 
     def lookup(self, sha: str) -> Lookup:
@@ -70,7 +74,7 @@ class GitObjects:
 
     def close(self) -> None:
         for pack in self._packs or []:
-            pack.close()  # type: ignore[attr-defined]
+            pack.close()
         self._packs = None
 
     def _lookup(self, sha: str) -> Lookup:
@@ -95,11 +99,9 @@ class GitObjects:
             # The database is the learner's: a truncated pack, a corrupt index or a forged
             # object can make dulwich or zlib raise almost anything. The only honest answer
             # then is that the commit could not be checked.
-            kind = type(exc)
+            cls = type(exc)
             name = (
-                kind.__name__
-                if kind.__module__ == "builtins"
-                else f"{kind.__module__}.{kind.__name__}"
+                cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
             )
             return Lookup("unchecked", why=msg("sub.git.unreadable", error=name))
 
@@ -165,13 +167,13 @@ class GitObjects:
         prefix = binascii.unhexlify(sha[: len(sha) // 2 * 2])
         out = set()
         for pack in self._open_packs(objects):
-            for raw in pack.index.iter_prefix(prefix):  # type: ignore[attr-defined]
+            for raw in pack.index.iter_prefix(prefix):
                 name = binascii.hexlify(raw).decode("ascii")
                 if name.startswith(sha):
                     out.add(name)
         return out
 
-    def _open_packs(self, objects: str) -> list[object]:
+    def _open_packs(self, objects: str) -> list[Pack]:
         if self._packs is None:
             from dulwich.object_format import DEFAULT_OBJECT_FORMAT
             from dulwich.pack import Pack
@@ -194,25 +196,28 @@ class GitObjects:
     # -- one object -------------------------------------------------------------------------------
     def _kind(self, objects: str, name: str) -> str:
         """The object's type; for a commit, only once its contents hash to ``name``."""
-        from dulwich.objects import ShaFile
+        from dulwich import objects as dulwich_objects
 
+        raw = dulwich_objects.RawObjectID(binascii.unhexlify(name))
         for pack in self._open_packs(objects):
-            if binascii.unhexlify(name) in pack:  # type: ignore[operator]
-                type_num, body = pack.get_raw(binascii.unhexlify(name))  # type: ignore[attr-defined]
+            if raw in pack:
+                type_num, body = pack.get_raw(raw)
                 kind = _TYPES.get(type_num, str(type_num))
                 if kind == "commit":
-                    self._verify(ShaFile.from_raw_string(type_num, body), name)
+                    self._verify(dulwich_objects.ShaFile.from_raw_string(type_num, body), name)
                 return kind
         path = os.path.join(objects, name[:2], name[2:])
         kind, compressed = _peek_loose(path)
         if kind == "commit":
-            self._verify(ShaFile.from_file(io.BytesIO(compressed), max_size=MAX_COMMIT), name)
+            self._verify(
+                dulwich_objects.ShaFile.from_file(io.BytesIO(compressed), max_size=MAX_COMMIT), name
+            )
         return kind
 
     @staticmethod
-    def _verify(obj: object, name: str) -> None:
-        obj.check()  # type: ignore[attr-defined]  # a well-formed commit: tree, author, ...
-        if obj.id.decode("ascii") != name:  # type: ignore[attr-defined]
+    def _verify(obj: ShaFile, name: str) -> None:
+        obj.check()  # a well-formed commit: tree, author, committer, message
+        if obj.id.decode("ascii") != name:
             raise Unreadable(msg("sub.git.mismatch"))
 
 

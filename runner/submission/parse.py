@@ -133,27 +133,19 @@ def _with_line(problem: safeyaml.Problem) -> Msg:
 def _inspect(parsed: Parsed, *, surrogates: bool) -> None:
     """A quick pass with no paths; only a document it finds something in is walked again,
     paths and all (a properly filled one never is)."""
-    stack: list[tuple[Any, int]] = [(parsed.data, 0)]
-    suspect = surrogates
-    while stack:
-        item, depth = stack.pop()
-        kind = type(item)
-        if kind is str:
-            suspect = suspect or "<" in item
-        elif kind is float:
-            suspect = suspect or not math.isfinite(item)
-        elif kind is int:
-            suspect = suspect or item.bit_length() > _MAX_BITS
-        elif kind is _LongInteger:
-            suspect = True
-        elif isinstance(item, dict | list):
-            if depth >= MAX_DEPTH:
-                parsed.problems = [((), msg("sub.too_deep", limit=MAX_DEPTH))]
-                parsed.data = None
-                return
-            stack.extend(
-                (child, depth + 1) for child in (item.values() if kind is not list else item)
-            )
+    suspect = surrogates or _suspect(parsed.data)
+    containers: list[tuple[Any, int]] = [(parsed.data, 1)] if _container(parsed.data) else []
+    while containers:  # only containers are stacked: a scalar is judged where it is met
+        item, depth = containers.pop()
+        if depth > MAX_DEPTH:
+            parsed.problems = [((), msg("sub.too_deep", limit=MAX_DEPTH))]
+            parsed.data = None
+            return
+        for child in item.values() if isinstance(item, dict) else item:
+            if _container(child):
+                containers.append((child, depth + 1))
+            elif not suspect:
+                suspect = _suspect(child)
     if not suspect:
         return
     for at, value in walk(parsed.data):
@@ -177,6 +169,22 @@ def _inspect(parsed: Parsed, *, surrogates: bool) -> None:
             )
     if parsed.problems:
         parsed.data = None  # the rules may not meet what they could neither show nor compare
+
+
+def _container(value: Any) -> bool:
+    return isinstance(value, dict | list)
+
+
+def _suspect(value: Any) -> bool:
+    """A scalar worth a second look: a "<", a non-finite float, too many digits."""
+    kind = type(value)
+    if kind is str:
+        return "<" in value
+    if kind is float:
+        return not math.isfinite(value)
+    if kind is int:
+        return bool(value.bit_length() > _MAX_BITS)
+    return kind is _LongInteger
 
 
 def _unicode(text: str) -> bool:

@@ -68,11 +68,11 @@ def environment(doc: Submission, ctx: Context) -> Iterator[Finding]:
         elif isinstance(value, str) and doc.filled(at):
             if len(value) > MAX_ENV_TEXT:
                 yield at, msg("sub.env_long", n=len(value), limit=MAX_ENV_TEXT, unit="count")
-            elif PATH_LIKE.search(value):
+            elif ("/" in value or "\\" in value) and PATH_LIKE.search(value):
                 yield at, msg("sub.env_path", value=value)
-            elif EMAIL.search(value):
+            elif "@" in value and EMAIL.search(value):
                 yield at, msg("sub.env_email", value=value)
-            elif HOST_LIKE.search(value):
+            elif "." in value and HOST_LIKE.search(value):
                 yield at, msg("sub.env_host", value=value)
 
 

@@ -47,55 +47,58 @@ def schema(doc: Submission, ctx: Context) -> Iterator[Finding]:
 def describe(error: jsonschema_rs.ValidationError) -> Msg:
     """One schema error as a message: the failing value and the rule it broke."""
     kind = error.kind
-    name = kind.name
     value = shown(error.instance)
-    if name == "required":
-        return msg("sub.schema.required", property=_text(kind.property))
-    if name == "additionalProperties":
-        names = ", ".join(repr(_text(n)) for n in kind.unexpected[:10])
+    if isinstance(kind, Kind.Required):
+        return msg("sub.schema.required", property=_brief(str(kind.property), 60))
+    if isinstance(kind, Kind.AdditionalProperties):
+        names = ", ".join(repr(_brief(str(n), 60)) for n in kind.unexpected[:10])
         return msg("sub.schema.additional", names=names, n=len(kind.unexpected))
-    if name == "type":
+    if isinstance(kind, Kind.Type):
         return msg("sub.schema.type", value=value, types=_types(kind.types))
-    if name in ("oneOf", "anyOf") and isinstance(kind.context, list):
+    if isinstance(kind, Kind.OneOfNotValid | Kind.AnyOf):
         types = _branch_types(kind.context)
         if types:  # every branch wanted another type: say which, not "no branch matched"
             return msg("sub.schema.type", value=value, types=_types(types))
         return msg("sub.schema.no_branch", value=value)
-    if name == "const":
+    if isinstance(kind, Kind.Constant):
         return msg("sub.schema.const", expected=shown(kind.expected_value))
-    if name == "enum":
+    if isinstance(kind, Kind.Enum):
         return msg("sub.schema.enum", value=value, options=", ".join(map(shown, kind.options)))
-    if name == "pattern":
+    if isinstance(kind, Kind.Pattern):
         return msg("sub.schema.pattern", value=value, pattern=kind.pattern)
-    if name in _LIMITS:
-        limit = kind.limit
-        if name in ("minItems", "minLength", "minProperties") and limit == 1:
-            return msg("sub.schema.empty", value=value)
-        return msg(_LIMITS[name], value=value, limit=limit)
-    return msg("sub.schema.other", keyword=name, message=printable(_brief(error.message, 200)))
+    for limited, code in _LIMITS:
+        if isinstance(kind, limited):
+            limit = kind.limit
+            if limit == 1 and isinstance(kind, Kind.MinItems | Kind.MinLength | Kind.MinProperties):
+                return msg("sub.schema.empty", value=value)
+            return msg(code, value=value, limit=limit)
+    message = printable(_brief(error.message, 200))
+    return msg("sub.schema.other", keyword=kind.name, message=message)
 
 
-_LIMITS = {
-    "minimum": "sub.schema.minimum",
-    "maximum": "sub.schema.maximum",
-    "exclusiveMinimum": "sub.schema.exclusive_minimum",
-    "exclusiveMaximum": "sub.schema.exclusive_maximum",
-    "minItems": "sub.schema.min_items",
-    "maxItems": "sub.schema.max_items",
-    "minLength": "sub.schema.min_length",
-    "maxLength": "sub.schema.max_length",
-    "minProperties": "sub.schema.min_properties",
-    "maxProperties": "sub.schema.max_properties",
-}
+Kind = jsonschema_rs.ValidationErrorKind
+_LIMITS: tuple[tuple[Any, str], ...] = (
+    (Kind.Minimum, "sub.schema.minimum"),
+    (Kind.Maximum, "sub.schema.maximum"),
+    (Kind.ExclusiveMinimum, "sub.schema.exclusive_minimum"),
+    (Kind.ExclusiveMaximum, "sub.schema.exclusive_maximum"),
+    (Kind.MinItems, "sub.schema.min_items"),
+    (Kind.MaxItems, "sub.schema.max_items"),
+    (Kind.MinLength, "sub.schema.min_length"),
+    (Kind.MaxLength, "sub.schema.max_length"),
+    (Kind.MinProperties, "sub.schema.min_properties"),
+    (Kind.MaxProperties, "sub.schema.max_properties"),
+)
 
 
 def _branch_types(context: list[list[jsonschema_rs.ValidationError]]) -> list[str]:
     """The types the branches of a oneOf/anyOf wanted, when each failed on its type alone."""
     types: list[str] = []
     for branch in context:
-        if len(branch) != 1 or branch[0].kind.name != "type" or branch[0].instance_path:
+        kind = branch[0].kind if len(branch) == 1 else None
+        if not isinstance(kind, Kind.Type) or branch[0].instance_path:
             return []
-        types += [t for t in branch[0].kind.types if t not in types]
+        types += [t for t in kind.types if t not in types]
     return types
 
 

@@ -13,11 +13,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from checks.registry import Registry
-from runner.challenges import challenge_claims
 from runner.i18n import msg
 from runner.load import ClaimPack
 from runner.submission import artifacts, evidence, metrics, provenance, schema, values
-from runner.submission.context import Context, Submission
+from runner.submission.context import Context, MetricIndex, Submission
 from runner.submission.files import SubmissionFile, read_submission
 from runner.submission.parse import Parsed, parse_submission
 from runner.submission.problems import (
@@ -63,6 +62,8 @@ class Validator:
             now=now or dt.datetime.now(dt.UTC),
         )
         if challenge is not None:
+            from runner.challenges import challenge_claims  # numpy.random and the generators
+
             self.context.challenge_metrics = {
                 p.meta.id: metrics.metric_index(challenge_claims(p, challenge, registry))
                 for p in packs
@@ -74,11 +75,11 @@ class Validator:
             self.context.objects = GitObjects(self.context.repo)
 
     @property
-    def metrics(self) -> dict[str, metrics.MetricIndex]:
+    def metrics(self) -> dict[str, MetricIndex]:
         return self.context.metrics
 
     @property
-    def challenge_metrics(self) -> dict[str, metrics.MetricIndex]:
+    def challenge_metrics(self) -> dict[str, MetricIndex]:
         return self.context.challenge_metrics
 
     def validate_file(self, file: SubmissionFile | Path) -> Report:
