@@ -28,6 +28,22 @@ def artifacts(doc: Submission, ctx: Context) -> Iterator[Finding]:
                 yield ("artifacts", i), problem
 
 
+def _resolve(repo: str, parts: list[str]) -> tuple[os.stat_result, bool]:
+    """(what ``parts`` under ``repo`` name, whether a symlink leads them outside ``repo``).
+
+    Nothing is opened: a component at a time with lstat, as most paths have no symlink;
+    at the first symlink, the whole path is resolved (realpath, strict) and checked.
+    """
+    path = repo
+    for part in parts:
+        path = os.path.join(path, part)
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            resolved = os.path.realpath(os.path.join(repo, *parts), strict=True)
+            return os.stat(resolved), os.path.commonpath([resolved, repo]) != repo
+    return info, False  # parts is never empty
+
+
 def artifact_problem(item: str, repo: Path | None) -> Msg | None:
     """Why ``item`` is not a file of the repository ``repo`` (resolved), or None."""
     shown = printable(item if len(item) <= 200 else item[:199] + "…")
@@ -47,15 +63,11 @@ def artifact_problem(item: str, repo: Path | None) -> Msg | None:
         return msg("sub.artifact_git", item=shown)
     if repo is None:
         return None
-    candidate = os.path.join(repo, item)
     try:
-        # follows symlinks through lstat and readlink only: nothing is opened or read; a
-        # dangling symlink, or one that leads to itself, names no file
-        resolved = os.path.realpath(candidate, strict=True)
-        info = os.stat(resolved)
-    except OSError:
+        info, escapes = _resolve(str(repo), parts)
+    except OSError:  # missing, or a dangling symlink, or one that leads to itself
         return msg("sub.artifact_missing", item=shown)
-    if os.path.commonpath([resolved, str(repo)]) != str(repo):
+    if escapes:
         return msg("sub.artifact_symlink", item=shown)
     if stat.S_ISDIR(info.st_mode):
         return msg("sub.artifact_not_file", item=shown)

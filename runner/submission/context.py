@@ -39,5 +39,6 @@ class Context:
     challenge: str | None = None
     challenge_metrics: dict[str, MetricIndex] = field(default_factory=dict)
     repo: Path | None = None  # resolved
+    repo_shown: str = ""  # as the person named it
     objects: GitObjects | None = None
     now: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))

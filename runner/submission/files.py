@@ -74,12 +74,15 @@ def _real(root: str) -> str:
 def read_submission(file: SubmissionFile, limit: int = MAX_SUBMISSION_BYTES) -> bytes | Msg:
     """The file's bytes, or why they were not read."""
     try:
-        real = os.path.realpath(file.path, strict=True)  # resolves; opens nothing
         root = _real(os.path.abspath(file.root))
-    except OSError as exc:  # dangling, a loop of symlinks, unreadable directory
+        real = os.path.join(root, file.path.name)  # a name in its folder: inside it
+        if stat.S_ISLNK(os.lstat(real).st_mode):  # resolved, not opened
+            real = os.path.realpath(real, strict=True)
+            if os.path.commonpath([real, root]) != root:
+                shown = printable(os.path.join(display_path(file.root), ""))
+                return msg("sub.outside_dir", dir=shown)
+    except OSError as exc:  # missing, dangling, a loop of symlinks, unreadable directory
         return msg("sub.read", reason=exc.strerror or type(exc).__name__)
-    if os.path.commonpath([real, root]) != root:
-        return msg("sub.outside_dir", dir=printable(os.path.join(display_path(file.root), "")))
     try:
         fd = os.open(real, _OPEN_FLAGS)
     except OSError as exc:

@@ -133,16 +133,20 @@ def _with_line(problem: safeyaml.Problem) -> Msg:
 def _inspect(parsed: Parsed, *, surrogates: bool) -> None:
     """A quick pass with no paths; only a document it finds something in is walked again,
     paths and all (a properly filled one never is)."""
-    suspect = surrogates or _suspect(parsed.data)
-    containers: list[tuple[Any, int]] = [(parsed.data, 1)] if _container(parsed.data) else []
-    while containers:  # only containers are stacked: a scalar is judged where it is met
+    data = parsed.data
+    suspect = surrogates or _suspect(data)
+    containers: list[tuple[Any, int]] = [(data, 1)] if isinstance(data, dict | list) else []
+    while containers:  # only containers are stacked; a scalar is judged where it is met
         item, depth = containers.pop()
         if depth > MAX_DEPTH:
             parsed.problems = [((), msg("sub.too_deep", limit=MAX_DEPTH))]
             parsed.data = None
             return
         for child in item.values() if isinstance(item, dict) else item:
-            if _container(child):
+            kind = type(child)  # the common kinds inline: this runs for every value
+            if kind is str:
+                suspect = suspect or "<" in child
+            elif kind is dict or kind is list or isinstance(child, dict):
                 containers.append((child, depth + 1))
             elif not suspect:
                 suspect = _suspect(child)
@@ -169,10 +173,6 @@ def _inspect(parsed: Parsed, *, surrogates: bool) -> None:
             )
     if parsed.problems:
         parsed.data = None  # the rules may not meet what they could neither show nor compare
-
-
-def _container(value: Any) -> bool:
-    return isinstance(value, dict | list)
 
 
 def _suspect(value: Any) -> bool:

@@ -8,7 +8,6 @@ import re
 from collections.abc import Iterator
 
 from runner.i18n import msg
-from runner.load import display_path
 from runner.submission.context import Context, Submission
 from runner.submission.parse import walk
 from runner.submission.problems import Finding, printable
@@ -35,7 +34,7 @@ def commit(doc: Submission, ctx: Context) -> Iterator[Finding]:
     if not COMMIT.fullmatch(sha):
         return  # the schema says what a commit looks like
     found = ctx.objects.lookup(sha)
-    repo = printable(display_path(ctx.repo))
+    repo = ctx.repo_shown
     if found.kind == "missing":
         yield ("commit",), msg("sub.commit", commit=sha, repo=repo)
     elif found.kind == "other":

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from checks.registry import Registry
 from runner.i18n import msg
-from runner.load import ClaimPack
+from runner.load import ClaimPack, display_path
 from runner.submission import artifacts, evidence, metrics, provenance, schema, values
 from runner.submission.context import Context, MetricIndex, Submission
 from runner.submission.files import SubmissionFile, read_submission
@@ -72,6 +72,7 @@ class Validator:
             from runner.submission.gitobjects import GitObjects
 
             self.context.repo = repo.resolve()
+            self.context.repo_shown = printable(display_path(repo))
             self.context.objects = GitObjects(self.context.repo)
 
     @property
