@@ -95,7 +95,11 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
         from runner import junit
 
         suite = junit.submissions_suite(reports, words)
-        junit.write(Path(args.junit_xml), [suite], "learn-llm submissions")
+        try:
+            junit.write(Path(args.junit_xml), [suite], "learn-llm submissions")
+        except OSError as exc:
+            reason = exc.strerror or type(exc).__name__
+            raise UsageError("use.cannot_write", path=args.junit_xml, reason=reason) from None
     return EXIT_OK if invalid == 0 else EXIT_FOUND_WANTING
 
 

@@ -1669,3 +1669,54 @@ def test_an_ambiguous_prefix_is_a_problem(cli, work):
 
     assert (found.kind, found.count) == ("ambiguous", 2)
     assert objects.lookup(sha).kind == "other"
+
+
+# -- other outputs and options --------------------------------------------------------------------
+def test_junit_xml_has_a_case_per_submission_with_its_problems(cli, work):
+    import xml.etree.ElementTree as ET
+
+    mixed_folder(work)
+
+    result = validate(cli, "submissions", "--repo", "repo", "--junit-xml", "out/junit.xml")
+
+    root = ET.parse(work / "out" / "junit.xml").getroot()
+    cases = {c.get("name"): c for c in root.iter("testcase")}
+    assert len(cases) == 5 and root.get("failures") == "3"
+    failure = cases["submissions/carol.yml"].find("failure")
+    assert failure is not None
+    assert failure.get("message") == "submissions/carol.yml: invalid (1 problem)"
+    assert failure.text == "$.seed: 1.5 is not of type 'integer'"
+    assert cases["submissions/alice.yaml"].find("failure") is None
+    assert result.code == 1
+
+
+def test_an_unwritable_junit_path_is_one_line_not_a_traceback(cli, work):
+    (work / "sub.yaml").write_text(GOOD_YAML, encoding="utf-8")
+    (work / "a-file").write_text("", encoding="utf-8")
+
+    result = validate(cli, "sub.yaml", "--junit-xml", "a-file/junit.xml")
+
+    assert result.code == 2
+    assert result.err == "error: a-file/junit.xml: cannot write: File exists\n"  # mkdir a-file
+
+
+def test_a_challenge_wants_its_nonce_and_its_metrics(cli, work):
+    (work / "sub.yaml").write_text(GOOD_YAML, encoding="utf-8")
+
+    result = validate(cli, "sub.yaml", "--challenge", "class-2026")
+
+    lines = result.out.splitlines()
+    assert lines[1] == "  $.challenge: missing: this validation's nonce is 'class-2026'"
+    assert lines[2].startswith("  $.metrics: challenge metric 'challenge.")
+    assert result.code == 1
+
+
+def test_a_bad_nonce_is_misuse(cli, work):
+    (work / "sub.yaml").write_text(GOOD_YAML, encoding="utf-8")
+
+    result = validate(cli, "sub.yaml", "--challenge", "x" * 201)
+
+    assert (result.code, result.err) == (
+        2,
+        "error: a challenge nonce is 1 to 200 printable characters\n",
+    )
