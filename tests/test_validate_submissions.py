@@ -1720,3 +1720,44 @@ def test_a_bad_nonce_is_misuse(cli, work):
         2,
         "error: a challenge nonce is 1 to 200 printable characters\n",
     )
+
+
+def test_a_pack_whose_delta_names_itself_could_not_be_checked(work):
+    """A delta based on its own offset would resolve for ever if the reader let it."""
+    import hashlib
+    import struct
+    import zlib
+
+    from dulwich.pack import write_pack_index_v2
+
+    delta = b"\x05\x05\x05hello"  # base of 5 bytes, result of 5: insert "hello"
+    entry = bytes([(6 << 4) | len(delta)]) + b"\x00" + zlib.compress(delta)  # OFS_DELTA, 0 back
+    body = b"PACK" + struct.pack(">LL", 2, 1) + entry
+    checksum = hashlib.sha1(body).digest()
+    pack = work / "repo" / ".git" / "objects" / "pack"
+    pack.mkdir(exist_ok=True)
+    (pack / "pack-hostile.pack").write_bytes(body + checksum)
+    forged = "abcdef0123456789abcdef0123456789abcdef01"
+    with (pack / "pack-hostile.idx").open("wb") as fh:
+        write_pack_index_v2(fh, [(bytes.fromhex(forged), 12, zlib.crc32(entry))], checksum)
+
+    done = run_isolated(work, submit(work, forged), "--repo", "repo", timeout=30)
+
+    assert done.stdout.splitlines()[1:] == [
+        f"  $.commit: could not check {forged} in repo: its object database cannot be read "
+        "(dulwich.errors.ApplyDeltaError)"
+    ]
+    assert (done.returncode, done.stderr) == (1, "")
+
+
+def test_two_workers_read_packs_quietly(work):
+    git(work / "repo", "gc", "-q", "--prune=now")
+    folder = work / "subs"
+    folder.mkdir()
+    for i in range(6):
+        (folder / f"s{i}.yaml").write_text(GOOD_YAML, encoding="utf-8")
+
+    done = run_isolated(work, "subs", "--repo", "repo", "--jobs", "2")
+
+    assert done.stdout.splitlines()[-1] == "6 submissions: 6 valid, 0 invalid"
+    assert (done.returncode, done.stderr) == (0, "")
