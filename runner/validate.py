@@ -102,7 +102,7 @@ def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimP
                     and exp.tolerance.error not in _exception_names()
                 ):
                     close = difflib.get_close_matches(exp.tolerance.error, _exception_names(), n=1)
-                    hint: Msg | str = msg("claim.closest", names=close[0]) if close else ""
+                    hint = msg("claim.closest", names=close[0]) if close else ""
                     problem(
                         msg("claim.not_exception", error=exp.tolerance.error, hint=hint),
                         f"expect[{i}].tolerance.error",
