@@ -1761,3 +1761,14 @@ def test_two_workers_read_packs_quietly(work):
 
     assert done.stdout.splitlines()[-1] == "6 submissions: 6 valid, 0 invalid"
     assert (done.returncode, done.stderr) == (0, "")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
+def test_a_repository_owned_by_another_user_is_read_all_the_same(cli, work):
+    """git refuses such a repository ('dubious ownership') and the commit looked missing."""
+    for path in [work / "repo", *(work / "repo").rglob("*")]:
+        os.lchown(path, 12345, 12345)
+
+    result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
+
+    assert (result.code, result.out) == (0, "sub.yaml: valid\n")
