@@ -24,7 +24,9 @@ _JOBS = re.compile(r"\+?[0-9]{1,4}")
 
 
 def add_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
-    parser.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help=words("help.validate.paths"))
+    parser.add_argument(
+        "paths", nargs="+", metavar="FILE_OR_DIR", help=words("help.validate.paths")
+    )
     parser.add_argument("--repo", metavar="DIR", help=words("help.validate.repo"))
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help=words("help.format")
@@ -73,14 +75,12 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
     elif len(reports) > 1:
         print(words("validate.summary", n=len(reports), valid=valid, invalid=invalid, unit="count"))
     if args.junit_xml:
-        from runner import junit
+        from runner.reporters import junit
 
         suite = junit.submissions_suite(reports, words)
-        try:
-            junit.write(Path(args.junit_xml), [suite], "learn-llm submissions")
-        except OSError as exc:
-            reason = exc.strerror or type(exc).__name__
-            raise UsageError("use.cannot_write", path=args.junit_xml, reason=reason) from None
+        junit.write(
+            Path(args.junit_xml), [suite], "learn-llm submissions"
+        )  # one line if unwritable
     return EXIT_OK if invalid == 0 else EXIT_FOUND_WANTING
 
 

@@ -14,20 +14,18 @@ from typing import Any
 
 import jsonschema_rs
 
+import schemas
 from runner.i18n import Msg, msg
 from runner.numbers import show
-from runner.provenance import PROJECT_ROOT
 from runner.submission.context import Context, Submission
 from runner.submission.problems import Finding, printable
 
 EVIDENCE_SCHEMA = "learn-llm.evidence.v1"
 
 
-@functools.cache
 def evidence_schema() -> dict[str, Any]:
-    path = PROJECT_ROOT / "schemas" / f"{EVIDENCE_SCHEMA}.json"
-    schema: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return schema
+    """The schema generated from runner.models.evidence, shipped as package data."""
+    return schemas.load(schemas.EVIDENCE)
 
 
 @functools.cache
