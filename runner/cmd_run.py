@@ -28,6 +28,7 @@ from runner.record import (
     write_evidence,
 )
 from runner.reporters import json_out, text
+from runner.run import select
 
 MAX_TIMEOUT_S = 3600
 MAX_MEMORY_MIB = 65536
@@ -40,43 +41,52 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
         "paths", nargs="*", default=["claims/"], metavar="PATH", help=words("help.run.paths")
     )
     run.add_argument("--out", default="evidence/", metavar="DIR", help=words("help.run.out"))
-    run.add_argument("--format", choices=("text", "json"), default="text", help=words("help.format"))
+    run.add_argument(
+        "--format", choices=("text", "json"), default="text", help=words("help.format")
+    )
     run.add_argument("--junit-xml", metavar="FILE", help=words("help.junit"))
     run.add_argument("-k", dest="pattern", metavar="PATTERN", help=words("help.run.k"))
     run.add_argument("--check", action="store_true", help=words("help.run.check"))
-    run.add_argument(
-        "--impl", action="append", metavar="FILE_OR_DIR", help=words("help.run.impl")
-    )
+    run.add_argument("--impl", action="append", metavar="FILE_OR_DIR", help=words("help.run.impl"))
     run.add_argument("--challenge", metavar="NONCE", help=words("help.run.challenge"))
     run.add_argument(
         "--timeout",
-        type=_bounded(float, 0.1, MAX_TIMEOUT_S, words),
+        type=_bounded("--timeout", float, 0.1, MAX_TIMEOUT_S),
         default=WorkerLimits.timeout_s,
         metavar="SECONDS",
         help=words("help.run.timeout", default=WorkerLimits.timeout_s),
     )
     run.add_argument(
         "--memory-mib",
-        type=_bounded(int, 256, MAX_MEMORY_MIB, words),
+        type=_bounded("--memory-mib", int, 256, MAX_MEMORY_MIB),
         default=WorkerLimits.memory_mib,
         metavar="MIB",
         help=words("help.run.memory", default=WorkerLimits.memory_mib),
     )
     run.add_argument(
-        "--jobs", type=_bounded(int, 1, MAX_JOBS, words), default=1, metavar="N", help=words("help.jobs")
+        "--jobs",
+        type=_bounded("--jobs", int, 1, MAX_JOBS),
+        default=1,
+        metavar="N",
+        help=words("help.jobs"),
     )
-    run.add_argument("--gradescope-results", metavar="FILE_OR_DIR", help=words("help.run.gradescope"))
+    run.add_argument(
+        "--gradescope-results", metavar="FILE_OR_DIR", help=words("help.run.gradescope")
+    )
     run.add_argument("-v", "--verbose", action="store_true", help=words("help.run.verbose"))
 
 
-def _bounded(kind: type, low: float, high: float, words: Catalog) -> Any:
+def _bounded(option: str, kind: type, low: float, high: float) -> Any:
+    """A number within [low, high]; anything else is one line of misuse (exit 2), not
+    argparse's usage block."""
+
     def parse(text: str) -> Any:
         try:
             value = kind(text)
         except (ValueError, OverflowError):
-            raise argparse.ArgumentTypeError(words("use.not_a_number", value=text[:40])) from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(words("use.out_of_range", value=text[:40], low=low, high=high))
+            raise UsageError("use.not_a_number", option=option, value=text[:40]) from None
+        if not low <= value <= high:  # NaN is within no bounds
+            raise UsageError("use.out_of_range", option=option, value=text[:40], low=low, high=high)
         return value
 
     return parse
@@ -105,16 +115,21 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
 
 def _learner_files(values: list[str]) -> tuple[list[Path], bool]:
     """Every learner file named (a directory: each *.py directly in it); and whether this is
-    a class (a directory, or more than one file)."""
+    a class (a directory, or more than one file). A ``*.py`` that is not a regular file (a
+    directory, a link to /dev/zero, a pipe) is kept: its run says why it cannot be loaded."""
     files: list[Path] = []
     as_class = len(values) > 1
     for value in values:
         path = Path(value)
         if path.is_dir():
             as_class = True
-            found = sorted(p for p in path.iterdir() if p.suffix == ".py" and p.is_file())
-            files += found
-        elif path.is_file() and path.suffix == ".py":
+            try:
+                files += sorted(p for p in path.iterdir() if p.suffix == ".py")
+            except OSError as exc:
+                raise UsageError(
+                    "use.cannot_list", path=display_path(path), reason=exc.strerror or ""
+                ) from None
+        elif path.suffix == ".py" and (path.exists() or path.is_symlink()):
             files.append(path)
         elif not path.exists():
             raise UsageError("use.no_such_path", path=display_path(path))
@@ -140,6 +155,8 @@ def _single_run(
         _print(text.run_lines(run, words), args)
         if args.format == "json":
             json_out.emit(json_out.run_payload(run, words, [], [], [], run.exit_code()))
+        if args.gradescope_results:
+            _gradescope(Path(args.gradescope_results), run, words, packs, args, None)
         return run.exit_code()
     if args.pattern and not run.results:
         raise UsageError("use.no_match", pattern=args.pattern)
@@ -163,7 +180,9 @@ def _single_run(
         written = [display_path(p) for p in paths]
     code = EXIT_FOUND_WANTING if run.exit_code() != EXIT_OK or drifted else EXIT_OK
     if args.format == "json":
-        json_out.emit(json_out.run_payload(run, words, [d for _, d in docs], written, drifted, code, notes))
+        json_out.emit(
+            json_out.run_payload(run, words, [d for _, d in docs], written, drifted, code, notes)
+        )
     else:
         lines = text.run_lines(run, words, verbose=args.verbose)
         lines += text.drift_lines(drifted, words)
@@ -176,9 +195,7 @@ def _single_run(
 
         junit.write(Path(args.junit_xml), junit.run_suites(run, words), "learn-llm claims")
     if args.gradescope_results:
-        from runner.reporters import gradescope
-
-        gradescope.write(Path(args.gradescope_results), run, words)
+        _gradescope(Path(args.gradescope_results), run, words, packs, args, None)
     return code
 
 
@@ -207,9 +224,7 @@ def _class_run(
             paths = write_evidence(Path(args.out), docs, commit.root, variant=name)
             written += [display_path(p) for p in paths]
         if gradescope_dir is not None:
-            from runner.reporters import gradescope
-
-            gradescope.write(gradescope_dir / f"{variant}.json", run, words)
+            _gradescope(gradescope_dir, run, words, packs, args, variant)
         if args.format == "text" and args.verbose:
             _print(text.run_lines(run, words, verbose=True), args)
     if commit is None:
@@ -227,6 +242,24 @@ def _class_run(
         suites = [s for name, run in rows for s in junit.run_suites(run, words, label=name)]
         junit.write(Path(args.junit_xml), suites, "learn-llm class")
     return code
+
+
+def _gradescope(
+    target: Path,
+    run: api.Run,
+    words: Catalog,
+    packs: list[ClaimPack],
+    args: argparse.Namespace,
+    variant: str | None,
+) -> None:
+    """results.json for Gradescope: at ``target`` (a file), or in it as ``<variant>.json``
+    when it is a directory (always, for a class)."""
+    from runner.reporters import gradescope
+
+    if variant is not None or target.is_dir():
+        target = target / f"{variant or _variant(run, args, None) or 'results'}.json"
+    claims = [c for p in packs for c in select(p.claims, args.pattern)]
+    gradescope.write(target, run, words, claims)
 
 
 def _evidence(
@@ -276,7 +309,9 @@ def _drift(out_dir: Path, docs: list[tuple[ClaimPack, dict[str, Any]]]) -> list[
 def _variant(run: api.Run, args: argparse.Namespace, learner: str | None) -> str | None:
     parts = []
     if run.implementation.get("kind") == "learner":
-        parts.append(_safe_variant(learner_variants([Path(str(run.implementation["name"])).stem])[0]))
+        parts.append(
+            _safe_variant(learner_variants([Path(str(run.implementation["name"])).stem])[0])
+        )
     if args.challenge is not None:
         parts.append("challenge")
     return ".".join(parts) or None

@@ -1,26 +1,54 @@
 """The judge's side of the worker boundary: a learner's functions as proxies.
 
-A :class:`LearnerSession` starts a worker for one learner's file (forked from a server that
-has NumPy imported, see :mod:`runner.learner.worker`), and hands the checks an
+A :class:`LearnerSession` reads one learner's file (a regular file, at most
+:data:`MAX_IMPL_BYTES`), starts a worker for it (forked from a server that has NumPy
+imported, see :mod:`runner.learner.worker`), and hands the checks an
 :class:`~checks.registry.Implementation` whose functions are :class:`RemoteFunction` proxies:
-calling one sends the arguments as plain data, waits for the answer until the claim's
-deadline, and decodes it with limits. Whatever the learner's code does (hang, exit, print,
+calling one sends the arguments as plain data, waits for the answer within the claim's time
+budget, and decodes it with limits. Whatever the learner's code does (hang, exit, print,
 exhaust memory, patch modules, return a lying object) happens in the worker; here it can
 only become a value, a :class:`~checks.outcome.ForeignError`, or a
 :class:`~checks.outcome.BoundaryError` for the claim at hand. A worker that failed is killed
-with its whole process group and a fresh one is started for the next claim.
+with everything it started and a fresh one is started for the next claim.
+
+What holds, and what does not (Linux; measured in tests/test_boundary.py):
+
+* The judge never imports the learner's file; the worker's answers are decoded as JSON and
+  raw bytes of real numeric arrays, so no object of the learner's reaches the judge.
+* Time: each claim may spend ``timeout_s`` waiting for the learner's code (the judge's own
+  work in the check is not counted); importing the file has its own ``timeout_s``, once.
+* The worker's process group is killed (SIGKILL) after each learner and after any failure;
+  when the judge runs as root, so is every process of the worker's own user id (children
+  that left the process group included).
+* The judge and the fork server are not dumpable: processes of the same user cannot read
+  their memory, file descriptors or environment, or trace them. The fork server starts with
+  its standard streams on /dev/null and a bare environment, so nothing reaches the judge's
+  output except through the protocol, and a learner's output never contains the grader's
+  environment.
+* As root (e.g. a Gradescope container), the worker drops to a user id of its own: it can
+  neither signal the judge nor other learners' workers, nor write anything that is not
+  public. As an ordinary user it keeps that user's rights: it could kill the judge or any
+  process of the user (the run then ends without a verdict, never with a false one) and
+  write the user's files. Graders who need more run the class as root in a container, or
+  under a dedicated user.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import multiprocessing
 import os
 import selectors
+import shutil
 import signal
+import stat
+import sys
+import tempfile
 import time
-from collections.abc import Mapping
+import types
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -29,15 +57,27 @@ from typing import Any
 from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from checks.registry import Implementation
 from runner.learner import codec
-from runner.learner.worker import FRAME, serve
+from runner.learner.worker import FRAME, SANDBOX_UID_BASE, not_dumpable, sandbox_uid, serve
 
 MAX_IMPL_BYTES = 1_000_000
 # The worker's own threads would multiply by every worker of a class run, and forking a
 # process whose BLAS has started threads can deadlock it: one thread each.
 SINGLE_THREADED = {
     name: "1"
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+    for name in (
+        "OPENBLAS_NUM_THREADS",
+        "OMP_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "VECLIB_MAXIMUM_THREADS",
+    )
 }
+# What the fork server keeps of the judge's environment (the rest may hold a grader's
+# secrets, and a learner's code can read its own process's environment).
+SERVER_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT", "TMPDIR")
+DRAIN_BYTES = 1 << 22  # output read in one go before the deadline is looked at again
+# A fresh worker must say it is confined within this long (the fork server's own start, on
+# first use, included); only then does the learner's time start.
+START_S = 60.0
 
 
 @dataclass(frozen=True)
@@ -49,6 +89,8 @@ class WorkerLimits:
     result_mib: int = 16  # one answer of one call
     output_chars: int = 2000  # what is kept of what a claim's calls printed
     file_mib: int = 16  # any file the learner's code writes
+    result_values: int = 2**21  # numbers in one answer (lists cost the judge far more than arrays)
+    drop_root: bool = True  # a root judge's worker runs as a user id of its own
 
     def rlimits(self) -> dict[str, int]:
         return {
@@ -62,6 +104,7 @@ class _Server:
     """The multiprocessing context workers are forked from, started on first use."""
 
     _context: Any = None
+    _hardened = False
 
     @classmethod
     def context(cls) -> Any:
@@ -70,25 +113,86 @@ class _Server:
             method = "forkserver" if "forkserver" in methods else "spawn"
             ctx = multiprocessing.get_context(method)
             if method == "forkserver":
-                ctx.set_forkserver_preload(["runner.learner.worker"])
+                # the server imports the worker's code and NumPy once, and hardens itself
+                ctx.set_forkserver_preload(["runner.learner.server"])
             cls._context = ctx
         return cls._context
 
     @classmethod
     def start(cls, target: Any, args: tuple[Any, ...]) -> Any:
         ctx = cls.context()
-        saved = {k: os.environ.get(k) for k in SINGLE_THREADED}
-        os.environ.update(SINGLE_THREADED)  # the server (and so every worker) inherits these
-        try:
+        if not cls._hardened:  # before the first worker: no learner may read this process
+            not_dumpable()
+            cls._hardened = True
+        if ctx.get_start_method() == "forkserver":
+            from multiprocessing import forkserver
+
+            with _bare_process():
+                forkserver.ensure_running()  # (re)started here if a learner killed it
+        with _bare_process(streams=False), _without_main():
             process = ctx.Process(target=target, args=args, daemon=True)
             process.start()
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
         return process
+
+
+def forget_inherited_server() -> None:
+    """In a process forked from a judge (a class run's judging processes): the fork server
+    is the parent's child, not this process's; this process starts its own on first use."""
+    try:
+        from multiprocessing import forkserver
+    except ImportError:  # pragma: no cover - platforms without it use spawn
+        return
+    server: Any = getattr(forkserver, "_forkserver")  # noqa: B009 - private, and untyped
+    fd = server._forkserver_alive_fd
+    server._forkserver_pid = None
+    server._forkserver_address = None
+    server._forkserver_alive_fd = None
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def _without_main() -> Iterator[None]:
+    """While a worker is started: no main module, so multiprocessing does not run the
+    judge's own script (the command line, pytest, a benchmark) again in the worker."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
+
+
+@contextlib.contextmanager
+def _bare_process(streams: bool = True) -> Iterator[None]:
+    """While a process is started from here: a bare environment (with one BLAS thread), and
+    with ``streams`` standard streams on /dev/null, so that the fork server and the
+    resource tracker (which last for the whole run) hold neither the judge's output nor its
+    environment."""
+    saved_env = dict(os.environ)
+    saved_fds: list[tuple[int, int]] = []
+    try:
+        kept = {k: v for k, v in saved_env.items() if k in SERVER_ENVIRONMENT}
+        os.environ.clear()
+        os.environ.update(kept, **SINGLE_THREADED)
+        if streams:
+            devnull = os.open(os.devnull, os.O_RDWR)
+            try:
+                for fd in (0, 1, 2):
+                    with contextlib.suppress(OSError):
+                        saved_fds.append((fd, os.dup(fd)))
+                        os.dup2(devnull, fd)
+            finally:
+                os.close(devnull)
+        yield
+    finally:
+        for fd, copy in saved_fds:
+            os.dup2(copy, fd)
+            os.close(copy)
+        os.environ.clear()
+        os.environ.update(saved_env)
 
 
 @dataclass
@@ -114,68 +218,104 @@ class LearnerSession:
         self.path = path
         self.subjects = subjects
         self.limits = limits
-        self.size = path.stat().st_size
-        self.sha256 = hashlib.sha256(path.read_bytes()).hexdigest() if self.size <= MAX_IMPL_BYTES else ""
         self.signatures: dict[str, inspect.Signature] = {}
         self.load_output = ""
-        self.deadline = 0.0
+        self.isolation = ""  # what the worker achieved (worker.confine): own-user, nobody, ...
         self.capture = ClaimCapture()
+        self._budget = limits.timeout_s  # what the current claim may still wait
+        self._deadline = 0.0
         self._process: Any = None
+        self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
+        self._selector: selectors.BaseSelector | None = None  # reply and output, while alive
         self._buffer = bytearray()
-        self._loaded_once = False
+        self._decoder = _utf8()
+        self.source, self._failure = _read_source(path)
+        self.size = len(self.source)
+        self.sha256 = hashlib.sha256(self.source).hexdigest() if self._failure is None else ""
 
     # -- life ---------------------------------------------------------------------------
     def open(self) -> LoadFailure | None:
         """Start the worker and import the file once; the reason when that fails."""
-        if self.size > MAX_IMPL_BYTES:
-            return LoadFailure("load.too_large", {"bytes": self.size, "limit": MAX_IMPL_BYTES})
-        self.deadline = time.monotonic() + self.limits.timeout_s
+        if self._failure is not None:
+            return self._failure
+        self.begin_claim()
         try:
-            reply = self._start()
+            reply = self._start("")
         except BoundaryError as exc:
-            return LoadFailure(exc.code, dict(exc.params))
-        self.load_output, self.capture = self.capture.output, ClaimCapture()
+            return LoadFailure(
+                exc.code.replace("boundary.", "load.", 1), _without_function(exc.params)
+            )
+        finally:
+            self.load_output = self.end_claim().output
         if reply.get("status") == "raised":
+            self.kill()
             return LoadFailure(
                 "load.raised",
                 {
-                    "error": reply.get("type"),
-                    "message": reply.get("message"),
-                    "line": reply.get("line"),
+                    "error": str(reply.get("type")),
+                    "message": str(reply.get("message") or ""),
+                    "line": reply.get("line") if type(reply.get("line")) is int else None,
                 },
             )
-        self._loaded_once = True
         return None
 
-    def _start(self) -> dict[str, Any]:
-        self.close()
+    def _start(self, name: str) -> dict[str, Any]:
+        """A fresh worker with the file imported: its reply (``loaded`` or ``raised``)."""
+        self.kill()
+        self._workdir = tempfile.mkdtemp(prefix="learn-llm-worker-")
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         output_r, output_w = os.pipe()
+        setup = {
+            "rlimits": self.limits.rlimits(),
+            "workdir": self._workdir,
+            "environment": sorted(SINGLE_THREADED),
+            "drop_root": self.limits.drop_root,
+            "result_bytes": self.limits.result_mib * 2**20,
+            "result_values": self.limits.result_values,
+        }
         args = (
             Connection(request_r),
             Connection(reply_w),
             Connection(output_w),
-            os.fspath(self.path.resolve()),
+            os.fspath(self.path.absolute()),
+            self.source,
             list(self.subjects),
-            self.limits.rlimits(),
+            setup,
         )
         try:
             self._process = _Server.start(_serve_connections, args)
         finally:
             for conn in args[:3]:
-                conn.close()  # type: ignore[union-attr]
+                conn.close()
         for fd in (request_w, reply_r, output_r):
             os.set_blocking(fd, False)
         self._fds = (request_w, reply_r, output_r)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(reply_r, selectors.EVENT_READ)
+        self._selector.register(output_r, selectors.EVENT_READ)
         self._buffer.clear()
-        reply = self._receive("(import)")
-        if reply.get("status") == "loaded":
-            self.signatures = _signatures(reply.get("signatures"), self.subjects)
-        elif reply.get("status") != "raised":
+        # the worker's first word, before any of the learner's code has run: trustworthy
+        self._deadline = time.monotonic() + START_S
+        first = self._receive(name)
+        if first.get("status") != "confined":
             self.kill()
-            raise BoundaryError("boundary.garbled", {"function": "(import)"})
+            what = str(first.get("what") or "")
+            raise BoundaryError("boundary.unconfined", {"function": name, "what": what})
+        self.isolation = str(first.get("isolation") or "")
+        started = time.monotonic()
+        self._deadline = started + max(0.0, self._budget)  # importing: the learner's time
+        try:
+            reply = self._receive(name)
+        finally:
+            self._budget -= time.monotonic() - started
+        status = reply.get("status")
+        if status == "loaded":
+            self.signatures = _signatures(reply.get("signatures"), self.subjects)
+        elif status != "raised":
+            self.kill()
+            raise BoundaryError("boundary.garbled", {"function": name})
         return reply
 
     def close(self) -> None:
@@ -183,21 +323,25 @@ class LearnerSession:
         self.kill()
 
     def kill(self) -> None:
+        """Kill the worker, its process group, and (as root) every process of its user."""
         process, self._process = self._process, None
-        if process is not None:
-            if process.pid is not None:
-                for kill in (os.killpg, os.kill):
-                    try:
-                        kill(process.pid, signal.SIGKILL)
-                    except (ProcessLookupError, PermissionError):
-                        pass
+        if process is not None and process.pid is not None:
+            for kill in (os.killpg, os.kill):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    kill(process.pid, signal.SIGKILL)
+            if self.isolation == "own-user":  # children that left the group, too
+                _kill_user(sandbox_uid(process.pid))
             process.join(timeout=5)
+        selector, self._selector = self._selector, None
+        if selector is not None:
+            selector.close()
         fds, self._fds = self._fds, None
         for fd in fds or ():
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
+        workdir, self._workdir = self._workdir, None
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
 
     def __enter__(self) -> LearnerSession:
         return self
@@ -207,10 +351,12 @@ class LearnerSession:
 
     # -- claims -------------------------------------------------------------------------
     def begin_claim(self) -> None:
-        self.deadline = time.monotonic() + self.limits.timeout_s
+        self._budget = self.limits.timeout_s
         self.capture = ClaimCapture()
+        self._decoder = _utf8()
 
     def end_claim(self) -> ClaimCapture:
+        self._keep(self._decoder.decode(b"", final=True))
         capture, self.capture = self.capture, ClaimCapture()
         return capture
 
@@ -231,20 +377,13 @@ class LearnerSession:
     def call(
         self, name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any], measure: bool
     ) -> tuple[Any, int | None]:
-        if self._process is None:  # killed after an earlier claim failed: start afresh
-            if time.monotonic() >= self.deadline:
-                raise BoundaryError("boundary.timeout", self._timeout_params(name))
-            reply = self._start()
-            if reply.get("status") != "loaded":
-                raise BoundaryError("boundary.reload", {"function": name})
         try:
             request = codec.encode(
                 {"name": name, "args": list(args), "kwargs": dict(kwargs), "measure": measure}
             )
         except codec.CodecError as exc:  # our own inputs: a bug in a check, not the learner's
             raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
-        self._write(request, name)
-        reply = self._receive(name)
+        reply = self._exchange(name, request)
         status = reply.get("status")
         if status == "returned":
             peak = reply.get("peak_bytes")
@@ -264,110 +403,149 @@ class LearnerSession:
         if status == "unplain":
             where = str(reply.get("where") or "")
             code = "boundary.unplain_at" if where else "boundary.unplain"
-            raise BoundaryError(code, {"function": name, "what": str(reply.get("what")), "at": where})
+            raise BoundaryError(
+                code, {"function": name, "what": str(reply.get("what")), "at": where}
+            )
+        if status == "too_large" and type(reply.get("bytes")) is int:
+            limit = self.limits.result_mib * 2**20
+            raise BoundaryError(
+                "boundary.too_large", {"function": name, "bytes": reply["bytes"], "limit": limit}
+            )
         self.kill()
         raise BoundaryError("boundary.garbled", {"function": name})
+
+    def _exchange(self, name: str, request: bytes) -> dict[str, Any]:
+        """Send one request and wait for its reply, within what the claim may still wait."""
+        if self._process is None:  # killed after an earlier claim failed: start afresh
+            reply = self._start(name)
+            if reply.get("status") != "loaded":
+                self.kill()
+                raise BoundaryError("boundary.reload", {"function": name})
+        if self._budget <= 0:
+            self.kill()
+            raise BoundaryError("boundary.timeout", self._timeout_params(name))
+        started = time.monotonic()
+        self._deadline = started + self._budget
+        try:
+            self._write(request, name)
+            return self._receive(name)
+        finally:
+            self._budget -= time.monotonic() - started
 
     def _timeout_params(self, name: str) -> dict[str, Any]:
         return {"function": name, "seconds": self.limits.timeout_s}
 
-    def _write(self, data: bytes, name: str = "") -> None:
+    def _write(self, data: bytes, name: str) -> None:
+        """Send one framed request; a full pipe is waited on (reading what the learner's
+        code prints meanwhile, so neither side blocks the other)."""
         assert self._fds is not None
-        fd = self._fds[0]
+        request_fd, _, output_fd = self._fds
         view = memoryview(FRAME.pack(len(data)) + data)
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_WRITE)
-            sel.register(self._fds[2], selectors.EVENT_READ)
-            while view:
-                remaining = self.deadline - time.monotonic()
-                if remaining <= 0:
-                    self.kill()
-                    raise BoundaryError("boundary.timeout", self._timeout_params(name))
-                for key, _ in sel.select(remaining):
-                    if key.fd == self._fds[2]:
-                        self._drain_output()
-                    else:
-                        try:
-                            view = view[os.write(fd, view) :]
-                        except BlockingIOError:
-                            pass
-                        except OSError:  # the worker is gone
-                            self._died(name)
+        while view:
+            try:
+                view = view[os.write(request_fd, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:  # the worker is gone
+                self._died(name)
+            with selectors.DefaultSelector() as sel:
+                sel.register(request_fd, selectors.EVENT_WRITE)
+                sel.register(output_fd, selectors.EVENT_READ)
+                for key, _ in sel.select(self._remaining(name)):
+                    if key.fd == output_fd:
+                        self._drain_output(name)
+
+    def _remaining(self, name: str) -> float:
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            self.kill()
+            raise BoundaryError("boundary.timeout", self._timeout_params(name))
+        return remaining
 
     def _receive(self, name: str) -> dict[str, Any]:
         """The next framed reply, decoded; BoundaryError for anything else."""
-        assert self._fds is not None
+        assert self._fds is not None and self._selector is not None
         limit = self.limits.result_mib * 2**20
         _, reply_fd, output_fd = self._fds
-        with selectors.DefaultSelector() as sel:
-            sel.register(reply_fd, selectors.EVENT_READ)
-            sel.register(output_fd, selectors.EVENT_READ)
-            while True:
-                if len(self._buffer) >= FRAME.size:
-                    size = FRAME.unpack_from(self._buffer)[0]
-                    if size > limit:
-                        self.kill()
-                        raise BoundaryError(
-                            "boundary.too_large",
-                            {"function": name, "bytes": size, "limit": limit},
-                        )
-                    if len(self._buffer) >= FRAME.size + size:
-                        message = bytes(self._buffer[FRAME.size : FRAME.size + size])
-                        del self._buffer[: FRAME.size + size]
-                        self._drain_output()
-                        return self._decode(message, name, limit)
-                remaining = self.deadline - time.monotonic()
-                if remaining <= 0:
+        while True:
+            if len(self._buffer) >= FRAME.size:
+                size = FRAME.unpack_from(self._buffer)[0]
+                if size > limit:  # the worker itself says when an answer is too large
                     self.kill()
-                    raise BoundaryError("boundary.timeout", self._timeout_params(name))
-                for key, _ in sel.select(remaining):
-                    if key.fd == output_fd:
-                        self._drain_output()
-                        continue
-                    try:
-                        chunk = os.read(reply_fd, 1 << 20)
-                    except BlockingIOError:
-                        continue
-                    if not chunk:
-                        self._died(name)
-                    self._buffer += chunk
+                    raise BoundaryError("boundary.garbled", {"function": name})
+                if len(self._buffer) >= FRAME.size + size:
+                    message = bytes(self._buffer[FRAME.size : FRAME.size + size])
+                    del self._buffer[: FRAME.size + size]
+                    self._drain_output(name)  # what it printed before replying
+                    return self._decode(message, name, limit)
+            for key, _ in self._selector.select(self._remaining(name)):
+                if key.fd == output_fd:
+                    self._drain_output(name)
+                    continue
+                try:
+                    chunk = os.read(reply_fd, 1 << 20)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    self._died(name)
+                self._buffer += chunk
 
     def _decode(self, message: bytes, name: str, limit: int) -> dict[str, Any]:
         try:
-            reply = codec.decode(message, codec.Limits(max_bytes=limit))
-        except codec.CodecError as exc:
+            reply = codec.decode(
+                message, codec.Limits(max_bytes=limit, max_elements=self.limits.result_values + 64)
+            )
+        except codec.CodecError:
             self.kill()
-            raise BoundaryError("boundary.garbled", {"function": name, "what": str(exc)}) from None
+            raise BoundaryError("boundary.garbled", {"function": name}) from None
         if not isinstance(reply, dict):
             self.kill()
             raise BoundaryError("boundary.garbled", {"function": name})
         return reply
 
     def _died(self, name: str) -> None:
+        """The reply pipe was closed: the worker exited, was killed, or closed it."""
         process = self._process
+        code = None
         if process is not None:
-            process.join(timeout=2)
-        code = process.exitcode if process is not None else None
+            process.join(timeout=min(0.5, max(0.0, self._deadline - time.monotonic())))
+            code = process.exitcode
         self.kill()
-        if code is not None and code < 0:
-            raise BoundaryError("boundary.signal", {"function": name, "signal": _signal_name(-code)})
+        if code is None:
+            raise BoundaryError("boundary.closed", {"function": name})
+        if code < 0:
+            raise BoundaryError(
+                "boundary.signal", {"function": name, "signal": _signal_name(-code)}
+            )
         raise BoundaryError("boundary.exited", {"function": name, "code": code})
 
-    def _drain_output(self) -> None:
+    def _drain_output(self, name: str) -> None:
+        """Read what the learner's code printed, until the pipe is empty or the deadline
+        passes (a process that prints without end cannot hold the judge here)."""
         if self._fds is None:
             return
-        keep = self.limits.output_chars
+        fd = self._fds[2]
         while True:
-            try:
-                chunk = os.read(self._fds[2], 1 << 16)
-            except (BlockingIOError, OSError):
-                return
-            if not chunk:
-                return
-            text = chunk.decode("utf-8", "replace")
-            room = max(0, keep - len(self.capture.output))
-            self.capture.output += text[:room]
-            self.capture.dropped += len(text) - min(room, len(text))
+            read = 0
+            while read < DRAIN_BYTES:
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except (BlockingIOError, OSError):
+                    return
+                if not chunk:
+                    return
+                read += len(chunk)
+                self._keep_bytes(chunk)
+            self._remaining(name)
+
+    def _keep_bytes(self, chunk: bytes) -> None:
+        self._keep(self._decoder.decode(chunk))
+
+    def _keep(self, text: str) -> None:
+        room = max(0, self.limits.output_chars - len(self.capture.output))
+        self.capture.output += text[:room]
+        self.capture.dropped += max(0, len(text) - room)
 
 
 class RemoteFunction:
@@ -388,17 +566,98 @@ class RemoteFunction:
         return f"<learner function {self.__name__}>"
 
 
+def _read_source(path: Path) -> tuple[bytes, LoadFailure | None]:
+    """The file's bytes, read once (the worker runs these, the evidence hashes these), or
+    why it cannot be: not a regular file (a directory, /dev/zero, a pipe), too large,
+    unreadable. Opening never blocks, reading never goes past the limit."""
+    shown = path.name
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        return b"", LoadFailure(
+            "load.unreadable", {"file": shown, "reason": exc.strerror or type(exc).__name__}
+        )
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return b"", LoadFailure("load.not_a_file", {"file": shown})
+        if info.st_size > MAX_IMPL_BYTES:
+            return b"", LoadFailure(
+                "load.too_large", {"bytes": info.st_size, "limit": MAX_IMPL_BYTES}
+            )
+        chunks, size = [], 0
+        while size <= MAX_IMPL_BYTES:
+            chunk = os.read(fd, MAX_IMPL_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        return b"", LoadFailure(
+            "load.unreadable", {"file": shown, "reason": exc.strerror or type(exc).__name__}
+        )
+    finally:
+        os.close(fd)
+    if size > MAX_IMPL_BYTES:  # it grew while being read
+        return b"", LoadFailure("load.too_large", {"bytes": size, "limit": MAX_IMPL_BYTES})
+    return b"".join(chunks), None
+
+
+def _kill_user(uid: int) -> None:
+    """Kill every process of ``uid`` (a worker's own user id: children that left its process
+    group, and their children), until none is left."""
+    if uid < SANDBOX_UID_BASE:
+        return
+    for _ in range(10):
+        found = [pid for pid in _pids() if _uid_of(pid) == uid]
+        if not found:
+            return
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.001)
+
+
+def _pids() -> list[int]:
+    try:
+        return [int(e) for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return []
+
+
+def _uid_of(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"Uid:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _utf8() -> Any:
+    import codecs
+
+    return codecs.getincrementaldecoder("utf-8")("replace")
+
+
+def _without_function(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in params.items() if k != "function"}
+
+
 def _serve_connections(
     request: Connection,
     reply: Connection,
     output: Connection,
     path: str,
+    source: bytes,
     subjects: list[str],
-    limits: dict[str, int],
+    setup: dict[str, Any],
 ) -> None:
     """The worker's entry point: the pipes arrive as Connections (so the fork server can
     pass them) and are used as raw file descriptors."""
-    serve(request.fileno(), reply.fileno(), output.fileno(), path, subjects, limits)
+    serve(request.fileno(), reply.fileno(), output.fileno(), path, source, subjects, setup)
 
 
 def _signatures(raw: Any, subjects: list[str]) -> dict[str, inspect.Signature]:
