@@ -204,7 +204,7 @@ class _Reader:
             if len(text) > MAX_INT_DIGITS + 1 or not INTEGER.fullmatch(text):
                 raise CodecError("a malformed integer")
             return int(text)
-        if "$s" in tree and set(tree) == {"$s", "v"} and tree["$s"] in DTYPES:
+        if "$s" in tree and set(tree) == {"$s", "v"} and _dtype_name(tree["$s"]):
             inner = tree["v"]
             if not isinstance(inner, bool | int | float | dict):
                 raise CodecError("a malformed scalar")
@@ -219,7 +219,7 @@ class _Reader:
 
     def array(self, tree: dict[str, Any]) -> np.ndarray:
         name, shape, nbytes = tree["$a"], tree["shape"], tree["nbytes"]
-        if name not in DTYPES or not isinstance(shape, list) or len(shape) > MAX_DEPTH:
+        if not _dtype_name(name) or not isinstance(shape, list) or len(shape) > MAX_DEPTH:
             raise CodecError("a malformed array")
         if not all(type(n) is int and n >= 0 for n in shape) or type(nbytes) is not int:
             raise CodecError("a malformed array shape")
@@ -235,3 +235,8 @@ class _Reader:
             return np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
         except (ValueError, OverflowError, MemoryError):  # e.g. a shape of [0, 10**30]
             raise CodecError("a malformed array shape") from None
+
+
+def _dtype_name(name: Any) -> bool:
+    """Whether ``name`` is one of the real numeric dtypes (anything else: no)."""
+    return isinstance(name, str) and name in DTYPES
