@@ -18,6 +18,7 @@ user it keeps that user's rights (see runner.learner.session). Those tests say w
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -47,13 +48,19 @@ MAX_EVIDENCE_BYTES = 1_000_000
 AS_ROOT = os.geteuid() == 0 if hasattr(os, "geteuid") else False
 
 
-@pytest.fixture(scope="session")
-def reference_source() -> str:
+@functools.cache
+def scaffold_reference() -> str:
+    """The reference scaffold: every one of the chapter's functions, right."""
     out = io.StringIO()
     with redirect_stdout(out):
         code = main(["scaffold", MODULE_ID, "--reference", "--claims", str(MODULE), "--lang", "en"])
     assert code == 0
     return out.getvalue()
+
+
+@pytest.fixture
+def reference_source() -> str:
+    return scaffold_reference()
 
 
 @pytest.fixture
