@@ -482,6 +482,29 @@ def test_as_root_the_worker_cannot_write_the_evidence_directory(cli, work, refer
     assert not target.exists()
 
 
+def test_the_worker_holds_none_of_the_judges_code(cli, work, reference_source):
+    """What a learner's code finds already imported in its worker: NumPy and the worker's
+    own modules, not the registry, the checks or the judge (it may import them, as
+    patch_judge.py does, to no effect)."""
+    path = learner_dir(work, reference_source) / "modules.py"
+    path.write_text(
+        "import sys\n\n\n"
+        "def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):\n"
+        "    print(sorted(m for m in sys.modules if m.split('.')[0] in ('runner', 'checks')))\n"
+        "    return batch * length * vocab * bytes_per_value\n",
+        encoding="utf-8",
+    )
+
+    judged = judge(cli, work, path)
+
+    printed = judged.claims[LOGITS]["output"].splitlines()[0]
+    # runner's own __init__ brings its exception classes and their messages; nothing judges
+    assert printed == str(
+        ["runner", "runner.errors", "runner.i18n", "runner.learner", "runner.learner.codec",
+         "runner.learner.server", "runner.learner.worker"]
+    )  # fmt: skip
+
+
 def test_a_numpy_scalar_is_plain_data(cli, work, reference_source):
     judged = judge(cli, work, hostile(work, reference_source, "return_numpy_scalar.py"))
 

@@ -57,7 +57,13 @@ from typing import Any
 from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from checks.registry import Implementation
 from runner.learner import codec
-from runner.learner.worker import FRAME, SANDBOX_UID_BASE, not_dumpable, sandbox_uid, serve
+from runner.learner.worker import (
+    FRAME,
+    SANDBOX_UID_BASE,
+    not_dumpable,
+    sandbox_uid,
+    serve_connections,
+)
 
 MAX_IMPL_BYTES = 1_000_000
 # The worker's own threads would multiply by every worker of a class run, and forking a
@@ -285,7 +291,7 @@ class LearnerSession:
             setup,
         )
         try:
-            self._process = _Server.start(_serve_connections, args)
+            self._process = _Server.start(serve_connections, args)
         finally:
             for conn in args[:3]:
                 conn.close()
@@ -644,20 +650,6 @@ def _utf8() -> Any:
 
 def _without_function(params: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in params.items() if k != "function"}
-
-
-def _serve_connections(
-    request: Connection,
-    reply: Connection,
-    output: Connection,
-    path: str,
-    source: bytes,
-    subjects: list[str],
-    setup: dict[str, Any],
-) -> None:
-    """The worker's entry point: the pipes arrive as Connections (so the fork server can
-    pass them) and are used as raw file descriptors."""
-    serve(request.fileno(), reply.fileno(), output.fileno(), path, source, subjects, setup)
 
 
 def _signatures(raw: Any, subjects: list[str]) -> dict[str, inspect.Signature]:

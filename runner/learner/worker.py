@@ -27,6 +27,7 @@ import traceback
 import tracemalloc
 import types
 from collections.abc import Callable
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,21 @@ SANDBOX_NPROC = 64  # processes per worker (its own user id only: a fork bomb st
 KEPT_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT")
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
+
+
+def serve_connections(
+    request: Connection,
+    reply: Connection,
+    output: Connection,
+    path: str,
+    source: bytes,
+    subjects: list[str],
+    setup: dict[str, Any],
+) -> None:
+    """The worker's entry point. It lives here, in the module the fork server imported,
+    so a worker imports nothing more (not the judge's registry or checks); the pipes arrive
+    as Connections (so the fork server can pass them) and are used as raw descriptors."""
+    serve(request.fileno(), reply.fileno(), output.fileno(), path, source, subjects, setup)
 
 
 def serve(
