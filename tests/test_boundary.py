@@ -505,6 +505,22 @@ def test_the_worker_holds_none_of_the_judges_code(cli, work, reference_source):
     )  # fmt: skip
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_the_fork_server_and_the_judge_are_not_dumpable(reference_source, tmp_path):
+    """What keeps other processes of the user out of the judge's and the fork server's
+    memory, descriptors and environment (root passes that check anyway: see the spy test)."""
+    import ctypes
+
+    from runner.learner.session import LearnerSession, WorkerLimits
+
+    path = tmp_path / "reference_impl.py"
+    path.write_text(reference_source, encoding="utf-8")
+    with LearnerSession(path, ["logits_memory_bytes"], WorkerLimits(timeout_s=TIMEOUT)) as s:
+        assert s.open() is None
+        assert s.server_dumpable == 0
+    assert ctypes.CDLL(None).prctl(3, 0, 0, 0, 0) == 0  # PR_GET_DUMPABLE of this judge
+
+
 def test_a_numpy_scalar_is_plain_data(cli, work, reference_source):
     judged = judge(cli, work, hostile(work, reference_source, "return_numpy_scalar.py"))
 

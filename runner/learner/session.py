@@ -176,13 +176,16 @@ def _bare_process(streams: bool = True) -> Iterator[None]:
     """While a process is started from here: a bare environment (with one BLAS thread), and
     with ``streams`` standard streams on /dev/null, so that the fork server and the
     resource tracker (which last for the whole run) hold neither the judge's output nor its
-    environment."""
+    environment. The judge's import path is the server's PYTHONPATH: Python 3.11's fork
+    server ignores the path it is sent, and must find ``runner.learner.server`` to preload
+    (and harden itself) wherever the runner comes from (an install, a checkout, PYTHONPATH)."""
     saved_env = dict(os.environ)
     saved_fds: list[tuple[int, int]] = []
     try:
         kept = {k: v for k, v in saved_env.items() if k in SERVER_ENVIRONMENT}
+        path = [p for p in sys.path if p and os.path.isdir(p)]
         os.environ.clear()
-        os.environ.update(kept, **SINGLE_THREADED)
+        os.environ.update(kept, PYTHONPATH=os.pathsep.join(path), **SINGLE_THREADED)
         if streams:
             devnull = os.open(os.devnull, os.O_RDWR)
             try:
@@ -227,6 +230,7 @@ class LearnerSession:
         self.signatures: dict[str, inspect.Signature] = {}
         self.load_output = ""
         self.isolation = ""  # what the worker achieved (worker.confine): own-user, nobody, ...
+        self.server_dumpable: Any = None  # 0 when the fork server hardened itself (Linux)
         self.capture = ClaimCapture()
         self._budget = limits.timeout_s  # what the current claim may still wait
         self._deadline = 0.0
@@ -310,6 +314,7 @@ class LearnerSession:
             what = str(first.get("what") or "")
             raise BoundaryError("boundary.unconfined", {"function": name, "what": what})
         self.isolation = str(first.get("isolation") or "")
+        self.server_dumpable = first.get("server_dumpable")
         started = time.monotonic()
         self._deadline = started + max(0.0, self._budget)  # importing: the learner's time
         try:

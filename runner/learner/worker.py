@@ -47,6 +47,7 @@ SANDBOX_NPROC = 64  # processes per worker (its own user id only: a fork bomb st
 # Variables the worker keeps (a learner's output is shown to the learner: a grader's tokens
 # must not be in its environment); the BLAS thread settings come from the judge.
 KEPT_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT")
+PR_GET_DUMPABLE = 3
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 
@@ -78,6 +79,7 @@ def serve(
     """The worker's whole life: confine, load, answer. It never returns; it exits."""
     limits = Limits(max_bytes=int(setup["result_bytes"]), max_elements=int(setup["result_values"]))
     try:
+        inherited = _prctl(PR_GET_DUMPABLE, 0)  # the fork server's, before this worker's own
         isolation = confine(request_fd, reply_fd, output_fd, path, setup)
     except BaseException as exc:  # not one line of the learner's code has run yet
         _send(
@@ -85,7 +87,8 @@ def serve(
         )
         os._exit(0)
     # sent before the learner's code runs, so the judge can believe it
-    _send(reply_fd, {"status": "confined", "isolation": isolation}, limits)
+    confined = {"status": "confined", "isolation": isolation, "server_dumpable": inherited}
+    _send(reply_fd, confined, limits)
     try:
         functions, reply = _load(path, source, subjects)
     except BaseException as exc:  # a learner's import may raise anything
@@ -222,14 +225,15 @@ def sandbox_uid(pid: int) -> int:
     return SANDBOX_UID_BASE + pid
 
 
-def _prctl(option: int, value: int) -> None:
+def _prctl(option: int, value: int) -> int | None:
+    """prctl(2)'s answer, or None where there is none (not Linux)."""
     if not sys.platform.startswith("linux"):
-        return
+        return None
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(option, value, 0, 0, 0)
+        return int(libc.prctl(option, value, 0, 0, 0))
     except (OSError, AttributeError):  # no prctl: the other defences still hold
-        pass
+        return None
 
 
 def not_dumpable() -> None:
