@@ -414,14 +414,32 @@ def test_a_child_the_function_forked_is_killed_with_the_worker(cli, work, refere
     assert all(_gone(pid) for pid in pids)
 
 
-@pytest.mark.skipif(not AS_ROOT, reason="as an ordinary user, a child in a session of its own "
-                    "is out of the judge's reach (see runner.learner.session)")  # fmt: skip
-def test_a_grandchild_that_left_the_process_group_is_killed_as_root(cli, work, reference_source):
+def test_a_grandchild_that_left_the_process_group_is_killed(cli, work, reference_source):
     judged = judge(cli, work, hostile(work, reference_source, "call_fork_escape.py"))
 
     assert judged.code == 0
     pids = [int(n) for n in re.findall(r"grandchild (\d+)", judged.claims[LOGITS]["output"])]
     assert len(pids) == 3
+    assert all(_gone(pid) for pid in pids)
+
+
+@pytest.mark.parametrize("drop_root", [True, False], ids=["own-user-if-root", "same-user"])
+def test_descendants_are_killed_by_user_or_by_descent(work, reference_source, drop_root):
+    """Both ways of finding what a worker started: its own user id (a root judge), and
+    descent (the worker is a child subreaper: an orphan of its children is still its own)."""
+    from runner import api
+    from runner.learner.session import WorkerLimits
+
+    path = hostile(work, reference_source, "call_fork_escape.py")
+    options = api.RunOptions(
+        pattern=LOGITS, limits=WorkerLimits(timeout_s=TIMEOUT, drop_root=drop_root)
+    )
+
+    run = api.run_packs(api.load_claims([MODULE]), api.LearnerFile(path), options)
+
+    (result,) = run.results
+    pids = [int(n) for n in re.findall(r"grandchild (\d+)", result.output or "")]
+    assert result.status == "passed" and len(pids) == 3
     assert all(_gone(pid) for pid in pids)
 
 

@@ -17,9 +17,10 @@ What holds, and what does not (Linux; measured in tests/test_boundary.py):
   raw bytes of real numeric arrays, so no object of the learner's reaches the judge.
 * Time: each claim may spend ``timeout_s`` waiting for the learner's code (the judge's own
   work in the check is not counted); importing the file has its own ``timeout_s``, once.
-* The worker's process group is killed (SIGKILL) after each learner and after any failure;
-  when the judge runs as root, so is every process of the worker's own user id (children
-  that left the process group included).
+* After each learner and after any failure, the worker is killed with everything it
+  started: its process group, every descendant (the worker is a child subreaper, so a child
+  that left the group and lost its parent is still found), and, as root, every process of
+  the worker's own user id.
 * The judge and the fork server are not dumpable: processes of the same user cannot read
   their memory, file descriptors or environment, or trace them. The fork server starts with
   its standard streams on /dev/null and a bare environment, so nothing reaches the judge's
@@ -59,7 +60,6 @@ from checks.registry import Implementation
 from runner.learner import codec
 from runner.learner.worker import (
     FRAME,
-    SANDBOX_UID_BASE,
     not_dumpable,
     sandbox_uid,
     serve_connections,
@@ -334,14 +334,11 @@ class LearnerSession:
         self.kill()
 
     def kill(self) -> None:
-        """Kill the worker, its process group, and (as root) every process of its user."""
+        """Kill the worker and everything it started (see :func:`_kill_tree`)."""
         process, self._process = self._process, None
         if process is not None and process.pid is not None:
-            for kill in (os.killpg, os.kill):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    kill(process.pid, signal.SIGKILL)
-            if self.isolation == "own-user":  # children that left the group, too
-                _kill_user(sandbox_uid(process.pid))
+            own = sandbox_uid(process.pid) if self.isolation == "own-user" else None
+            _kill_tree(process.pid, own)
             process.join(timeout=5)
         selector, self._selector = self._selector, None
         if selector is not None:
@@ -614,37 +611,72 @@ def _read_source(path: Path) -> tuple[bytes, LoadFailure | None]:
     return b"".join(chunks), None
 
 
-def _kill_user(uid: int) -> None:
-    """Kill every process of ``uid`` (a worker's own user id: children that left its process
-    group, and their children), until none is left."""
-    if uid < SANDBOX_UID_BASE:
-        return
-    for _ in range(10):
-        found = [pid for pid in _pids() if _uid_of(pid) == uid]
-        if not found:
-            return
-        for pid in found:
+def _kill_tree(pid: int, uid: int | None) -> None:
+    """Kill worker ``pid`` and everything it started. Its process group is frozen first
+    (SIGSTOP: nothing in it forks any more), then every descendant (the worker is a child
+    subreaper, so a process that left the group and lost its parent is still the worker's
+    descendant) and, for a worker with a user id of its own, every process of ``uid``, until
+    a look at /proc finds nothing new; then all of them are killed."""
+    signal_group(pid, signal.SIGSTOP)
+    frozen: set[int] = set()
+    for _ in range(20):
+        table = _process_table(with_uid=uid is not None)
+        found = _descendants(pid, table)
+        if uid is not None:
+            found |= {p for p, (_, owner) in table.items() if owner == uid}
+        new = found - frozen - {pid}
+        if not new:
+            break
+        for p in new:
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.001)
+                os.kill(p, signal.SIGSTOP)
+        frozen |= new
+    signal_group(pid, signal.SIGKILL)
+    for p in frozen:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(p, signal.SIGKILL)
 
 
-def _pids() -> list[int]:
+def signal_group(pid: int, sig: int) -> None:
+    """``sig`` to the worker's process group and to the worker itself."""
+    for kill in (os.killpg, os.kill):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            kill(pid, sig)
+
+
+def _process_table(with_uid: bool) -> dict[int, tuple[int, int | None]]:
+    """pid -> (parent pid, real user id when asked) of every process /proc shows."""
+    table: dict[int, tuple[int, int | None]] = {}
     try:
-        return [int(e) for e in os.listdir("/proc") if e.isdigit()]
-    except OSError:
-        return []
+        entries = [int(e) for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:  # no /proc: the process group is all there is to kill
+        return table
+    for p in entries:
+        try:
+            with open(f"/proc/{p}/stat", "rb") as fh:
+                ppid = int(fh.read().rsplit(b")", 1)[1].split()[1])
+            uid = None
+            if with_uid:
+                with open(f"/proc/{p}/status", "rb") as fh:
+                    uid = next(int(line.split()[1]) for line in fh if line.startswith(b"Uid:"))
+        except (OSError, ValueError, IndexError, StopIteration):
+            continue  # gone meanwhile
+        table[p] = (ppid, uid)
+    return table
 
 
-def _uid_of(pid: int) -> int | None:
-    try:
-        with open(f"/proc/{pid}/status", "rb") as fh:
-            for line in fh:
-                if line.startswith(b"Uid:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
+def _descendants(root: int, table: dict[int, tuple[int, int | None]]) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for p, (ppid, _) in table.items():
+        children.setdefault(ppid, []).append(p)
+    found: set[int] = set()
+    stack = [root]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    return found
 
 
 def _utf8() -> Any:

@@ -50,6 +50,7 @@ KEPT_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT")
 PR_GET_DUMPABLE = 3
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_CHILD_SUBREAPER = 36
 
 
 def serve_connections(
@@ -116,6 +117,8 @@ def confine(
     docstring); what it achieved as to users: ``own-user``, ``nobody``, ``root`` (a root
     judge whose user namespace maps no other id) or ``same-user`` (an ordinary judge)."""
     os.setsid()  # its own process group: the judge kills it with everything it started
+    # orphans of its children become its own: a child in a session of its own stays findable
+    _prctl(PR_SET_CHILD_SUBREAPER, 1)
     # Only the protocol's pipes stay open: not the fork server's status and liveness pipes,
     # not multiprocessing's resource tracker (garbage written there reaches other processes).
     keep = sorted({request_fd, reply_fd, output_fd})
