@@ -263,6 +263,7 @@ CALL_ERRORS = {
     "return_datetime_array.py": ("boundary.unplain", r"an array of dtype datetime64\[D\];"),
     "return_structured_array.py": ("boundary.unplain", r"returned an array of dtype \[\('bytes'"),
     "return_huge_int.py": ("boundary.unplain", r"returned an integer with over 4,000 digits;"),
+    "return_string.py": ("boundary.unplain", r"logits_memory_bytes\(\) returned a str;"),
     "return_deep_list.py": ("boundary.unplain_at", r"returned a value nested more than 32 levels"),
     "return_too_large.py": ("boundary.unplain", r"returned a value of more than 2,097,152 numbers"),
 }
@@ -300,13 +301,21 @@ def test_a_function_that_recurses_or_closes_the_pipes_errors_its_claim(
 
 
 @pytest.mark.parametrize(
-    "name", ["return_big_list.py", "return_big_array.py", "return_nan.py", "return_inf.py"]
+    "name",
+    [
+        "return_big_list.py",
+        "return_big_array.py",
+        "return_nan.py",
+        "return_inf.py",
+        "return_none.py",
+    ],
 )
 def test_huge_or_non_finite_answers_never_pass_and_keep_evidence_small(
     cli, work, reference_source, name
 ):
     """A million numbers cross (they are plain data, within the limits); the check wanted
-    three integers, so the claim is an error. NaN and infinity never pass."""
+    three integers, so the claim is an error. NaN and infinity never pass; nor does a
+    function that forgot to return (None crosses: it is what the function returned)."""
     judged = judge(cli, work, hostile(work, reference_source, name))
 
     assert judged.code == 1
@@ -549,7 +558,8 @@ def test_every_hostile_fixture_is_judged_here():
     """A fixture added to tests/learners/hostile/ without a test is a case nobody checks."""
     tested = set(LOAD_FAILURES) | set(CALL_ERRORS) | {
         "call_recursion.py", "call_close_fds.py", "return_big_list.py", "return_big_array.py",
-        "return_nan.py", "return_inf.py", "patch_judge.py", "relabel_reference.py",
+        "return_nan.py", "return_inf.py", "return_none.py", "patch_judge.py",
+        "relabel_reference.py",
         "call_prints.py", "import_prints.py", "call_read_fds.py", "call_kill_parent.py",
         "call_fork_child.py", "call_fork_escape.py", "call_fork_bomb.py", "call_spy.py",
         "return_numpy_scalar.py",

@@ -143,6 +143,20 @@ def test_the_place_inside_a_value_is_named():
     assert (caught.value.what, caught.value.where) == ("a set", "['probs'][2]")
 
 
+def test_an_answer_holds_no_text_though_its_keys_and_the_message_may():
+    """What a learner's function returned is numbers: "201028000" would pass a check that
+    calls int() on it."""
+    reply = {"status": "returned", "value": {"bytes": [1, 2], "unit": "B"}}
+    with pytest.raises(CodecError) as caught:
+        encode(reply, answer="value")
+    assert (caught.value.what, caught.value.where) == ("a str", "['value']['unit']")
+    assert decode(encode({"status": "returned", "value": {"bytes": 3}}, answer="value")) == {
+        "status": "returned",
+        "value": {"bytes": 3},
+    }
+    assert decode(encode(reply)) == reply  # the judge's inputs may hold text
+
+
 def test_nesting_and_numbers_are_bounded_while_encoding():
     deep: Any = 1
     for _ in range(40):

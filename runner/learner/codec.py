@@ -82,18 +82,23 @@ def _subclass_note(cls: type) -> str:
 
 
 # -- encoding -------------------------------------------------------------------------------
-def encode(value: Any, limits: Limits | None = None) -> bytes:
+def encode(value: Any, limits: Limits | None = None, *, answer: str | None = None) -> bytes:
     """``value`` as a message; CodecError names the first part that is not plain data, or
-    says the value holds more than ``limits.max_elements`` numbers."""
-    encoder = _Encoder(limits.max_elements if limits is not None else None)
+    says the value holds more than ``limits.max_elements`` numbers. With ``answer``, the
+    entry of that name in a top-level dict (what a learner's function returned) holds no
+    text: the chapter's functions return numbers, and a check that turns ``"201028000"``
+    into a number with ``int()`` must not be handed one."""
+    encoder = _Encoder(limits.max_elements if limits is not None else None, answer)
     tree = encoder.tree(value, 0, "")
     header = json.dumps(tree, separators=(",", ":"), allow_nan=False).encode()
     return b"".join([_HEADER.pack(MAGIC, len(header)), header, *encoder.buffers])
 
 
 class _Encoder:
-    def __init__(self, max_elements: int | None) -> None:
+    def __init__(self, max_elements: int | None, answer: str | None = None) -> None:
         self.buffers: list[bytes] = []
+        self.answer = answer
+        self.texts = True  # strings allowed (not inside the answer)
         self.max = max_elements
         self.used = 0
 
@@ -109,6 +114,8 @@ class _Encoder:
         cls = type(value)
         # exact types: a subclass of float could lie in its arithmetic, so it does not cross
         if value is None or cls is bool or cls is str:
+            if cls is str and not self.texts:
+                raise CodecError(kind_of(value), where)
             if cls is str and len(value) > MAX_STRING:
                 raise CodecError(f"a string of {len(value):,} characters", where)
             return value
@@ -126,7 +133,10 @@ class _Encoder:
             for k, v in value.items():
                 if type(k) is not str:
                     raise CodecError(f"a dict key that is {kind_of(k)}", where)
+                if depth == 0 and self.answer is not None:  # in the answer, no text at all
+                    self.texts = k != self.answer
                 out[k] = self.tree(v, depth + 1, f"{where}[{k[:40]!r}]")
+            self.texts = self.texts or depth == 0
             return {"$d": out}
         if cls is np.ndarray:
             return self.array(value, where)

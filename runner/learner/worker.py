@@ -349,7 +349,7 @@ def _send(fd: int, reply: dict[str, Any], limits: Limits) -> None:
 def _encoded(reply: dict[str, Any], limits: Limits) -> bytes:
     """``reply`` as a message within the judge's limits, or a message saying why not."""
     try:
-        data = encode(reply, limits)
+        data = encode(reply, limits, answer="value")
     except CodecError as exc:
         # where inside the returned value, not inside this reply
         where = exc.where.removeprefix("['value']")
