@@ -29,7 +29,7 @@ from checks.registry import Implementation, Registry
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE, EXIT_OK
 from runner.inject import FaultRun, run_all
 from runner.learner.scaffold import module_subjects
-from runner.learner.session import LearnerSession, LoadFailure, WorkerLimits
+from runner.learner.session import LearnerSession, LoadFailure, WorkerLimits, printable
 from runner.load import ClaimPack, LoadedClaim
 from runner.models import ClaimResult
 from runner.run import Diagnoser, run_claims, select
@@ -163,7 +163,7 @@ def _learner_run(
 ) -> Run:
     subjects = module_subjects(packs, registry)
     with LearnerSession(path, subjects, options.limits) as session:
-        info = {"kind": "learner", "name": path.name, "sha256": session.sha256 or None}
+        info = {"kind": "learner", "name": session.name, "sha256": session.sha256 or None}
         failure = session.open()
         if failure is not None:
             return Run(info, [], options, load_failure=failure, load_output=session.load_output)
@@ -253,7 +253,7 @@ def _judge_alone(
         try:
             return pool.submit(_judge_one, path, options).result()
         except BrokenProcessPool:
-            info = {"kind": "learner", "name": path.name, "sha256": None}
+            info = {"kind": "learner", "name": printable(path.name), "sha256": None}
             return Run(info, [], options, load_failure=LoadFailure("load.judge_died"))
 
 

@@ -15,7 +15,7 @@ from runner import api
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import Catalog
-from runner.learner.session import WorkerLimits
+from runner.learner.session import WorkerLimits, printable
 from runner.load import ClaimPack, display_path
 from runner.provenance import Commit, repo_relative, start_measured_commit
 from runner.record import (
@@ -217,7 +217,7 @@ def _class_run(
     written: list[str] = []
     notes: list[str] = []
     for (path, run), variant in zip(results, variants, strict=True):
-        rows.append((display_path(path), run))
+        rows.append((printable(display_path(path)), run))
         if run.load_failure is None and commit is not None and run.complete:
             docs = _evidence(run, commit, args)
             name = variant + (".challenge" if args.challenge is not None else "")

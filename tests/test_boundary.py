@@ -382,6 +382,34 @@ def test_printing_at_import_is_kept_as_the_files_own_output(cli, work, reference
     assert capfd.readouterr() == ("", "")
 
 
+def test_terminal_escapes_from_a_learner_are_shown_not_obeyed(cli, work, reference_source):
+    """What the learner's code prints, and the names and messages of what it raises, reach a
+    grader's terminal: control characters come out as visible symbols, never as commands."""
+    path = hostile(work, reference_source, "call_terminal_escapes.py")
+
+    judged = judge(cli, work, path)
+    text = cli("run", str(MODULE), "--impl", str(path), "--timeout", str(TIMEOUT), "-v",
+               "--out", str(work / "ev"), "--lang", "en")  # fmt: skip
+
+    claim = judged.claims[LOGITS]
+    assert claim["status"] == "error"
+    assert claim["message"].endswith("raised ␛[32mOK␛[0m: passed")  # its last line
+    assert claim["output"] == "␛[2J␛[H25 passed, 0 failed␍␛[8m\n"
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text.out)
+    assert "␛[2J␛[H25 passed" in text.out
+
+
+def test_a_file_name_made_of_escapes_is_shown_not_obeyed(cli, work, reference_source):
+    path = learner_dir(work, reference_source) / "\x1b[2J\rfake.py"
+    path.write_text("import sys\n\nsys.exit(0)\n", encoding="utf-8")
+
+    result = cli("run", str(MODULE), "--impl", str(path), "--lang", "en")
+
+    assert result.code == 2
+    assert result.out.startswith("␛[2J␍fake.py:3: SystemExit while importing the file")
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", result.out + result.err)
+
+
 def test_learner_output_never_reaches_the_runners_stdout_in_a_real_process(work, reference_source):
     """The same through a real process: its stdout is exactly one JSON document."""
     path = hostile(work, reference_source, "call_prints.py")
@@ -562,6 +590,7 @@ def test_every_hostile_fixture_is_judged_here():
         "relabel_reference.py",
         "call_prints.py", "import_prints.py", "call_read_fds.py", "call_kill_parent.py",
         "call_fork_child.py", "call_fork_escape.py", "call_fork_bomb.py", "call_spy.py",
+        "call_terminal_escapes.py",
         "return_numpy_scalar.py",
     }  # fmt: skip
     assert {p.name for p in HOSTILE.glob("*.py")} == tested

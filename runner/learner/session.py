@@ -225,6 +225,7 @@ class LearnerSession:
 
     def __init__(self, path: Path, subjects: list[str], limits: WorkerLimits) -> None:
         self.path = path
+        self.name = printable(path.name)  # as messages show it (a file name is the learner's)
         self.subjects = subjects
         self.limits = limits
         self.signatures: dict[str, inspect.Signature] = {}
@@ -263,8 +264,8 @@ class LearnerSession:
             return LoadFailure(
                 "load.raised",
                 {
-                    "error": str(reply.get("type")),
-                    "message": str(reply.get("message") or ""),
+                    "error": shown(reply.get("type"), 200),
+                    "message": shown(reply.get("message") or "", 1000),
                     "line": reply.get("line") if type(reply.get("line")) is int else None,
                 },
             )
@@ -311,7 +312,7 @@ class LearnerSession:
         first = self._receive(name)
         if first.get("status") != "confined":
             self.kill()
-            what = str(first.get("what") or "")
+            what = shown(first.get("what") or "", 300)
             raise BoundaryError("boundary.unconfined", {"function": name, "what": what})
         self.isolation = str(first.get("isolation") or "")
         self.server_dumpable = first.get("server_dumpable")
@@ -375,7 +376,7 @@ class LearnerSession:
         }
         return Implementation(
             kind="learner",
-            name=self.path.name,
+            name=self.name,
             functions=functions,
             sha256=self.sha256,
             source=str(self.path),
@@ -397,22 +398,22 @@ class LearnerSession:
             peak = reply.get("peak_bytes")
             return reply.get("value"), peak if type(peak) is int and peak >= 0 else None
         if status == "raised":
-            error, names = str(reply.get("type")), reply.get("names")
+            error, names = shown(reply.get("type"), 200), reply.get("names")
             line = reply.get("line") if type(reply.get("line")) is int else None
             if error == "NotImplementedError":
                 raise ForeignNotImplemented(name, line)
             raise ForeignError(
                 name,
                 error,
-                str(reply.get("message") or ""),
-                tuple(str(n) for n in names) if isinstance(names, list) else (error,),
+                shown(reply.get("message") or "", 1000),
+                tuple(shown(n, 200) for n in names[:32]) if isinstance(names, list) else (error,),
                 line,
             )
         if status == "unplain":
-            where = str(reply.get("where") or "")
+            where = shown(reply.get("where") or "", 300)
             code = "boundary.unplain_at" if where else "boundary.unplain"
             raise BoundaryError(
-                code, {"function": name, "what": str(reply.get("what")), "at": where}
+                code, {"function": name, "what": shown(reply.get("what"), 300), "at": where}
             )
         if status == "too_large" and type(reply.get("bytes")) is int:
             limit = self.limits.result_mib * 2**20
@@ -552,7 +553,7 @@ class LearnerSession:
 
     def _keep(self, text: str) -> None:
         room = max(0, self.limits.output_chars - len(self.capture.output))
-        self.capture.output += text[:room]
+        self.capture.output += printable(text[:room])
         self.capture.dropped += max(0, len(text) - room)
 
 
@@ -578,7 +579,7 @@ def _read_source(path: Path) -> tuple[bytes, LoadFailure | None]:
     """The file's bytes, read once (the worker runs these, the evidence hashes these), or
     why it cannot be: not a regular file (a directory, /dev/zero, a pipe), too large,
     unreadable. Opening never blocks, reading never goes past the limit."""
-    shown = path.name
+    shown = printable(path.name)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
@@ -677,6 +678,24 @@ def _descendants(root: int, table: dict[int, tuple[int, int | None]]) -> set[int
                 found.add(child)
                 stack.append(child)
     return found
+
+
+# C0 controls but newline and tab, DEL, and C1 controls: a terminal would act on them (clear
+# the screen, move the cursor over the runner's own lines); shown as their Control Pictures.
+_CONTROLS = {c: 0x2400 + c for c in range(0x20) if c not in (0x09, 0x0A)} | {0x7F: 0x2421}
+_CONTROLS |= {c: 0xFFFD for c in range(0x80, 0xA0)}
+
+
+def printable(text: str) -> str:
+    """What the learner's code wrote, safe to show on a terminal: control characters that
+    would act (escape sequences, carriage returns) become visible symbols (␛, ␍)."""
+    return text.translate(_CONTROLS)
+
+
+def shown(value: Any, limit: int) -> str:
+    """A string the worker sent for a message (an exception's type or message, a type's
+    name): one printable line of at most ``limit`` characters, whatever it sent."""
+    return printable(str(value)[:limit]).replace("\n", " ")
 
 
 def _utf8() -> Any:
