@@ -32,6 +32,20 @@ What holds, and what does not (Linux; measured in tests/test_boundary.py):
   process of the user (the run then ends without a verdict, never with a false one) and
   write the user's files. Graders who need more run the class as root in a container, or
   under a dedicated user.
+* Whatever a learner's code prints, raises or names its file reaches messages as visible
+  text: control characters (terminal escapes, carriage returns) are shown, not obeyed.
+
+What the boundary does not decide (the learner's code runs with real rights, only fewer):
+
+* The worker measures peak memory (``measured``) with tracemalloc in its own process; code
+  that patches tracemalloc, or writes frames of its own onto the reply pipe, decides what
+  its own calls report, as it decides what they return. It can change no other learner's
+  verdict, nor anything the judge computes itself.
+* Files: the worker may write what its user may (as its own user: world-writable places such
+  as /tmp; each file at most ``file_mib``), and read what its user may read. In a class run
+  from one directory, a learner's code can read classmates' files there (the directory is
+  on its import path, for a learner's helper modules); graders who mind give each
+  submission a directory of its own, or judge each in its own container.
 """
 
 from __future__ import annotations
