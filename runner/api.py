@@ -205,8 +205,8 @@ def run_class(
     claim_paths: list[Path] | None = None,
 ) -> Iterator[tuple[Path, Run]]:
     """Each learner's run, in the order given, exactly as :func:`run_packs` would judge the
-    file alone. With ``jobs`` > 1 (capped at the number of files and of CPUs), that many
-    judging processes share the class; each starts its own fork server once, and each
+    file alone. ``jobs`` judging processes (capped at the number of files and of CPUs)
+    share the class; each starts its own fork server once, and each
     learner still gets a worker of its own, so one that hangs or crashes costs only its own
     row. A judging process that dies (a learner's code can kill processes of its user
     when the judge is not root) is replaced, and the learners it had not finished are
@@ -215,11 +215,11 @@ def run_class(
     ``claim_paths`` are what ``packs`` were loaded from: judging processes that are not
     forked from this one (where ``fork`` is not available) load the packs from them."""
     options = options or RunOptions()
-    jobs = max(1, min(jobs, len(paths), os.cpu_count() or 1))
-    if jobs == 1:
-        for path in paths:
-            yield path, run_packs(packs, LearnerFile(path), options)
+    if not paths:
         return
+    # judged in processes of their own even one at a time: this one survives a learner
+    # whose code kills the process judging it
+    jobs = max(1, min(jobs, len(paths), os.cpu_count() or 1))
     pool = _judges(jobs, packs, claim_paths)
     try:
         futures = [pool.submit(_judge_one, path, options) for path in paths]

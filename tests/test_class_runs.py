@@ -254,7 +254,8 @@ def test_jobs_beyond_the_files_or_cpus_are_capped(klass):
     assert [r.exit_code() for _, r in rows] == [0, 1]
 
 
-def test_a_learner_that_kills_its_judge_costs_only_its_own_row(klass, reference_text):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_learner_that_kills_its_judge_costs_only_its_own_row(klass, reference_text, jobs):
     """As an ordinary user, a learner's code can kill the process judging it. Here the
     worker keeps root (``drop_root=False``) to be able to, wherever the test runs: the
     judging process dies, the others' rows are judged again, the killer's row says so."""
@@ -274,7 +275,7 @@ def test_a_learner_that_kills_its_judge_costs_only_its_own_row(klass, reference_
     paths = [klass / "class" / n for n in ("alice.py", "killer.py", "bob.py", "reference.py")]
     options = api.RunOptions(limits=WorkerLimits(timeout_s=float(TIMEOUT), drop_root=False))
 
-    rows = dict(api.run_class(packs, paths, options, jobs=2))
+    rows = dict(api.run_class(packs, paths, options, jobs=jobs))
 
     assert rows[killer].load_failure is not None
     assert rows[killer].load_failure.code == "load.judge_died"
