@@ -215,7 +215,7 @@ def _drop_root(workdir: str) -> str:
             os.setgroups([])
             os.setresgid(uid, uid, uid)
             os.setresuid(uid, uid, uid)
-        except OSError:  # a user namespace that does not map this id
+        except (OSError, AttributeError):  # an id the user namespace lacks; no setresuid
             continue
         if label == "own-user":
             _limit(resource.RLIMIT_NPROC, SANDBOX_NPROC)
