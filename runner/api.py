@@ -219,7 +219,7 @@ def run_class(
         return
     # judged in processes of their own even one at a time: this one survives a learner
     # whose code kills the process judging it
-    jobs = max(1, min(jobs, len(paths), os.cpu_count() or 1))
+    jobs = max(1, min(jobs, len(paths), _cpus()))
     pool = _judges(jobs, packs, claim_paths)
     try:
         futures = [pool.submit(_judge_one, path, options) for path in paths]
@@ -231,6 +231,14 @@ def run_class(
             yield path, run
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on (a container's share, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
 
 
 def _judges(
