@@ -225,6 +225,28 @@ def test_a_directory_named_like_a_python_file_is_a_class_with_no_files(cli, work
     assert result.err == "error: no learner files (*.py) to judge\n"
 
 
+def test_no_worker_at_all_is_a_load_failure_not_a_traceback(
+    cli, work, reference_source, monkeypatch
+):
+    """When no process can be started (the user's process limit, a dead fork server), the
+    run says so in one line and exits 2."""
+    from runner.learner import session
+
+    def refuse(cls: type, target: Any, args: Any) -> Any:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(session._Server, "start", classmethod(refuse))
+
+    judged = judge(cli, work, hostile(work, reference_source, "return_numpy_scalar.py"))
+
+    assert judged.code == 2
+    assert judged.payload["load_failure"]["message"] == (
+        "return_numpy_scalar.py: no worker could be started to import the file: "
+        "BlockingIOError: [Errno 11] Resource temporarily unavailable"
+    )
+    assert_sane(judged, stem=None)
+
+
 def test_an_empty_file_skips_every_claim(cli, work, reference_source):
     path = learner_dir(work, reference_source) / "empty.py"
     path.write_text("", encoding="utf-8")

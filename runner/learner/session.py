@@ -311,6 +311,12 @@ class LearnerSession:
         )
         try:
             self._process = _Server.start(serve_connections, args)
+        except (OSError, EOFError, ValueError) as exc:  # no fork (process limit), no server
+            for fd in (request_w, reply_r, output_r):
+                os.close(fd)
+            self.kill()
+            params = {"function": name, "reason": f"{type(exc).__name__}: {exc}"[:300]}
+            raise BoundaryError("boundary.no_worker", params) from None
         finally:
             for conn in args[:3]:
                 conn.close()
