@@ -143,6 +143,8 @@ def confine(
     if os.geteuid() == 0 and setup.get("drop_root", True):
         _hold_import_path()
         isolation = _drop_root(workdir)
+    if isolation != "own-user" and os.getuid() != 0:  # root ignores the limit anyway
+        _cap_processes()
     os.chdir(workdir)
     environment = {
         k: os.environ[k] for k in (*KEPT_ENVIRONMENT, *setup["environment"]) if k in os.environ
@@ -221,6 +223,26 @@ def _drop_root(workdir: str) -> str:
             _limit(resource.RLIMIT_NPROC, SANDBOX_NPROC)
         return label
     return "root"
+
+
+def _cap_processes() -> None:
+    """A fork bomb stops SANDBOX_NPROC processes beyond what its user runs now. The limit
+    counts every task of the user (threads too), and this process's limit only binds this
+    process and what it starts: the judge and the fork server can still start workers."""
+    uid, tasks = os.getuid(), 0
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:  # no /proc: no count, no cap
+        return
+    for entry in entries:
+        try:
+            with open(f"/proc/{entry}/status", "rb") as fh:
+                fields = dict(line.split(b":", 1) for line in fh if b":" in line)
+            if int(fields[b"Uid"].split()[0]) == uid:
+                tasks += int(fields[b"Threads"])
+        except (OSError, ValueError, KeyError):
+            continue  # gone meanwhile, or not ours to read
+    _limit(resource.RLIMIT_NPROC, tasks + SANDBOX_NPROC)
 
 
 def sandbox_uid(pid: int) -> int:
