@@ -17,6 +17,9 @@ What holds, and what does not (Linux; measured in tests/test_boundary.py):
   raw bytes of real numeric arrays, so no object of the learner's reaches the judge.
 * Time: each claim may spend ``timeout_s`` waiting for the learner's code (the judge's own
   work in the check is not counted); importing the file has its own ``timeout_s``, once.
+* Limits the learner's code cannot lift (soft and hard alike): address space
+  (``memory_mib``), the size of any file it writes, no core dumps, and 64 processes beyond
+  what its user runs (a fork bomb stops there).
 * After each learner and after any failure, the worker is killed with everything it
   started: its process group, every descendant (the worker is a child subreaper, so a child
   that left the group and lost its parent is still found), and, as root, every process of
