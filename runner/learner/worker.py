@@ -43,7 +43,7 @@ QUIT = "$quit"
 # neither signal nor read the judge, other learners' workers, or files that are not public.
 SANDBOX_UID_BASE = 2_000_000_000
 NOBODY = 65534  # when the user namespace maps no such id (rootless containers)
-SANDBOX_NPROC = 64  # processes per worker (its own user id only: a fork bomb stops here)
+SANDBOX_NPROC = 64  # processes a worker may add to its user's (a fork bomb stops there)
 # Variables the worker keeps (a learner's output is shown to the learner: a grader's tokens
 # must not be in its environment); the BLAS thread settings come from the judge.
 KEPT_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT")
