@@ -206,11 +206,11 @@ def run_class(
 ) -> Iterator[tuple[Path, Run]]:
     """Each learner's run, in the order given, exactly as :func:`run_packs` would judge the
     file alone. ``jobs`` judging processes (capped at the number of files and of CPUs)
-    share the class; each starts its own fork server once, and each
-    learner still gets a worker of its own, so one that hangs or crashes costs only its own
-    row. A judging process that dies (a learner's code can kill processes of its user
-    when the judge is not root) is replaced, and the learners it had not finished are
-    judged again, each alone; a learner that kills its judge alone too gets a row saying so.
+    share the class; each starts its own fork server once, and each learner still gets a
+    worker of its own, so one that hangs or crashes costs only its own row. A judging
+    process that dies (a learner's code can kill processes of its user when the judge is
+    not root) is replaced, and the learners it had not finished are judged again, each
+    alone; a learner that kills its judge alone too gets a row saying so.
 
     ``claim_paths`` are what ``packs`` were loaded from: judging processes that are not
     forked from this one (where ``fork`` is not available) load the packs from them."""

@@ -229,6 +229,8 @@ def _class_run(
             _print(text.run_lines(run, words, verbose=True), args)
     if commit is None:
         notes.append(words("run.not_written.git"))
+    elif any(not r.complete for _, r in rows if r.load_failure is None):
+        notes.append(words("run.not_written.partial"))
     code = EXIT_OK if all(r.exit_code() == EXIT_OK for _, r in rows) else EXIT_FOUND_WANTING
     if args.format == "json":
         json_out.emit(json_out.class_payload(rows, words, written, code, notes))
