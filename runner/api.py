@@ -271,7 +271,10 @@ _JUDGE_PACKS: list[ClaimPack] = []
 def _judge_init(packs: list[ClaimPack] | None, claim_paths: list[Path] | None) -> None:
     from runner.learner.session import forget_inherited_server
 
-    forget_inherited_server()  # the parent's fork server is not this process's child
+    # The parent's fork server is not this process's child. (When the pool ends this
+    # process, its fork server ends with it, and so, by their parent-death signal, do its
+    # workers: see runner.learner.worker.confine.)
+    forget_inherited_server()
     _JUDGE_PACKS[:] = packs if packs is not None else load_claims(claim_paths or [])
 
 

@@ -26,6 +26,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -514,6 +515,38 @@ def test_a_fork_bomb_is_capped_and_killed(cli, work, reference_source):
     assert _sandbox_processes() == []
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a parent-death signal is Linux's")
+def test_a_judge_that_dies_takes_its_workers_with_it(work, reference_source):
+    """However the judge ends (here SIGKILL, while the learner's code loops), its fork server
+    ends, and every worker with it; the next run removes the working directory it left."""
+    path = hostile(work, reference_source, "call_infinite_loop.py")
+    judge_process = subprocess.Popen(
+        [sys.executable, "-m", "runner", "run", str(MODULE), "--impl", str(path), "--out", "ev",
+         "--timeout", "60", "-k", LOGITS],
+        cwd=work, env=_environment(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        looping: list[int] = []
+        while not looping and time.monotonic() < deadline:  # busy: 10 ticks in 0.2 s
+            before = {p: _cpu_ticks(p) for p in _descendants(judge_process.pid)}
+            time.sleep(0.2)
+            looping = [p for p, ticks in before.items() if _cpu_ticks(p) - ticks >= 10]
+        assert looping, "the worker never started looping"
+        pattern = f"learn-llm-worker-{judge_process.pid}-*"
+        workdirs = list(Path(tempfile.gettempdir()).glob(pattern))
+    finally:
+        judge_process.kill()
+        judge_process.wait()
+
+    assert all(_gone(pid) for pid in looping)
+    assert workdirs and all(d.exists() for d in workdirs)  # nobody was left to remove them
+    from runner.learner.session import _remove_orphaned_workdirs
+
+    _remove_orphaned_workdirs()
+    assert not any(d.exists() for d in workdirs)
+
+
 def test_the_worker_cannot_read_or_write_the_judges_process(work, reference_source):
     """Run in a real process with a secret in its environment: the worker sees neither the
     secret nor the judge's output, memory or environment (the judge and the fork server are
@@ -640,6 +673,32 @@ def _gone(pid: int, wait_s: float = 5.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def _descendants(root: int) -> list[int]:
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text(encoding="utf-8")
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = [], [root]
+    while frontier:
+        children = [p for p, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def _cpu_ticks(pid: int) -> int:
+    """User time the process has spent, in clock ticks (a busy loop piles them up)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except OSError:
+        return 0
+    return int(stat.rsplit(")", 1)[1].split()[11])
 
 
 def _sandbox_processes() -> list[int]:

@@ -101,6 +101,7 @@ DRAIN_BYTES = 1 << 22  # output read in one go before the deadline is looked at 
 # A fresh worker must say it is confined within this long (the fork server's own start, on
 # first use, included); only then does the learner's time start.
 START_S = 60.0
+WORKDIR_PREFIX = "learn-llm-worker-"  # then the judge's process id: whose it is
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ class _Server:
         ctx = cls.context()
         if not cls._hardened:  # before the first worker: no learner may read this process
             not_dumpable()
+            _remove_orphaned_workdirs()
             cls._hardened = True
         if ctx.get_start_method() == "forkserver":
             from multiprocessing import forkserver
@@ -156,6 +158,28 @@ class _Server:
             process = ctx.Process(target=target, args=args, daemon=True)
             process.start()
         return process
+
+
+def _remove_orphaned_workdirs() -> None:
+    """Working directories of judges that were killed (they could not remove their own)."""
+    base = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(base):
+            if not entry.name.startswith(WORKDIR_PREFIX):
+                continue
+            judge = entry.name[len(WORKDIR_PREFIX) :].split("-", 1)[0]
+            if judge.isdigit() and not _alive(int(judge)) and entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's
+        return True
+    return True
 
 
 def forget_inherited_server() -> None:
@@ -291,7 +315,7 @@ class LearnerSession:
     def _start(self, name: str) -> dict[str, Any]:
         """A fresh worker with the file imported: its reply (``loaded`` or ``raised``)."""
         self.kill()
-        self._workdir = tempfile.mkdtemp(prefix="learn-llm-worker-")
+        self._workdir = tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         output_r, output_w = os.pipe()

@@ -21,6 +21,7 @@ import ctypes
 import inspect
 import os
 import resource
+import signal
 import struct
 import sys
 import traceback
@@ -51,6 +52,7 @@ PR_GET_DUMPABLE = 3
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_PDEATHSIG = 1
 
 
 def serve_connections(
@@ -116,6 +118,7 @@ def confine(
     """Everything the worker does to itself before the learner's code runs (see the module
     docstring); what it achieved as to users: ``own-user``, ``nobody``, ``root`` (a root
     judge whose user namespace maps no other id) or ``same-user`` (an ordinary judge)."""
+    parent = os.getppid()  # the fork server
     os.setsid()  # its own process group: the judge kills it with everything it started
     # orphans of its children become its own: a child in a session of its own stays findable
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
@@ -154,6 +157,11 @@ def confine(
     sys.dont_write_bytecode = True  # a learner's helper modules leave no caches behind
     _prctl(PR_SET_NO_NEW_PRIVS, 1)  # no set-user-id program regains what was dropped
     _prctl(PR_SET_DUMPABLE, 0)  # other processes of this user cannot read or trace it
+    # The fork server ends when its judge does (however it ends): the worker ends with it,
+    # even while the learner's code loops. Set last: a change of user clears it.
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # the server ended before that
+        os._exit(0)
     return isolation
 
 
