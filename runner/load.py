@@ -115,11 +115,21 @@ def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
 
 
 def claim_files(module_dir: Path) -> list[Path]:
+    """A module's claim files in the order of their numbers: 2-… before 10-…, as a reader
+    of the chapter meets them."""
     return sorted(
-        p
-        for p in module_dir.iterdir()
-        if p.suffix in YAML_SUFFIXES and p.name not in (MODULE_FILE, FAULTS_FILE) and p.is_file()
+        (
+            p
+            for p in module_dir.iterdir()
+            if p.suffix in YAML_SUFFIXES and p.name not in (MODULE_FILE, FAULTS_FILE) and p.is_file()
+        ),
+        key=_natural,
     )
+
+
+def _natural(path: Path) -> tuple[int, str]:
+    number = path.name.split("-", 1)[0]
+    return (int(number) if number.isdigit() and len(number) < 9 else 10**9, path.name)
 
 
 def _load_pack(
