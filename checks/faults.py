@@ -24,7 +24,10 @@ Array = NDArray[np.float64]
     replaces="sequence_support_log10",
     explanation={
         "zh": "把序列数 V^T 当成了 V·T：词表大小乘长度不是序列个数",
-        "en": "reads the number of sequences V^T as V·T: vocabulary size times length is not a count of sequences",
+        "en": (
+            "reads the number of sequences V^T as V·T: vocabulary size times length is not a count "
+            "of sequences"
+        ),
     },
     where={
         "zh": "故障表：用同一个 V 同时算序列数和上下文长度",
@@ -41,7 +44,10 @@ def support_as_product(vocab: int, length: int) -> float:
     replaces="giant_mlp_parameter_log10",
     explanation={
         "zh": "巨型 MLP 的输入宽度按一个 token 的 one-hot（V）算，漏掉了它要看全部 V^T 个序列",
-        "en": "sizes the giant MLP's input as one token's one-hot (V) and forgets it must see all V^T sequences",
+        "en": (
+            "sizes the giant MLP's input as one token's one-hot (V) and forgets it must see all "
+            "V^T sequences"
+        ),
     },
     where={
         "zh": "故障表：估计巨型 MLP 参数量时漏掉输入层宽度 V^T",
@@ -58,7 +64,10 @@ def giant_mlp_one_token_input(vocab: int, length: int, hidden: int) -> float:
     replaces="transformer_parameter_count",
     explanation={
         "zh": "把每层 T×T 的注意力矩阵算成了参数：那是计算代价，不是权重",
-        "en": "counts each layer's T×T attention matrix as parameters: that is a cost of computing, not a weight",
+        "en": (
+            "counts each layer's T×T attention matrix as parameters: that is a cost of computing, "
+            "not a weight"
+        ),
     },
     where={
         "zh": "故障表：参数记账里把上下文长度算进去",
@@ -72,7 +81,7 @@ def parameter_count_with_attention_matrix(
     d_ff: int,
     context_length: int,
     *,
-    n_head: int = 12,
+    n_head: int | None = None,
     positions: Positions = "none",
     biases: bool = False,
     layernorm: bool = False,
@@ -122,7 +131,10 @@ def attention_parameters_per_copy(d_model: int, n_head: int) -> int:
     replaces="causal_masked_attention",
     explanation={
         "zh": "把未来位置的分数乘 0 而不是置 −∞：exp(0)=1，未来位置仍分到权重",
-        "en": "multiplies the future scores by 0 instead of setting them to −∞: exp(0) = 1, so the future still gets weight",
+        "en": (
+            "multiplies the future scores by 0 instead of setting them to −∞: exp(0) = 1, so the "
+            "future still gets weight"
+        ),
     },
     where={
         "zh": "故障表：因果掩码用乘 0 而不是置 −∞",
@@ -145,7 +157,10 @@ def causal_mask_by_multiplying(scores: Array) -> Array:
     replaces="causal_masked_attention",
     explanation={
         "zh": "先在全部 T 个位置上做 softmax，再把未来清零，没有对可见前缀重新归一化",
-        "en": "softmaxes over all T positions, then zeroes the future without renormalizing the visible prefix",
+        "en": (
+            "softmaxes over all T positions, then zeroes the future without renormalizing the "
+            "visible prefix"
+        ),
     },
     where={
         "zh": "故障表：因果掩码后不重新归一化",
@@ -167,7 +182,10 @@ def causal_mask_after_softmax(scores: Array) -> Array:
     replaces="softmax_temperature",
     explanation={
         "zh": "没有拒绝 T ≤ 0：T=0 除出 ∞−∞=NaN，负的 T 把排序反过来",
-        "en": "does not refuse T ≤ 0: T = 0 divides into ∞ − ∞ = NaN, and a negative T reverses the order",
+        "en": (
+            "does not refuse T ≤ 0: T = 0 divides into ∞ − ∞ = NaN, and a negative T reverses the "
+            "order"
+        ),
     },
     where={
         "zh": "故障表：温度取 0 传给 softmax",
@@ -191,7 +209,10 @@ def softmax_temperature_unguarded(logits: NDArray[np.floating], temperature: flo
     replaces="softmax_temperature",
     explanation={
         "zh": "在 float16 里算 softmax：尾部比 float64 早得多地下溢成精确 0",
-        "en": "computes the softmax in float16: the tail underflows to an exact 0 long before float64's would",
+        "en": (
+            "computes the softmax in float16: the tail underflows to an exact 0 long before "
+            "float64's would"
+        ),
     },
     where={
         "zh": "故障表：低温下期待长尾仍是“很小但非零”",
@@ -215,7 +236,9 @@ def softmax_temperature_half(logits: NDArray[np.floating], temperature: float) -
     replaces="top_k_renormalize",
     explanation={
         "zh": "保留最大的 k 个后没有重新缩放，概率和小于 1",
-        "en": "keeps the k largest but does not rescale them, so the probabilities sum to less than 1",
+        "en": (
+            "keeps the k largest but does not rescale them, so the probabilities sum to less than 1"
+        ),
     },
     where={
         "zh": "故障表：top-k 归零后忘记归一化",
@@ -236,22 +259,22 @@ def top_k_zero_only(probs: Array, k: int) -> Array:
     replaces="flash_attention",
     explanation={
         "zh": "分块时最大值变了却没有重新缩放已累加的和：exp(s−m_old) 与 exp(s−m_new) 被加在一起",
-        "en": "when a new tile raises the running max, the sums taken so far are not rescaled: exp(s − m_old) and exp(s − m_new) terms are added together",
+        "en": (
+            "when a new tile raises the running max, the sums taken so far are not rescaled: exp(s "
+            "− m_old) and exp(s − m_new) terms are added together"
+        ),
     },
     where={
         "zh": "阶段二：FlashAttention 只改访存顺序（在线 softmax）",
         "en": "stage 2: FlashAttention changes only the order of memory access (online softmax)",
     },
 )
-def flash_attention_without_rescale(
-    q: Array, k: Array, v: Array, block: int
-) -> tuple[Array, dict[str, int]]:
+def flash_attention_without_rescale(q: Array, k: Array, v: Array, block: int) -> Array:
     """Tiled attention that tracks the running max but never rescales the sums already taken
     under the old max: exp(s − m_old) and exp(s − m_new) terms end up added together."""
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     t_len, d = q.shape
     out = np.empty((t_len, v.shape[1]))
-    multiply_adds = largest = 0
     for i0 in range(0, t_len, block):
         i1 = min(i0 + block, t_len)
         m = np.full(i1 - i0, -np.inf)
@@ -266,10 +289,8 @@ def flash_attention_without_rescale(
             p = np.exp(s - m[:, None])
             l_sum = l_sum + p.sum(axis=1)  # the old sum was taken under the old max
             acc = acc + p @ v[j0:j1]
-            multiply_adds += 2 * (i1 - i0) * (j1 - j0) * d
-            largest = max(largest, s.size, acc.size)
         out[i0:i1] = acc / l_sum[:, None]
-    return out, {"multiply_adds": multiply_adds, "largest_temporary": largest}
+    return out
 
 
 @twin(
@@ -277,27 +298,27 @@ def flash_attention_without_rescale(
     replaces="linear_attention",
     explanation={
         "zh": "用全序列的 φ(K)ᵀV 而不是前缀累加：每个位置都看到了未来",
-        "en": "uses the whole sequence's φ(K)ᵀV instead of prefix sums: every position sees the future",
+        "en": (
+            "uses the whole sequence's φ(K)ᵀV instead of prefix sums: every position sees the "
+            "future"
+        ),
     },
     where={
         "zh": "阶段二：线性注意力（与阶段五的因果性）",
         "en": "stage 2: linear attention (and stage 5's causality)",
     },
 )
-def linear_attention_noncausal(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int]]:
+def linear_attention_noncausal(q: Array, k: Array, v: Array) -> Array:
     """The linear-attention formula as usually printed, φ(Q)(φ(K)ᵀV) / φ(Q)(φ(K)ᵀ1): the
     sums run over all T keys at once instead of the prefix, so every position sees the future.
     """
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
-    t_len, d = q.shape
     phi_q = np.where(q > 0, q + 1.0, np.exp(np.minimum(q, 0.0)))  # (T, d)
     phi_k = np.where(k > 0, k + 1.0, np.exp(np.minimum(k, 0.0)))  # (T, d)
     state = phi_k.T @ v  # (d, d_v), over every position
     norm = phi_k.sum(axis=0)  # (d,)
     out: Array = (phi_q @ state) / (phi_q @ norm)[:, None]
-    d_v = v.shape[1]
-    cost = {"multiply_adds": t_len * (2 * d * d_v + d), "largest_temporary": t_len * d}
-    return out, cost
+    return out
 
 
 @twin(
@@ -305,7 +326,10 @@ def linear_attention_noncausal(q: Array, k: Array, v: Array) -> tuple[Array, dic
     replaces="moe_layer",
     explanation={
         "zh": "每个专家都算每个 token，再把未选中专家的门控置 0：输出相同，省下的计算全没了",
-        "en": "runs every expert on every token and zeroes the unchosen gates: the same output, and none of the saving",
+        "en": (
+            "runs every expert on every token and zeroes the unchosen gates: the same output, and "
+            "none of the saving"
+        ),
     },
     where={
         "zh": "阶段二：MoE 每个 token 的计算量不涨",
@@ -314,14 +338,15 @@ def linear_attention_noncausal(q: Array, k: Array, v: Array) -> tuple[Array, dic
 )
 def moe_layer_all_experts(
     x: Array, w_router: Array, experts_w_in: Array, experts_w_out: Array, top_k: int
-) -> tuple[Array, dict[str, int]]:
+) -> Array:
     """Runs every expert on every token and zeroes the gates of the unchosen ones: the same
-    output as routing, and none of the saving."""
+    output as routing while every weight is finite, and none of the saving (an unchosen
+    expert's weights are read and multiplied by a gate of 0)."""
     from checks.reference.attention import position_wise_mlp
 
     x = np.asarray(x, dtype=np.float64)  # (T, d)
     t_len, d = x.shape
-    n_experts, _, d_ff = np.shape(experts_w_in)
+    n_experts = np.shape(experts_w_in)[0]
     logits = x @ w_router  # (T, E)
     chosen = np.argsort(-logits, axis=1, kind="stable")[:, :top_k]  # (T, k)
     kept = np.take_along_axis(logits, chosen, axis=1)
@@ -331,9 +356,4 @@ def moe_layer_all_experts(
     y = np.zeros((t_len, d))
     for e in range(n_experts):
         y += gates[:, e : e + 1] * position_wise_mlp(x, experts_w_in[e], experts_w_out[e])
-    cost = {
-        "router": t_len * d * n_experts,
-        "experts": n_experts * t_len * 2 * d * d_ff,
-        "combine": n_experts * t_len * d,
-    }
-    return y, cost
+    return y

@@ -3,6 +3,24 @@
 Importing this package registers every check in :data:`checks.registry.REGISTRY`.
 """
 
-from checks.measure import attention, beyond, challenge, memory, params, sampling, support
+from checks.measure import (
+    attention,
+    beyond,
+    challenge,
+    contract,
+    memory,
+    params,
+    sampling,
+    support,
+)
 
-__all__ = ["attention", "beyond", "challenge", "memory", "params", "sampling", "support"]
+__all__ = [
+    "attention",
+    "beyond",
+    "challenge",
+    "contract",
+    "memory",
+    "params",
+    "sampling",
+    "support",
+]
