@@ -536,9 +536,13 @@ def _moe(
 def _moe_tied(
     r: np.random.Generator, t: int, d: int, n_experts: int, top_k: int
 ) -> tuple[Any, ...]:
-    """Experts whose router columns are copies of each other: every token's scores tie, and
-    the top-k boundary falls inside a tie (the lower expert index must be kept)."""
-    x, w_router, w_in, w_out, _ = _moe(r, t, d, 6, n_experts, top_k)
+    """Experts whose router columns are copies of each other, in groups of three: every
+    token's scores tie, and the top-k boundary falls inside a tie (the lower expert index
+    must be kept). Inputs and router weights are small integers, so every score is exact
+    whatever order an implementation sums in: the ties are ties in any arithmetic."""
+    _, _, w_in, w_out, _ = _moe(r, t, d, 6, n_experts, top_k)
+    x = r.integers(-3, 4, size=(t, d)).astype(np.float64)
+    w_router = r.integers(-3, 4, size=(d, n_experts)).astype(np.float64)
     for e in range(n_experts):  # groups of three identical columns: 0-2, 3-5, ...
         if e % 3:
             w_router[:, e] = w_router[:, e - e % 3]

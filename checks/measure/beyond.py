@@ -41,6 +41,10 @@ def _softmax_attention(impl: Implementation, q: Array, k: Array, v: Array) -> Ar
 
 
 def _output(value: Any) -> Array:
+    """A function's output as a float64 array; a TypeError saying so when it is not one (a
+    tuple such as (output, cost): the contract returns the output only)."""
+    if isinstance(value, tuple | dict) or not isinstance(value, np.ndarray | list):
+        raise TypeError(f"expected the output array alone, got a {type(value).__name__}")
     return np.asarray(value, dtype=np.float64)
 
 

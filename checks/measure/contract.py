@@ -163,9 +163,15 @@ def _differ(expected: Any, actual: Any, tol: _Tolerance) -> dict[str, Any] | Non
 
 
 def _differ_array(expected: np.ndarray, actual: Any, tol: _Tolerance) -> dict[str, Any] | None:
-    if not isinstance(actual, np.ndarray | list | tuple):
+    if isinstance(actual, np.ndarray):
+        got = actual
+    elif isinstance(actual, list):  # a list of numbers is an array written out
+        try:
+            got = np.asarray(actual, dtype=np.float64)
+        except (TypeError, ValueError):
+            return {"why": "type", "expected": "array", "got": "a list that is not an array"}
+    else:  # a tuple is (output, something else): the contract returns the output only
         return {"why": "type", "expected": "array", "got": _kind(actual)}
-    got = np.asarray(actual)
     if got.shape != expected.shape:
         return {"why": "shape", "expected": list(expected.shape), "got": list(got.shape)}
     if got.dtype != expected.dtype:
