@@ -164,36 +164,45 @@ def flash_tiling_equivalence(
     },
 )
 def flash_memory_scaling(
-    impl: Implementation, lengths: list[int], d_model: int, block: int, rng: np.random.Generator
+    impl: Implementation,
+    lengths: list[int],
+    naive_lengths: list[int],
+    d_model: int,
+    block: int,
+    rng: np.random.Generator,
 ) -> Measurements:
-    """Stage 2: the peak memory of the naive causal softmax and of flash_attention as T grows.
+    """Stage 2: the peak memory of flash_attention and of the naive causal softmax as T grows.
 
-    Both are measured calls of the implementation: causal_masked_attention on the (T, T)
-    scores, flash_attention on q, k, v. A (T, T) array makes a peak grow like T² (exponent 2)
-    and reach at least T² bytes; the tiled computation holds (block, block) tiles and its
-    (T, d_v) output, so its peak grows at most linearly and stays far below one (T, T)
-    float64 array. The multiply-add counts are derived from the shapes (context).
+    Both are measured calls of the implementation: flash_attention on q, k, v at ``lengths``,
+    causal_masked_attention on (T, T) scores at ``naive_lengths`` (its (T, T) result must
+    cross back from a learner's worker, so those stay smaller), where the two outputs are
+    also compared. A (T, T) array makes a peak grow like T² (exponent 2) and reach T² bytes
+    or more; the tiled computation holds (block, block) tiles and its (T, d_v) output, so its
+    peak grows at most linearly and stays far below one (T, T) float64 array. The
+    multiply-add counts are derived from the shapes (context).
     """
     naive_peaks, tiled_peaks = [], []
     worst = 0.0
-    for t_len in lengths:
+    for t_len in naive_lengths:
         q, k, v = _qkv(rng, t_len, d_model)
         scores = q @ k.T / math.sqrt(d_model)  # (T, T), made here: the naive input
         weights, naive_peak = _peak(impl, "causal_masked_attention", scores)
-        out, tiled_peak = _peak(impl, "flash_attention", q, k, v, block)
-        naive = _output(weights) @ v  # (T, d_v)
         naive_peaks.append(naive_peak)
+        naive = _output(weights) @ v  # (T, d_v)
+        out = _output(impl["flash_attention"](q, k, v, block))
+        same = out.shape == naive.shape
+        worst = max(worst, float(np.max(np.abs(out - naive))) if same else math.inf)
+    for t_len in lengths:
+        q, k, v = _qkv(rng, t_len, d_model)
+        out, tiled_peak = _peak(impl, "flash_attention", q, k, v, block)
+        _output(out)
         tiled_peaks.append(tiled_peak)
-        out = _output(out)
-        worst = max(
-            worst, float(np.max(np.abs(out - naive))) if out.shape == naive.shape else math.inf
-        )
     tt = [FLOAT64 * t * t for t in lengths]
     return {
         "tt_float64_bytes": tt,
         "naive_peak_bytes": naive_peaks,
         "tiled_peak_bytes": tiled_peaks,
-        "naive_growth_exponent": _exponent(lengths, naive_peaks),
+        "naive_growth_exponent": _exponent(naive_lengths, naive_peaks),
         "tiled_growth_exponent": _exponent(lengths, tiled_peaks),
         "tiled_peak_fraction": tiled_peaks[-1] / tt[-1],
         "max_abs_difference": worst,
@@ -254,6 +263,7 @@ def linear_attention_cost(
     impl: Implementation,
     lengths: list[int],
     memory_lengths: list[int],
+    naive_lengths: list[int],
     d_model: int,
     causal_length: int,
     rng: np.random.Generator,
@@ -278,6 +288,8 @@ def linear_attention_cost(
     for t_len in memory_lengths:
         q, k, v = _qkv(rng, t_len, d_model)
         linear_peaks.append(_peak(impl, "linear_attention", q, k, v)[1])
+    for t_len in naive_lengths:  # (T, T) results cross back from a worker: kept smaller
+        q, k, _ = _qkv(rng, t_len, d_model)
         softmax_peaks.append(
             _peak(impl, "causal_masked_attention", q @ k.T / math.sqrt(d_model))[1]
         )
@@ -288,7 +300,7 @@ def linear_attention_cost(
         "linear_peak_bytes": linear_peaks,
         "softmax_peak_bytes": softmax_peaks,
         "linear_growth_exponent": _exponent(memory_lengths, linear_peaks),
-        "softmax_growth_exponent": _exponent(memory_lengths, softmax_peaks),
+        "softmax_growth_exponent": _exponent(naive_lengths, softmax_peaks),
         "linear_peak_fraction": linear_peaks[-1] / (FLOAT64 * memory_lengths[-1] ** 2),
         "relative_difference": diffs,
         "min_relative_difference": min(diffs),
@@ -507,6 +519,7 @@ def attention_axis(
     impl: Implementation,
     lengths: list[int],
     memory_lengths: list[int],
+    naive_lengths: list[int],
     d_model: int,
     block: int,
     memory_block: int,
@@ -517,7 +530,7 @@ def attention_axis(
     For each: the weights it adds, how far its output is from softmax attention on the same
     q, k, v (relative, per T in ``lengths``, tiles of ``block``), and how its measured peak
     memory grows from the first to the last T of ``memory_lengths`` (tiles of
-    ``memory_block``; the naive causal softmax's too). The
+    ``memory_block``; the naive causal softmax's over ``naive_lengths``). The
     multiply-add slopes over ``lengths`` are derived from the shapes (context): they are what
     each algorithm computes, not something a run of it can show without timing it.
     """
@@ -530,11 +543,13 @@ def attention_axis(
         flash_diff.append(_relative(_output(flash(q, k, v, block)), soft))
         linear_diff.append(_relative(_output(linear(q, k, v)), soft))
     peaks: dict[str, list[float]] = {"softmax": [], "flash": [], "linear": []}
-    for t_len in memory_lengths:
-        q, k, v = _qkv(rng, t_len, d_model)
+    for t_len in naive_lengths:  # (T, T) results cross back from a worker: kept smaller
+        q, k, _ = _qkv(rng, t_len, d_model)
         peaks["softmax"].append(
             _peak(impl, "causal_masked_attention", q @ k.T / math.sqrt(d_model))[1]
         )
+    for t_len in memory_lengths:
+        q, k, v = _qkv(rng, t_len, d_model)
         peaks["flash"].append(_peak(impl, "flash_attention", q, k, v, memory_block)[1])
         peaks["linear"].append(_peak(impl, "linear_attention", q, k, v)[1])
     d = d_model
@@ -545,7 +560,7 @@ def attention_axis(
         "linear_relative_difference": linear_diff,
         "flash_max_relative_difference": max(flash_diff),
         "linear_min_relative_difference": min(linear_diff),
-        "softmax_memory_exponent": _exponent(memory_lengths, peaks["softmax"]),
+        "softmax_memory_exponent": _exponent(naive_lengths, peaks["softmax"]),
         "flash_memory_exponent": _exponent(memory_lengths, peaks["flash"]),
         "linear_memory_exponent": _exponent(memory_lengths, peaks["linear"]),
         "softmax_multiply_add_slope": _slope(lengths, [_naive_madds(t, d, d) for t in lengths]),

@@ -6,6 +6,8 @@ time for another correct algorithm, and every mutant in ``../mutants`` starts fr
 breaks one function the way a learner would.
 """
 
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 from __future__ import annotations
 
 import math
@@ -305,5 +307,7 @@ def moe_layer(x, w_router, experts_w_in, experts_w_out, top_k):
     for expert in range(e):
         tok, slot = np.nonzero(top == expert)
         if tok.size:
-            y[tok] += gates[tok, slot, None] * position_wise_mlp(x[tok], w_in[expert], w_out[expert])
+            y[tok] += gates[tok, slot, None] * position_wise_mlp(
+                x[tok], w_in[expert], w_out[expert]
+            )
     return y

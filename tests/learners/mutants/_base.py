@@ -2,6 +2,8 @@
 breaks one function of it. This loads that file and exports its functions, so a mutant is
 ``from _base import *`` followed by the one function it gets wrong."""
 
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import importlib.util
 from pathlib import Path
 

@@ -1,12 +1,11 @@
 """Mutant: Never counts an output head: tied=False is ignored."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
-
 
 _correct_count = transformer_parameter_count
 

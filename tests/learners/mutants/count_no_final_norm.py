@@ -1,12 +1,11 @@
 """Mutant: Counts the two LayerNorms of each layer and forgets the final one."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
-
 
 _correct_count = transformer_parameter_count
 

@@ -1,16 +1,25 @@
 """Mutant: Multiplies the arguments as they come: NumPy int32 products wrap around."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
 
 
 def transformer_parameter_count(
-    vocab, d_model, n_layer, d_ff, context_length, *, n_head=None, positions="none",
-    biases=False, layernorm=False, tied=True,
+    vocab,
+    d_model,
+    n_layer,
+    d_ff,
+    context_length,
+    *,
+    n_head=None,
+    positions="none",
+    biases=False,
+    layernorm=False,
+    tied=True,
 ):
     if positions not in POSITIONS:
         raise ValueError("unknown positions")
@@ -37,7 +46,10 @@ def transformer_parameter_count(
         "head": 0 if tied else vocab * d,
     }
     table["total"] = (
-        table["embedding"] + table["position_table"] + n_layer * per_layer
-        + table["final_norm"] + table["head"]
+        table["embedding"]
+        + table["position_table"]
+        + n_layer * per_layer
+        + table["final_norm"]
+        + table["head"]
     )
     return table

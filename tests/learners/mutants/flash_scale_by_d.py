@@ -1,10 +1,10 @@
 """Mutant: Scales the scores by 1/d instead of 1/√d."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
 
 

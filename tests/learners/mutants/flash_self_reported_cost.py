@@ -1,12 +1,11 @@
 """Mutant: Returns (output, cost) as the old README said, not the output alone."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
-
 
 _correct_flash = flash_attention
 

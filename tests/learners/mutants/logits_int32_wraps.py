@@ -1,10 +1,10 @@
 """Mutant: Multiplies NumPy integers as they come: int32 wraps around past 2^31."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
 
 

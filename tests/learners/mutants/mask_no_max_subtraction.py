@@ -1,10 +1,10 @@
 """Mutant: exp of the raw scores: overflows once a score passes about 709."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
 
 

@@ -1,10 +1,10 @@
 """Mutant: GELU approximated as h·σ(1.702·h), another form than the contract's."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
 
 

@@ -1,10 +1,10 @@
 """Mutant: Reverses an ascending sort: at a tie the higher expert index is kept."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
 
 
@@ -25,5 +25,7 @@ def moe_layer(x, w_router, experts_w_in, experts_w_out, top_k):
     for expert in range(e):
         tok, slot = np.nonzero(top == expert)
         if tok.size:
-            y[tok] += gates[tok, slot, None] * position_wise_mlp(x[tok], w_in[expert], w_out[expert])
+            y[tok] += gates[tok, slot, None] * position_wise_mlp(
+                x[tok], w_in[expert], w_out[expert]
+            )
     return y

@@ -1,10 +1,10 @@
 """Mutant: Divides by T before subtracting the max: in float16 at T = 1e-5 that is inf - inf = NaN."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
 
 

@@ -1,10 +1,10 @@
 """Mutant: np.argpartition picks which tied entries survive in no documented order."""
 
-# ruff: noqa: F401, F403, F405, E501
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
 import math
 
 import numpy as np
-
 from _base import *
 
 
