@@ -58,6 +58,9 @@ def flash_attention(q: Array, k: Array, v: Array, block: int) -> Array:
     the max, the old sums are rescaled by exp(m_old − m_new) first (the online softmax);
     dividing by l at the end gives exactly the softmax's weighted sum. Key tiles entirely in
     the future are skipped. The largest temporary is a (block, block) tile: no (T, T) array.
+    The claims measure the call's peak memory: at T = 2,048 it must stay below a quarter of
+    one (T, T) float64 array and grow at most like T^1.5, which any order of the work that
+    never holds a (T, T) array meets (tiles, one query row at a time, query strips).
     """
     q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
     block = _integer("block", block, 1)
@@ -97,7 +100,10 @@ def linear_attention(q: Array, k: Array, v: Array) -> Array:
     weighted sum factorizes: out_t = φ(q_t)ᵀ S_t / φ(q_t)ᵀ z_t with running sums
     S_t = Σ_{s≤t} φ(k_s) v_sᵀ (d, d_v) and z_t = Σ_{s≤t} φ(k_s) (d,). No scale on q or k.
     One pass over t; there is no (T, T) array and no per-pair softmax: the exact pairwise
-    interaction is what is given up. Bad shapes are a ValueError.
+    interaction is what is given up. Bad shapes are a ValueError. The claims measure the
+    call's peak memory as for flash_attention: any form that never holds a (T, T) array
+    passes (the recurrence, z folded into S, cumulative sums); the quadratic parallel form
+    (φ(Q)φ(K)ᵀ masked, times V) computes the same function and fails them.
     """
     q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
     t_len, d = q.shape
@@ -131,8 +137,9 @@ def moe_layer(
     each token keeps its top_k highest scores (ties keep the lower expert index) and weighs
     the kept experts' outputs by a softmax over the kept scores only (the gates sum to 1 over
     its top_k experts; E = 1, top_k = 1 is the dense FFN). An expert no token chose is never
-    run: its weights are not read at all. top_k is an integer in 1..E; bad shapes or top_k
-    are a ValueError.
+    run: its weights are not read at all (the claims set them to NaN, and the output must
+    stay finite: running every expert and multiplying by a gate of 0 gives 0·NaN = NaN).
+    top_k is an integer in 1..E; bad shapes or top_k are a ValueError.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, d)
     w_router = np.asarray(w_router, dtype=np.float64)  # (d, E)
