@@ -142,11 +142,13 @@ def wrong_values(exp: Expectation, actual: Any) -> list[Any]:
         expected = expected_leaves.get(path)
         index = flat_index if per_row else None
         out += [_replace(actual, path, w) for w in _wrong_scalars(exp, expected, leaf, index)]
+    if isinstance(tol, Range):
+        return out  # a range has no shape: it judges every element, whatever their number
     if isinstance(actual, list):
         out += [actual[:-1], [*actual, actual[-1]], leaves[0][1]]  # a shape that differs
         if len(actual) > 1 and isinstance(tol, Exact) and actual[0] != actual[-1]:
             out.append([actual[-1], *actual[1:-1], actual[0]])  # the right values, misplaced
-    elif not isinstance(tol, Range):  # a range has no shape: it judges every element
+    else:
         out.append([actual])
     return out
 
