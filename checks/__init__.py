@@ -4,7 +4,16 @@ Importing this package fills :data:`checks.registry.REGISTRY`: the reference fun
 checks, the chapter's faults and other known mistakes, input generators and challenges.
 """
 
-from checks import challenge, faults, measure, reference
+from checks import challenge, faults, measure, mistakes, reference
 from checks.registry import REGISTRY, Implementation, Registry
 
-__all__ = ["REGISTRY", "Implementation", "Registry", "challenge", "faults", "measure", "reference"]
+__all__ = [
+    "REGISTRY",
+    "Implementation",
+    "Registry",
+    "challenge",
+    "faults",
+    "measure",
+    "mistakes",
+    "reference",
+]

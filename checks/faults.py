@@ -31,7 +31,7 @@ Array = NDArray[np.float64]
     },
     where={
         "zh": "故障表：用同一个 V 同时算序列数和上下文长度",
-        "en": "fault table: one V used for both the number of sequences and the context length",
+        "en": ("fault table: one V used for both the number of sequences and the context length"),
     },
 )
 def support_as_product(vocab: int, length: int) -> float:
@@ -43,10 +43,10 @@ def support_as_product(vocab: int, length: int) -> float:
     "giant-mlp-missing-input-width",
     replaces="giant_mlp_parameter_log10",
     explanation={
-        "zh": "巨型 MLP 的输入宽度按一个 token 的 one-hot（V）算，漏掉了它要看全部 V^T 个序列",
+        "zh": ("巨型 MLP 的输入宽度按一个 token 的 one-hot（V）算，漏掉了它要看全部 V^T 个序列"),
         "en": (
-            "sizes the giant MLP's input as one token's one-hot (V) and forgets it must see all "
-            "V^T sequences"
+            "sizes the giant MLP's input as one token's one-hot (V) and forgets it must see all V^T "
+            "sequences"
         ),
     },
     where={
@@ -65,13 +65,13 @@ def giant_mlp_one_token_input(vocab: int, length: int, hidden: int) -> float:
     explanation={
         "zh": "把每层 T×T 的注意力矩阵算成了参数：那是计算代价，不是权重",
         "en": (
-            "counts each layer's T×T attention matrix as parameters: that is a cost of computing, "
-            "not a weight"
+            "counts each layer's T×T attention matrix as parameters: that is a cost of computing, not "
+            "a weight"
         ),
     },
     where={
         "zh": "故障表：参数记账里把上下文长度算进去",
-        "en": "fault table: the context length counted into the parameter total",
+        "en": ("fault table: the context length counted into the parameter total"),
     },
 )
 def parameter_count_with_attention_matrix(
@@ -114,11 +114,11 @@ def parameter_count_with_attention_matrix(
     replaces="attention_parameter_count",
     explanation={
         "zh": "把 H 个头当成 H 份完整的 d 宽 attention，参数按 H 倍算",
-        "en": "counts H heads as H full copies of a d-wide attention, H times the parameters",
+        "en": ("counts H heads as H full copies of a d-wide attention, H times the parameters"),
     },
     where={
         "zh": "故障表：把多头当成多份完整拷贝，参数按 H 倍算",
-        "en": "fault table: heads counted as full copies, H times the parameters",
+        "en": ("fault table: heads counted as full copies, H times the parameters"),
     },
 )
 def attention_parameters_per_copy(d_model: int, n_head: int) -> int:
@@ -132,8 +132,8 @@ def attention_parameters_per_copy(d_model: int, n_head: int) -> int:
     explanation={
         "zh": "把未来位置的分数乘 0 而不是置 −∞：exp(0)=1，未来位置仍分到权重",
         "en": (
-            "multiplies the future scores by 0 instead of setting them to −∞: exp(0) = 1, so the "
-            "future still gets weight"
+            "multiplies the future scores by 0 instead of setting them to −∞: exp(0) = 1, so the future "
+            "still gets weight"
         ),
     },
     where={
@@ -156,10 +156,10 @@ def causal_mask_by_multiplying(scores: Array) -> Array:
     "mask-no-renormalize",
     replaces="causal_masked_attention",
     explanation={
-        "zh": "先在全部 T 个位置上做 softmax，再把未来清零，没有对可见前缀重新归一化",
+        "zh": ("先在全部 T 个位置上做 softmax，再把未来清零，没有对可见前缀重新归一化"),
         "en": (
-            "softmaxes over all T positions, then zeroes the future without renormalizing the "
-            "visible prefix"
+            "softmaxes over all T positions, then zeroes the future without renormalizing the visible "
+            "prefix"
         ),
     },
     where={
@@ -183,8 +183,7 @@ def causal_mask_after_softmax(scores: Array) -> Array:
     explanation={
         "zh": "没有拒绝 T ≤ 0：T=0 除出 ∞−∞=NaN，负的 T 把排序反过来",
         "en": (
-            "does not refuse T ≤ 0: T = 0 divides into ∞ − ∞ = NaN, and a negative T reverses the "
-            "order"
+            "does not refuse T ≤ 0: T = 0 divides into ∞ − ∞ = NaN, and a negative T reverses the order"
         ),
     },
     where={
@@ -210,13 +209,13 @@ def softmax_temperature_unguarded(logits: NDArray[np.floating], temperature: flo
     explanation={
         "zh": "在 float16 里算 softmax：尾部比 float64 早得多地下溢成精确 0",
         "en": (
-            "computes the softmax in float16: the tail underflows to an exact 0 long before "
-            "float64's would"
+            "computes the softmax in float16: the tail underflows to an exact 0 long before float64's "
+            "would"
         ),
     },
     where={
         "zh": "故障表：低温下期待长尾仍是“很小但非零”",
-        "en": "fault table: expecting the low-temperature tail to stay small but non-zero",
+        "en": ("fault table: expecting the low-temperature tail to stay small but non-zero"),
     },
 )
 def softmax_temperature_half(logits: NDArray[np.floating], temperature: float) -> Array:
@@ -258,7 +257,7 @@ def top_k_zero_only(probs: Array, k: int) -> Array:
     "flash-no-rescale",
     replaces="flash_attention",
     explanation={
-        "zh": "分块时最大值变了却没有重新缩放已累加的和：exp(s−m_old) 与 exp(s−m_new) 被加在一起",
+        "zh": ("分块时最大值变了却没有重新缩放已累加的和：exp(s−m_old) 与 exp(s−m_new) 被加在一起"),
         "en": (
             "when a new tile raises the running max, the sums taken so far are not rescaled: exp(s "
             "− m_old) and exp(s − m_new) terms are added together"
@@ -266,7 +265,7 @@ def top_k_zero_only(probs: Array, k: int) -> Array:
     },
     where={
         "zh": "阶段二：FlashAttention 只改访存顺序（在线 softmax）",
-        "en": "stage 2: FlashAttention changes only the order of memory access (online softmax)",
+        "en": ("stage 2: FlashAttention changes only the order of memory access (online softmax)"),
     },
 )
 def flash_attention_without_rescale(q: Array, k: Array, v: Array, block: int) -> Array:
@@ -299,8 +298,7 @@ def flash_attention_without_rescale(q: Array, k: Array, v: Array, block: int) ->
     explanation={
         "zh": "用全序列的 φ(K)ᵀV 而不是前缀累加：每个位置都看到了未来",
         "en": (
-            "uses the whole sequence's φ(K)ᵀV instead of prefix sums: every position sees the "
-            "future"
+            "uses the whole sequence's φ(K)ᵀV instead of prefix sums: every position sees the future"
         ),
     },
     where={
@@ -325,10 +323,10 @@ def linear_attention_noncausal(q: Array, k: Array, v: Array) -> Array:
     "moe-dense-experts",
     replaces="moe_layer",
     explanation={
-        "zh": "每个专家都算每个 token，再把未选中专家的门控置 0：输出相同，省下的计算全没了",
+        "zh": ("每个专家都算每个 token，再把未选中专家的门控置 0：输出相同，省下的计算全没了"),
         "en": (
-            "runs every expert on every token and zeroes the unchosen gates: the same output, and "
-            "none of the saving"
+            "runs every expert on every token and zeroes the unchosen gates: the same output, and none "
+            "of the saving"
         ),
     },
     where={

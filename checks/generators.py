@@ -14,6 +14,7 @@ the scaffold hands to learners) and in the README's signature table.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -574,3 +575,282 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
         return case("random", *_moe(r, t, d, d_ff, n_experts, top_k))
 
     return _fill(n, edges, rng, draw)
+
+
+# -- the audit's functions: decoding, per-position blocks, positions, KV cache, BPE ----------------
+@generator("top_p_renormalize", subject="top_p_renormalize")
+def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
+    probs = np.array([0.4, 0.3, 0.15, 0.1, 0.05])
+    edges = [
+        case("p = 0.5: the token crossing p is kept", probs, 0.5),
+        case("p exactly at a prefix sum (0.4 + 0.3)", probs, 0.7),
+        case("p = 1 keeps every token", probs, 1.0),
+        case("p tiny: the top token alone", probs, 1e-9),
+        case("V=1", np.array([1.0]), 0.3),
+        case("ties across the cut: lower index first", np.array([0.1, 0.3, 0.3, 0.3]), 0.5),
+        case("exact zeros", np.array([0.0, 0.6, 0.0, 0.4]), 0.9),
+        case("p as an int (1)", probs, 1),
+        case("invalid: p = 0", probs, 0.0),
+        case("invalid: p > 1", probs, 1.5),
+        case("invalid: a NaN probability", np.array([0.5, math.nan, 0.5]), 0.5),
+        case("invalid: a negative probability", np.array([0.7, -0.1, 0.4]), 0.5),
+        case("invalid: no probabilities", np.zeros(0), 0.5),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        v = int(r.integers(1, 50))
+        p = r.dirichlet(np.ones(v) * float(r.choice([0.2, 1.0, 5.0])))
+        if r.integers(0, 3) == 0:  # a cut at a prefix sum of a few dyadic probabilities
+            p = np.round(p * 64) / 64
+            if p.sum() == 0:
+                p[0] = 1.0
+            p = p / p.sum()
+        return case("random", p, float(r.uniform(0.01, 1.0)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("greedy_token", subject="greedy_token")
+def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("chapter logits", np.array([2.0, 1.0, -1.0])),
+        case("V=1", np.array([-3.0])),
+        case("ties at the top: the lowest index", np.array([1.0, 5.0, 2.0, 5.0, 5.0])),
+        case("all equal", np.zeros(7)),
+        case("-inf entries", np.array([-np.inf, -1.0, -np.inf])),
+        case("float16 logits", np.array([0.5, 3.0, 3.0], dtype=np.float16)),
+        case("integer logits", np.array([3, 9, 2, 9])),
+        case("invalid: a NaN", np.array([1.0, math.nan, 0.0])),
+        case("invalid: no logits", np.zeros(0)),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        v = int(r.integers(1, 100))
+        z = r.standard_normal(v) * 3
+        if r.integers(0, 2):
+            z = np.round(z)  # small integers: ties at the top are common
+        return case("random", z)
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("layer_norm", subject="layer_norm")
+def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
+    def ln(r: np.random.Generator, t: int, d: int, scale: float = 1.0) -> tuple[Array, ...]:
+        x = r.standard_normal((t, d)) * scale + r.standard_normal()
+        return x, r.standard_normal(d), r.standard_normal(d)
+
+    x, g, b = ln(rng, 4, 6)
+    edges = [
+        case("T=1", *ln(rng, 1, 8)),
+        case("d=1: every row normalizes to 0", *ln(rng, 5, 1)),
+        case("a constant row: variance 0, eps matters", np.full((2, 4), 3.0), g[:4], b[:4]),
+        case("tiny features: eps matters", *ln(rng, 3, 6, 1e-3)),
+        case("large offsets", x + 1e4, g, b),
+        case("eps given", x, g, b, 1e-2),
+        case("eps as a keyword", x, g, b, eps=0.1),
+        case("invalid: gain of another width", x, g[:3], b),
+        case("invalid: eps = 0", x, g, b, 0.0),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        return case(
+            "random",
+            *ln(
+                r, int(r.integers(1, 12)), int(r.integers(1, 16)), float(r.choice([0.1, 1.0, 10.0]))
+            ),
+        )
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("embedding_lookup", subject="embedding_lookup")
+def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
+    table = rng.standard_normal((10, 4))
+    edges = [
+        case("ids as int64", np.array([0, 9, 3, 3]), table),
+        case("ids as int32", np.array([2, 1], dtype=np.int32), table),
+        case("ids as uint8", np.array([7], dtype=np.uint8), table),
+        case("T=0: no positions", np.zeros(0, dtype=np.int64), table),
+        case("V=1", np.zeros(3, dtype=np.int64), rng.standard_normal((1, 5))),
+        case("invalid: an id = V", np.array([0, 10]), table),
+        case("invalid: a negative id", np.array([-1]), table),
+        case("invalid: float ids", np.array([1.0, 2.0]), table),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        v, d, t = int(r.integers(1, 50)), int(r.integers(1, 9)), int(r.integers(1, 20))
+        return case("random", r.integers(0, v, size=t), r.standard_normal((v, d)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("output_head", subject="output_head")
+def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("T=1", rng.standard_normal((1, 6)), rng.standard_normal((9, 6))),
+        case("V=1", rng.standard_normal((4, 3)), rng.standard_normal((1, 3))),
+        case("V < d", rng.standard_normal((5, 8)), rng.standard_normal((3, 8))),
+        case("invalid: widths differ", rng.standard_normal((4, 3)), rng.standard_normal((5, 4))),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        t, d, v = int(r.integers(1, 12)), int(r.integers(1, 10)), int(r.integers(1, 40))
+        return case("random", r.standard_normal((t, d)), r.standard_normal((v, d)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("sinusoidal_positions", subject="sinusoidal_positions")
+def gen_sinusoidal(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("T=0", 0, 8),
+        case("d=2: one pair", 5, 2),
+        case("GPT-2 width", 16, 768),
+        case("long T", 5000, 4),
+        case("NumPy integers", np.int64(7), np.int32(6)),
+        case("invalid: odd d", 4, 5),
+        case("invalid: T < 0", -1, 4),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        return case("random", int(r.integers(0, 300)), 2 * int(r.integers(1, 40)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("rotary_embedding", subject="rotary_embedding")
+def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
+    x = rng.standard_normal((6, 8))
+    edges = [
+        case("offset left out", x),
+        case("offset given", x, 5),
+        case("offset as a keyword", x, offset=100),
+        case("hs=2: one pair", rng.standard_normal((4, 2)), 3),
+        case("T=1 far along", rng.standard_normal((1, 16)), 4000),
+        case("offset as NumPy int64", x, np.int64(7)),
+        case("invalid: odd hs", rng.standard_normal((3, 5))),
+        case("invalid: offset < 0", x, -1),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        t, hs = int(r.integers(1, 20)), 2 * int(r.integers(1, 9))
+        return case("random", r.standard_normal((t, hs)), int(r.integers(0, 2000)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("kv_cache_bytes", subject="kv_cache_bytes")
+def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("GPT-2 small, FP32", 1, 1024, 12, 768),
+        case("batch 8, FP16", 8, 4096, 32, 4096, 2),
+        case("zero tokens", 4, 0, 12, 768),
+        case("NumPy int32 past 2^31", np.int32(64), np.int32(8192), np.int32(80), np.int32(8192)),
+        case("past 2^63", 2**20, 2**20, 2**10, 2**12, 8),
+        case("invalid: length < 0", 1, -1, 12, 768),
+        case("invalid: bytes_per_value = 0", 1, 10, 12, 768, 0),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        sizes = (
+            _log_int(r, 1, 256),
+            _log_int(r, 1, 131072),
+            _log_int(r, 1, 128),
+            _log_int(r, 1, 16384),
+        )
+        if r.integers(0, 3) == 0:
+            return case("random, default bytes", *sizes)
+        return case("random", *sizes, int(r.choice([1, 2, 4, 8])))
+
+    return _fill(n, edges, rng, draw)
+
+
+def _text(r: np.random.Generator, size: int, alphabet: bytes) -> NDArray[np.uint8]:
+    """Bytes drawn from a small alphabet, so pairs repeat and merges happen."""
+    return np.frombuffer(alphabet, dtype=np.uint8)[r.integers(0, len(alphabet), size=size)].copy()
+
+
+CHAPTER_LINE = "温度改 logits 的间距，不改排序。top-k 改的是支撑集。".encode()
+
+
+@generator("bpe_train", subject="bpe_train")
+def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
+    line = np.frombuffer(CHAPTER_LINE, dtype=np.uint8).copy()
+    edges = [
+        case("a line of the chapter (UTF-8)", line, 280),
+        case("vocab_size = 256: no merge", line, 256),
+        case(
+            "aaaa: overlapping pairs counted", np.frombuffer(b"aaaaaaa", dtype=np.uint8).copy(), 260
+        ),
+        case(
+            "ties in the counts: the smallest pair first",
+            np.frombuffer(b"abcdabcdcdab", dtype=np.uint8).copy(),
+            262,
+        ),
+        case("stops when no pair repeats", np.frombuffer(b"abcdefg", dtype=np.uint8).copy(), 300),
+        case("empty text", np.zeros(0, dtype=np.uint8), 270),
+        case("vocab_size as NumPy int64", line, np.int64(270)),
+        case("invalid: vocab_size < 256", line, 255),
+        case("invalid: not bytes", np.array([1, 300, 2]), 260),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        text = _text(r, int(r.integers(0, 400)), b"ab c.de" if r.integers(0, 2) else b"abab a")
+        return case("random", text, 256 + int(r.integers(0, 40)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("bpe_encode", subject="bpe_encode")
+def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
+    line = np.frombuffer(CHAPTER_LINE, dtype=np.uint8).copy()
+    abab = np.frombuffer(b"abababab ab", dtype=np.uint8).copy()
+    a, b = ord("a"), ord("b")
+    edges = [
+        case("no merges", line, []),
+        case("merges as tuples", abab, [(a, b), (256, 256)]),
+        case("merges as lists", abab, [[a, b], [256, 256]]),
+        case(
+            "aaa with (a, a): left to right",
+            np.frombuffer(b"aaaaa", dtype=np.uint8).copy(),
+            [(a, a)],
+        ),
+        case("replayed in order, not longest first", abab, [(b, a), (a, b), (256, 257)]),
+        case("empty text", np.zeros(0, dtype=np.uint8), [(a, b)]),
+        case("invalid: a merge naming a token not made yet", abab, [(a, 300)]),
+        case("invalid: not bytes", np.array([1, 300]), []),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        alphabet = b"ab c.de" if r.integers(0, 2) else b"abab a"
+        train = _text(r, int(r.integers(20, 300)), alphabet)
+        merges = _bpe_merges(train, int(r.integers(0, 30)))
+        return case("random", _text(r, int(r.integers(0, 200)), alphabet), merges)
+
+    return _fill(n, edges, rng, draw)
+
+
+def _bpe_merges(data: NDArray[np.uint8], count: int) -> list[tuple[int, int]]:
+    """Merges for encode cases: the most frequent adjacent pair each time, a plain loop (any
+    valid list of merges would do; these make encoding merge something)."""
+    ids = [int(v) for v in data]
+    merges: list[tuple[int, int]] = []
+    for step in range(count):
+        counts: dict[tuple[int, int], int] = {}
+        for pair in itertools.pairwise(ids):
+            counts[pair] = counts.get(pair, 0) + 1
+        if not counts:
+            break
+        pair = min(counts, key=lambda p: (-counts[p], p))
+        merges.append(pair)
+        out, i = [], 0
+        while i < len(ids):
+            if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+                out.append(256 + step)
+                i += 2
+            else:
+                out.append(ids[i])
+                i += 1
+        ids = out
+    return merges

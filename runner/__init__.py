@@ -1,9 +1,33 @@
 """The executable-claims runner: load, validate, run, judge and record a chapter's claims.
 
-The public surface is small: :func:`runner.cli.main` and the exceptions in
-:mod:`runner.errors`. Everything else is an implementation detail of the command line.
+The public surface is small: the core API (:mod:`runner.api`: ``load_claims``,
+``run_packs``, ``run_class`` and what they take and return), the command line
+(:func:`runner.cli.main`) and the exceptions below. Everything else is an implementation
+detail. The API is imported on first use, so that importing a small part of the package
+(as the learner's worker does) does not load the judge.
 """
+
+from typing import Any
 
 from runner.errors import ClaimsError, EvidenceError, InvalidClaims, UsageError
 
-__all__ = ["ClaimsError", "EvidenceError", "InvalidClaims", "UsageError"]
+_API = (
+    "Fault",
+    "LearnerFile",
+    "Reference",
+    "Run",
+    "RunOptions",
+    "load_claims",
+    "run_class",
+    "run_packs",
+)
+
+__all__ = ["ClaimsError", "EvidenceError", "InvalidClaims", "UsageError", *_API]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from runner import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'runner' has no attribute {name!r}")

@@ -17,21 +17,22 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from checks import REGISTRY
 from checks.registry import Implementation, Registry
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE, EXIT_OK
 from runner.inject import FaultRun, run_all
-from runner.learner.scaffold import module_subjects
-from runner.learner.session import LearnerSession, LoadFailure, WorkerLimits
+from runner.learner.limits import WorkerLimits
 from runner.load import ClaimPack, LoadedClaim
 from runner.models import ClaimResult
 from runner.run import Diagnoser, run_claims, select
 from runner.validate import load_runnable
+
+if TYPE_CHECKING:
+    from runner.learner.session import LoadFailure
 
 
 # -- what is judged ---------------------------------------------------------------------------
@@ -134,7 +135,9 @@ def run_packs(
     challenges = _challenges(packs, options, registry)
     if isinstance(subject, LearnerFile):
         return _learner_run(packs, subject.path, options, registry, challenges)
-    impl = registry.reference() if isinstance(subject, Reference) else registry.with_fault(subject.id)
+    impl = (
+        registry.reference() if isinstance(subject, Reference) else registry.with_fault(subject.id)
+    )
     info = {"kind": impl.kind, "name": impl.name, "sha256": None}
     runs = []
     for pack in packs:
@@ -157,6 +160,10 @@ def _learner_run(
     registry: Registry,
     challenges: dict[str, list[LoadedClaim]],
 ) -> Run:
+    # only a learner's run needs the worker machinery (multiprocessing, selectors)
+    from runner.learner.scaffold import module_subjects
+    from runner.learner.session import LearnerSession
+
     subjects = module_subjects(packs, registry)
     with LearnerSession(path, subjects, options.limits) as session:
         info = {"kind": "learner", "name": path.name, "sha256": session.sha256 or None}
@@ -212,6 +219,8 @@ def run_class(
         for path in paths:
             yield path, run_packs(packs, LearnerFile(path), options)
         return
+    from concurrent.futures import ProcessPoolExecutor  # a class run's cost only
+
     with ProcessPoolExecutor(
         max_workers=jobs, initializer=_judge_init, initargs=(claim_paths,)
     ) as pool:

@@ -57,9 +57,13 @@ def build_parser(words: Catalog, command: str | None = None) -> argparse.Argumen
     )
     common = _Parser(add_help=False)
     common.add_argument("--lang", choices=LANGS, default=None, help=words("help.lang"))
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
+    )
     for name, (module, define, _) in COMMANDS.items():
-        child = sub.add_parser(name, parents=[common], help=words(f"help.{name}"), description=words(f"help.{name}"))
+        child = sub.add_parser(
+            name, parents=[common], help=words(f"help.{name}"), description=words(f"help.{name}")
+        )
         if command is None or command == name:
             getattr(importlib.import_module(module), define)(child, words)
     return parser
@@ -67,7 +71,9 @@ def build_parser(words: Catalog, command: str | None = None) -> argparse.Argumen
 
 def _command(name: str) -> Callable[[argparse.Namespace, Catalog], int]:
     module, _, fn = COMMANDS[name]
-    command: Callable[[argparse.Namespace, Catalog], int] = getattr(importlib.import_module(module), fn)
+    command: Callable[[argparse.Namespace, Catalog], int] = getattr(
+        importlib.import_module(module), fn
+    )
     return command
 
 
@@ -100,7 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("LEARN_LLM_DEBUG"):
             raise
         # a bug of ours: one line, not a traceback, and an exit code that says "not ok"
-        print(words("internal_error", error=type(exc).__name__, message=str(exc)[:300]), file=sys.stderr)
+        print(
+            words("internal_error", error=type(exc).__name__, message=str(exc)[:300]),
+            file=sys.stderr,
+        )
         return EXIT_MISUSE
 
 

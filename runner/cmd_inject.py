@@ -26,7 +26,9 @@ def add_arguments(inject: argparse.ArgumentParser, words: Catalog) -> None:
     inject.add_argument(
         "paths", nargs="*", default=["claims/"], metavar="PATH", help=words("help.inject.paths")
     )
-    inject.add_argument("--format", choices=("text", "json"), default="text", help=words("help.format"))
+    inject.add_argument(
+        "--format", choices=("text", "json"), default="text", help=words("help.format")
+    )
     inject.add_argument("--junit-xml", metavar="FILE", help=words("help.junit"))
 
 
@@ -90,7 +92,12 @@ def _find(packs: list[ClaimPack], fault_id: str, fmt: str) -> tuple[ClaimPack, L
     close = difflib.get_close_matches(fault_id, known, n=len(known), cutoff=0.0)
     error = UsageError("use.unknown_fault", fault=fault_id, valid=", ".join(close))
     if fmt == "json":  # a script reads stdout: the error is there too, as data
-        json_out.emit({"error": {"code": "use.unknown_fault", "fault": fault_id, "valid": close}, "exit_code": 2})
+        json_out.emit(
+            {
+                "error": {"code": "use.unknown_fault", "fault": fault_id, "valid": close},
+                "exit_code": 2,
+            }
+        )
     raise error
 
 

@@ -40,8 +40,12 @@ def cmd_scaffold(args: argparse.Namespace, words: Catalog) -> int:
 
 # -- list -------------------------------------------------------------------------------------
 def add_list_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
-    parser.add_argument("paths", nargs="*", default=["claims/"], metavar="PATH", help=words("help.run.paths"))
-    parser.add_argument("--format", choices=("text", "json"), default="text", help=words("help.format"))
+    parser.add_argument(
+        "paths", nargs="*", default=["claims/"], metavar="PATH", help=words("help.run.paths")
+    )
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help=words("help.format")
+    )
 
 
 def cmd_list(args: argparse.Namespace, words: Catalog) -> int:
@@ -64,7 +68,11 @@ def cmd_list(args: argparse.Namespace, words: Catalog) -> int:
                 for c in pack.claims
             ],
             "faults": [
-                {"id": lf.fault.id, "title": lf.fault.title.model_dump(), "catchers": lf.fault.catchers}
+                {
+                    "id": lf.fault.id,
+                    "title": lf.fault.title.model_dump(),
+                    "catchers": lf.fault.catchers,
+                }
                 for lf in pack.faults
             ],
         }

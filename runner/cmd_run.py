@@ -15,7 +15,7 @@ from runner import api
 from runner.errors import EvidenceError, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import Catalog
-from runner.learner.session import WorkerLimits
+from runner.learner.limits import WorkerLimits
 from runner.load import ClaimPack, display_path
 from runner.provenance import Commit, repo_relative, start_measured_commit
 from runner.record import (
@@ -40,13 +40,13 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
         "paths", nargs="*", default=["claims/"], metavar="PATH", help=words("help.run.paths")
     )
     run.add_argument("--out", default="evidence/", metavar="DIR", help=words("help.run.out"))
-    run.add_argument("--format", choices=("text", "json"), default="text", help=words("help.format"))
+    run.add_argument(
+        "--format", choices=("text", "json"), default="text", help=words("help.format")
+    )
     run.add_argument("--junit-xml", metavar="FILE", help=words("help.junit"))
     run.add_argument("-k", dest="pattern", metavar="PATTERN", help=words("help.run.k"))
     run.add_argument("--check", action="store_true", help=words("help.run.check"))
-    run.add_argument(
-        "--impl", action="append", metavar="FILE_OR_DIR", help=words("help.run.impl")
-    )
+    run.add_argument("--impl", action="append", metavar="FILE_OR_DIR", help=words("help.run.impl"))
     run.add_argument("--challenge", metavar="NONCE", help=words("help.run.challenge"))
     run.add_argument(
         "--timeout",
@@ -63,9 +63,15 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
         help=words("help.run.memory", default=WorkerLimits.memory_mib),
     )
     run.add_argument(
-        "--jobs", type=_bounded(int, 1, MAX_JOBS, words), default=1, metavar="N", help=words("help.jobs")
+        "--jobs",
+        type=_bounded(int, 1, MAX_JOBS, words),
+        default=1,
+        metavar="N",
+        help=words("help.jobs"),
     )
-    run.add_argument("--gradescope-results", metavar="FILE_OR_DIR", help=words("help.run.gradescope"))
+    run.add_argument(
+        "--gradescope-results", metavar="FILE_OR_DIR", help=words("help.run.gradescope")
+    )
     run.add_argument("-v", "--verbose", action="store_true", help=words("help.run.verbose"))
 
 
@@ -76,7 +82,9 @@ def _bounded(kind: type, low: float, high: float, words: Catalog) -> Any:
         except (ValueError, OverflowError):
             raise argparse.ArgumentTypeError(words("use.not_a_number", value=text[:40])) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(words("use.out_of_range", value=text[:40], low=low, high=high))
+            raise argparse.ArgumentTypeError(
+                words("use.out_of_range", value=text[:40], low=low, high=high)
+            )
         return value
 
     return parse
@@ -165,7 +173,9 @@ def _single_run(
         written = [display_path(p) for p in paths]
     code = EXIT_FOUND_WANTING if run.exit_code() != EXIT_OK or drifted else EXIT_OK
     if args.format == "json":
-        json_out.emit(json_out.run_payload(run, words, [d for _, d in docs], written, drifted, code, notes))
+        json_out.emit(
+            json_out.run_payload(run, words, [d for _, d in docs], written, drifted, code, notes)
+        )
     else:
         lines = text.run_lines(run, words, verbose=args.verbose)
         lines += text.drift_lines(drifted, words)
@@ -283,7 +293,9 @@ def _drift(out_dir: Path, docs: list[tuple[ClaimPack, dict[str, Any]]]) -> list[
 def _variant(run: api.Run, args: argparse.Namespace, learner: str | None) -> str | None:
     parts = []
     if run.implementation.get("kind") == "learner":
-        parts.append(_safe_variant(learner_variants([Path(str(run.implementation["name"])).stem])[0]))
+        parts.append(
+            _safe_variant(learner_variants([Path(str(run.implementation["name"])).stem])[0])
+        )
     if args.challenge is not None:
         parts.append("challenge")
     return ".".join(parts) or None

@@ -1,66 +1,110 @@
-"""`validate`: judge learner evidence files."""
+"""`validate`: judge learner evidence files. Every file gets its verdict, the batch a summary.
+
+Exit 0 when every submission is valid, 1 when any is not, 2 for misuse (a path that does
+not exist, a ``--repo`` that is not a repository's root, an absurd ``--jobs``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
+import re
 import sys
 from pathlib import Path
 
-from runner.reporters import junit
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
-from runner.i18n import t
+from runner.i18n import Catalog
 from runner.load import display_path
-from runner.submission import submission_files
-from runner.validate_many import validate_files
+
+MAX_JOBS = 1024
+_JOBS = re.compile(r"\+?[0-9]{1,4}")
 
 
-# -- validate ---------------------------------------------------------------------------------
-def cmd_validate(args: argparse.Namespace) -> int:
+def add_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
+    parser.add_argument(
+        "paths", nargs="+", metavar="FILE_OR_DIR", help=words("help.validate.paths")
+    )
+    parser.add_argument("--repo", metavar="DIR", help=words("help.validate.repo"))
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help=words("help.format")
+    )
+    parser.add_argument("--junit-xml", metavar="FILE", help=words("help.junit"))
+    parser.add_argument("--challenge", metavar="NONCE", help=words("help.validate.challenge"))
+    parser.add_argument("--jobs", default="1", metavar="N", help=words("help.validate.jobs"))
+    parser.add_argument("--claims", default="claims/", metavar="DIR", help=words("help.claims"))
+
+
+def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
+    from runner.submission import submission_files
+    from runner.validate_many import validate_files
+
+    jobs = _jobs(args.jobs)
     paths = [Path(p) for p in args.paths]
     for path in paths:
-        if not path.exists():
-            raise UsageError(t("use.no_such_path", path=display_path(path)))
-    repo = Path(args.repo) if args.repo else None
-    if repo is not None and not repo.is_dir():
-        raise UsageError(f"--repo {args.repo}: not a directory")
-    if args.jobs < 1:
-        raise UsageError("--jobs needs a number >= 1")
-    files = list(submission_files(paths))
+        if not os.path.lexists(path):
+            raise UsageError("use.no_such_path", path=display_path(path))
+    repo = _repository_root(args.repo) if args.repo is not None else None
+    files = submission_files(paths)
     if not files:
-        raise UsageError(t("use.no_submissions"))
+        raise UsageError("use.no_submissions")
+    _safe_output()
     progress = sys.stderr.isatty() and args.format == "text" and len(files) >= 50
-    valid = 0
     reports = []
     for n, report in enumerate(
-        validate_files(files, Path(args.claims), repo, args.challenge, args.jobs), 1
+        validate_files(files, Path(args.claims), repo, args.challenge, jobs), 1
     ):
-        valid += report.valid
         reports.append(report)
         if args.format == "json":
-            print(json.dumps(report.as_json(), ensure_ascii=False))
-        elif report.valid:
-            print(t("validate.valid", file=report.file))
+            print(json.dumps(report.as_json(words), ensure_ascii=False))
         else:
-            k = len(report.problems)
-            print(t("validate.invalid", file=report.file, n=k, s="s" if k != 1 else ""))
+            print(report.headline(words))
             for problem in report.problems:
-                print(f"  {problem}")
+                print(f"  {problem.render(words)}")
         if progress and n % 50 == 0:
-            line = t("validate.progress", n=f"{n:,}", total=f"{len(files):,}")
+            line = words("validate.progress", n=n, total=len(files), unit="count")
             print(f"\r{line}", end="", file=sys.stderr, flush=True)
     if progress:
         print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
-    invalid = len(files) - valid
+    valid = sum(r.valid for r in reports)
+    invalid = len(reports) - valid
     if args.format == "json":
-        print(json.dumps({"summary": {"files": len(files), "valid": valid, "invalid": invalid}}))
-    elif len(files) > 1:
-        print(
-            t("validate.summary", n=f"{len(files):,}", valid=f"{valid:,}", invalid=f"{invalid:,}")
-        )
+        print(json.dumps({"summary": {"files": len(reports), "valid": valid, "invalid": invalid}}))
+    elif len(reports) > 1:
+        print(words("validate.summary", n=len(reports), valid=valid, invalid=invalid, unit="count"))
     if args.junit_xml:
+        from runner.reporters import junit
+
+        suite = junit.submissions_suite(reports, words)
         junit.write(
-            Path(args.junit_xml), [junit.submissions_suite(reports)], "learn-llm submissions"
-        )
+            Path(args.junit_xml), [suite], "learn-llm submissions"
+        )  # one line if unwritable
     return EXIT_OK if invalid == 0 else EXIT_FOUND_WANTING
+
+
+def _jobs(text: str) -> int:
+    """``--jobs``: 1 to MAX_JOBS (capped later at the files and the CPUs); anything else is
+    misuse, said in one line, never a traceback or a thousand workers."""
+    if not _JOBS.fullmatch(text) or not 1 <= int(text) <= MAX_JOBS:
+        raise UsageError("use.jobs", value=text[:40], limit=MAX_JOBS, unit="count")
+    return int(text)
+
+
+def _repository_root(text: str) -> Path:
+    """``--repo`` must be the root of a repository (a folder holding ``.git``): a plain
+    folder or a subfolder of a checkout would let a foreign commit pass unchecked."""
+    path = Path(text)
+    if not path.is_dir():
+        raise UsageError("use.repo_not_dir", path=display_path(path))
+    if not os.path.lexists(path / ".git"):
+        raise UsageError("use.repo_not_root", path=display_path(path))
+    return path
+
+
+def _safe_output() -> None:
+    """Whatever the terminal's encoding, a message is printed, escaped if need be."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")

@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 Lang = Literal["zh", "en"]
 LANGS: tuple[Lang, ...] = ("zh", "en")
@@ -29,8 +29,9 @@ LANG_VARIABLES = ("LEARN_LLM_LANG", "LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")
 
 def resolve_language(choice: str | None, environ: Mapping[str, str] | None = None) -> Lang:
     """``--lang`` if given, else ``LEARN_LLM_LANG``, else the locale; Chinese when none says."""
-    if choice in LANGS:
-        return cast(Lang, choice)
+    for lang in LANGS:
+        if choice == lang:
+            return lang
     env = os.environ if environ is None else environ
     for var in LANG_VARIABLES:
         value = env.get(var, "").lower()
@@ -67,7 +68,9 @@ class Msg:
         params = data.get("params")
         if not isinstance(params, dict):
             params = {}
-        decoded = {k: (cls.from_data(v) or v) if isinstance(v, dict) else v for k, v in params.items()}
+        decoded = {
+            k: (cls.from_data(v) or v) if isinstance(v, dict) else v for k, v in params.items()
+        }
         return cls(data["code"], decoded)
 
 

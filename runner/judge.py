@@ -52,7 +52,9 @@ def _judge(exp: Expectation, actual: Any) -> Judgement:
             return "failed", Detail.of(
                 "judge.raises_other", error=tol.error, raised=actual.error, message=actual.message
             )
-        return "failed", Detail.of("judge.raises_returned", error=tol.error, value=_brief(actual), unit=unit)
+        return "failed", Detail.of(
+            "judge.raises_returned", error=tol.error, value=_brief(actual), unit=unit
+        )
     if isinstance(actual, Raised):
         return "failed", Detail.of("judge.raised", raised=actual.error, message=actual.message)
     if isinstance(tol, Exact):

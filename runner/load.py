@@ -180,7 +180,12 @@ def _load_pack(
     return ClaimPack(
         meta=meta,
         directory=module_dir,
-        files=(module_dir / MODULE_FILE, *files, *extra, *((chapter,) if chapter.is_file() else ())),
+        files=(
+            module_dir / MODULE_FILE,
+            *files,
+            *extra,
+            *((chapter,) if chapter.is_file() else ()),
+        ),
         claims=tuple(claims),
         complete=chosen is None,
         faults=tuple(faults),
@@ -322,7 +327,10 @@ def describe_error(err: Any) -> Msg:
     """A pydantic error as a message: our own rules carry their code as the error type;
     pydantic's usual errors have entries of their own; anything else keeps its words."""
     kind = err["type"]
-    ctx = {k: v if isinstance(v, int | float | str) else str(v) for k, v in (err.get("ctx") or {}).items()}
+    ctx = {
+        k: v if isinstance(v, int | float | str) else str(v)
+        for k, v in (err.get("ctx") or {}).items()
+    }
     got = _short(err.get("input"))
     if kind in OWN_CODES:
         return msg(kind, **ctx)

@@ -52,7 +52,9 @@ def show(x: Any, unit: Unit | None = None) -> str:
 
 def show_expectation(exp: Expectation, raises_word: str = "raises") -> str:
     """``4701.20 ± 0.005``, ``= 123,532,032``, ``≥ 4600``, ``raises ValueError``."""
-    return show_expected(exp.value, exp.tolerance.model_dump(exclude_none=True), exp.unit, raises_word)
+    return show_expected(
+        exp.value, exp.tolerance.model_dump(exclude_none=True), exp.unit, raises_word
+    )
 
 
 def show_expected(
@@ -84,4 +86,3 @@ def show_tolerance(tol: Mapping[str, Any]) -> str:
         return fmt(absolute) if absolute is not None else "0"
     rel = f"{fmt(relative)} (rel)"
     return rel if absolute is None else f"max({fmt(absolute)}, {rel})"
-

@@ -71,7 +71,7 @@ def measured_paths(module_dirs: Iterable[Path], root: Path) -> list[str]:
     """What a run measures, relative to the repository: the claim packs, and this project's
     own code when it lives in the same repository."""
     paths = sorted({os.path.relpath(d.resolve(), root) for d in module_dirs})
-    if CODE_ROOT == root or root in CODE_ROOT.parents:
+    if root == CODE_ROOT or root in CODE_ROOT.parents:
         base = os.path.relpath(CODE_ROOT, root)
         paths += [os.path.normpath(os.path.join(base, p)) for p in CODE_PATHS]
     return paths

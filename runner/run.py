@@ -22,7 +22,15 @@ from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from checks.registry import CallLog, Implementation, MissingSubject, Registry
 from runner.judge import judge, to_plain
 from runner.load import LoadedClaim
-from runner.models import ClaimResult, Detail, Diagnosis, Expectation, MeasurementResult, Raises, Range
+from runner.models import (
+    ClaimResult,
+    Detail,
+    Diagnosis,
+    Expectation,
+    MeasurementResult,
+    Raises,
+    Range,
+)
 from runner.validate import metric_name
 
 # Beyond this many numbers a measured value is judged whole but recorded by its size only:
@@ -74,9 +82,18 @@ def run_claim(
         if capture.output or capture.dropped:
             result.output = capture.output
             result.output_dropped = capture.dropped
-    if diagnoser is not None and log is not None and result.status == "failed":
+    if diagnoser is not None and log is not None and _diagnosable(result):
         result.diagnosis = diagnoser(loaded, log, impl)
     return result
+
+
+def _diagnosable(result: ClaimResult) -> bool:
+    """A claim the learner's functions failed: out of tolerance, or one of them raised (a
+    raised exception is an outcome a known mistake can reproduce, e.g. an OverflowError)."""
+    if result.status == "failed":
+        return True
+    reason = result.reason
+    return result.status == "error" and reason is not None and reason.code == "claim.learner_raised"
 
 
 def _run(

@@ -1,65 +1,33 @@
-"""Parse YAML that may be hostile, keeping the line of every value.
+"""YAML that may be hostile, as plain data: libyaml's SafeLoader with our policy on top.
 
-Claim files and learner submissions both go through here. Only plain data is accepted
-(mappings, sequences, strings, numbers, booleans, null): no Python tags, no timestamps
-turned into objects, no binary. Duplicate keys are reported instead of silently keeping the
-last one, and alias expansion is bounded before anything is constructed, so an alias bomb
-is refused in time proportional to the file, not to its expansion.
+Claim files and learner submissions both come through here. On top of ``CSafeLoader``: only
+plain tags (str, int, float, bool, null, seq, map; no ``<<`` merges, no binary, no sets),
+no timestamps (a date stays the string it was), a duplicate key is a problem (a key
+SafeLoader would silently merge with an earlier one: 1, 1.0 and true are one key), integers
+of at most ``max_digits`` digits, a size limit. Aliases are refused outright where the caller
+says so (submissions never need them); elsewhere their expansion is bounded before anything
+is built. Every problem is a message with its line and path, all of them at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from runner.i18n import Msg, msg
 
-# libyaml's parser when PyYAML was built with it (it is in the wheels); the pure-Python
-# one otherwise. Only the parser differs: resolving and constructing stay SafeLoader's.
-if TYPE_CHECKING:
-    _BaseLoader = yaml.SafeLoader
-else:
-    _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
 Path = tuple[str | int, ...]
 
 MAX_BYTES = 1_000_000
 MAX_NODES = 100_000
+MAX_DIGITS = 1_000  # a count the chapter shows has at most dozens; Python refuses 4,300
 _TAG = "tag:yaml.org,2002:"
-_STR, _SEQ, _MAP = _TAG + "str", _TAG + "seq", _TAG + "map"
-_PLAIN_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null", "seq", "map")}
-
-
-_IMPLICIT = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != _TAG + "timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-# a plain scalar's candidate tags by its first character ("" for the empty scalar), with the
-# resolvers that apply to any first character appended, as BaseResolver.resolve tries them
-_BY_FIRST = {
-    first: tuple(resolvers + _IMPLICIT.get(None, [])) for first, resolvers in _IMPLICIT.items()
-}
-_ANY_FIRST = tuple(_IMPLICIT.get(None, []))
-
-
-class _Loader(_BaseLoader):
-    """SafeLoader without the implicit timestamp resolver: dates stay strings."""
-
-    yaml_implicit_resolvers = _IMPLICIT
-
-    def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
-        # BaseResolver.resolve without its path resolvers (SafeLoader has none) and without
-        # building a list per scalar: the composer calls this for every node.
-        if kind is yaml.ScalarNode:
-            if implicit[0]:
-                for tag, regexp in _BY_FIRST.get(value[:1], _ANY_FIRST):
-                    if regexp.match(value):
-                        return str(tag)
-            return _STR
-        return _SEQ if kind is yaml.SequenceNode else _MAP
+_STR, _INT, _SEQ, _MAP = (_TAG + t for t in ("str", "int", "seq", "map"))
+_SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
+_NODE_KIND = {_SEQ: yaml.SequenceNode, _MAP: yaml.MappingNode}
 
 
 @dataclass(frozen=True)
@@ -80,9 +48,8 @@ class YamlError(Exception):
 @dataclass
 class Document:
     data: Any
-    lines: dict[Path, int] = field(default_factory=dict)
-    # how deep containers nest; None when aliases make the text an underestimate
-    depth: int | None = 0
+    lines: dict[Path, int] = field(default_factory=dict)  # empty unless asked for
+    depth: int | None = None  # how deep containers nest in the data (with ``lines``)
 
     def line_of(self, path: Path) -> int | None:
         """The line of ``path``, or of its closest ancestor that has one."""
@@ -93,163 +60,247 @@ class Document:
         return None
 
 
-def parse(text: str | bytes, *, max_bytes: int = MAX_BYTES, max_nodes: int = MAX_NODES) -> Document:
-    """Parse one YAML document (JSON is YAML too) into plain data, or raise YamlError."""
-    size = len(text.encode("utf-8") if isinstance(text, str) else text)
-    if size > max_bytes:
-        raise YamlError([Problem(None, msg("yaml.size", size=f"{size:,}", limit=f"{max_bytes:,}"))])
-    if isinstance(text, bytes):
-        raw = text
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            at = raw.count(b"\n", 0, exc.start) + 1
-            raise YamlError([Problem(at, msg("yaml.not_utf8", byte=exc.start, value=f"{raw[exc.start]:#04x}"))]) from None
-    loader = _Loader(text)
+# SafeLoader's implicit resolvers without the timestamp one: a date stays the string it was.
+_RESOLVERS = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != _TAG + "timestamp"]
+    for first, resolvers in yaml.CSafeLoader.yaml_implicit_resolvers.items()
+}
+# a plain scalar's candidates by its first character ("" for the empty scalar), followed by
+# those for any first character, in the order BaseResolver.resolve tries them
+_ANY_FIRST = tuple(_RESOLVERS.get(None, []))
+_BY_FIRST = {first: (*resolvers, *_ANY_FIRST) for first, resolvers in _RESOLVERS.items()}
+
+
+class _Loader(yaml.CSafeLoader):
+    def __init__(self, text: str, *, string_keys: bool, max_digits: int) -> None:
+        super().__init__(text)
+        self.yaml_implicit_resolvers = _RESOLVERS
+        self.string_keys = string_keys
+        self.max_digits = max_digits
+        self.found: list[tuple[yaml.Node, int, Msg]] = []  # (where, line, what)
+
+    def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
+        # BaseResolver.resolve without path resolvers (SafeLoader has none) and without
+        # joining two lists for every scalar: libyaml's composer calls this for each node,
+        # and it was a fifth of the parse.
+        if kind is yaml.ScalarNode:
+            if implicit[0]:
+                for tag, regexp in _BY_FIRST.get(value[:1], _ANY_FIRST):
+                    if regexp.match(value):
+                        return str(tag)
+            return _STR
+        return _SEQ if kind is yaml.SequenceNode else _MAP
+
+    def problem(self, node: yaml.Node, message: Msg, line: int | None = None) -> None:
+        self.found.append((node, line or node.start_mark.line + 1, message))
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        tag = node.tag
+        if tag in _SCALAR_TAGS and isinstance(node, yaml.ScalarNode):
+            if tag == _STR:
+                return node.value
+            if tag == _INT and len(node.value) > self.max_digits:
+                self.problem(
+                    node, msg("yaml.digits", n=len(node.value), limit=self.max_digits, unit="count")
+                )
+                return None
+            try:  # an explicit tag may hold anything: !!int abc, !!bool maybe, !!float ''
+                return self.yaml_constructors[tag](self, node)
+            except (ValueError, KeyError, IndexError):
+                self.problem(
+                    node, msg("yaml.bad_value", tag=_short_tag(tag), value=node.value[:60])
+                )
+                return None
+        if tag not in _SCALAR_TAGS and tag not in _NODE_KIND:
+            self.problem(node, msg("yaml.tag", tag=_short_tag(tag)))
+            return None
+        if not isinstance(node, _NODE_KIND.get(tag, yaml.ScalarNode)):  # !!str [1], !!seq a
+            self.problem(node, msg("yaml.bad_value", tag=_short_tag(tag), value=_text(node)))
+            return None
+        return super().construct_object(node, deep)
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        # SafeConstructor's loop without flatten_mapping (a "<<" key is a !!merge tag,
+        # refused above) and with the duplicates it would silently merge reported.
+        mapping: dict[Any, Any] = {}
+        first: dict[Any, int] = {}
+        for key_node, value_node in node.value:
+            known = len(self.found)
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            if self.string_keys and not isinstance(key, str) and len(self.found) == known:
+                self.problem(key_node, msg("yaml.key_not_string", key=_text(key_node)))
+                key = _text(key_node)
+            if not isinstance(key, Hashable):
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping",
+                    node.start_mark,
+                    "found unhashable key",
+                    key_node.start_mark,
+                )
+            if key in first:
+                dup = msg("yaml.duplicate_key", key=_text(key_node), first=first[key])
+                self.problem(node, dup, line)
+            else:
+                first[key] = line
+            mapping[key] = self.construct_object(value_node, deep=deep)
+        return mapping
+
+
+def parse(
+    text: str | bytes,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_nodes: int = MAX_NODES,
+    max_digits: int = MAX_DIGITS,
+    aliases: bool = True,
+    lines: bool = True,
+    string_keys: bool = False,
+) -> Document:
+    """One YAML document (JSON is YAML too) as plain data, or raise YamlError.
+
+    ``aliases=False`` refuses any anchor or alias; otherwise the document may expand to at
+    most ``max_nodes`` nodes. ``lines`` records the line of every path (claim files report
+    problems by line). ``string_keys`` makes a key that is not a string a problem (JSON's
+    data model; the key is kept as its text).
+    """
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    if len(raw) > max_bytes:
+        raise YamlError(
+            [Problem(None, msg("yaml.size", size=len(raw), limit=max_bytes, unit="bytes"))]
+        )
     try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = raw.count(b"\n", 0, exc.start) + 1
+        bad = msg("yaml.not_utf8", byte=exc.start, value=f"{raw[exc.start]:#04x}")
+        raise YamlError([Problem(at, bad)]) from None
+    loader = _Loader(text, string_keys=string_keys, max_digits=max_digits)
+    try:
+        if not aliases and ("&" in text or "*" in text):  # without both, no anchor or alias
+            _refuse_anchors(text)
         node = loader.get_single_node()
         if node is None:
-            return Document(None, {(): 1})
-        problems, lines, data, depth = _build(loader, node, max_nodes)
-        if problems:
-            raise YamlError(problems)
-        return Document(data, lines, depth)
+            return Document(None, {(): 1} if lines else {}, 0)
+        height = _bounded(node, max_nodes) if aliases else None
+        data = loader.construct_document(node)
+        if loader.found or lines:
+            where, line_of, depth = _walk(node)
+            if loader.found:
+                found = sorted(loader.found, key=lambda f: f[1])
+                raise YamlError([Problem(line, m, where.get(id(n), ())) for n, line, m in found])
+            return Document(data, line_of, depth if height is None else height)
+        return Document(data)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         what = " ".join(s for s in (exc.context, exc.problem) if s)
-        if mark is not None and "\t" in _source_line(text, mark.line)[: mark.column + 1]:
-            raise YamlError([Problem(line, msg("yaml.syntax_tab", what=what))]) from None
-        raise YamlError([Problem(line, msg("yaml.syntax", what=what))]) from None
-    except yaml.YAMLError as exc:
-        raise YamlError([Problem(None, msg("yaml.syntax", what=str(exc)[:200]))]) from None
+        tab = mark is not None and "\t" in _source_line(text, mark.line)[: mark.column + 1]
+        code = "yaml.syntax_tab" if tab else "yaml.syntax"
+        raise YamlError([Problem(line, msg(code, what=what))]) from None
+    except yaml.YAMLError as exc:  # the reader's: a control character, ...
+        what = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise YamlError([Problem(None, msg("yaml.syntax", what=what))]) from None
     except RecursionError:
         raise YamlError([Problem(None, msg("yaml.too_deep"))]) from None
     finally:
         loader.dispose()
 
 
+def _refuse_anchors(text: str) -> None:
+    """Raise YamlError at the first anchor or alias (the events hold them; nodes do not).
+    One is enough to say that none are accepted; an alias bomb would list thousands."""
+    events = yaml.CSafeLoader(text)
+    try:
+        while events.check_event():
+            event = events.get_event()
+            name = getattr(event, "anchor", None)
+            if name is not None:
+                code = "yaml.alias" if isinstance(event, yaml.AliasEvent) else "yaml.anchor"
+                mark = event.start_mark if event is not None else None
+                line = mark.line + 1 if mark is not None else None
+                raise YamlError([Problem(line, msg(code, name=name[:60]))])
+    finally:
+        events.dispose()
+
+
+def _walk(root: yaml.Node) -> tuple[dict[int, Path], dict[Path, int], int]:
+    """(each node's first path, the line of every path, how deep containers nest).
+
+    A key's node has its mapping's path; an alias is not followed (its lines are those of
+    its first path), so this is linear in the text however far the aliases expand.
+    """
+    where: dict[int, Path] = {}
+    lines: dict[Path, int] = {}
+    depth = 0
+    stack: list[tuple[Path, yaml.Node]] = [((), root)]
+    while stack:
+        path, node = stack.pop()
+        lines.setdefault(path, node.start_mark.line + 1)
+        if id(node) in where:
+            continue
+        where[id(node)] = path
+        if isinstance(node, yaml.SequenceNode):
+            depth = max(depth, len(path) + 1)
+            stack.extend(((*path, i), child) for i, child in enumerate(node.value))
+        elif isinstance(node, yaml.MappingNode):
+            depth = max(depth, len(path) + 1)
+            for key_node, value_node in node.value:
+                where.setdefault(id(key_node), path)
+                sub = (*path, _text(key_node))
+                lines[sub] = key_node.start_mark.line + 1
+                stack.append((sub, value_node))
+    return where, lines, depth
+
+
+def _bounded(root: yaml.Node, max_nodes: int) -> int:
+    """How deep the data nests once aliases are expanded; raises YamlError for a cycle or
+    an expansion beyond ``max_nodes``. Memoised per node: linear even for an alias bomb."""
+    sizes: dict[int, tuple[int, int]] = {}  # node -> (nodes it expands to, height)
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    open_nodes: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        children = _children(node)
+        if done:
+            open_nodes.discard(key)
+            size = 1 + sum(sizes[id(c)][0] for c in children)
+            height = 0
+            if not isinstance(node, yaml.ScalarNode):
+                height = 1 + max((sizes[id(c)][1] for c in children), default=0)
+            sizes[key] = (size, height)
+            if size > max_nodes:
+                raise YamlError([Problem(None, msg("yaml.expands", n=max_nodes, unit="count"))])
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:  # an alias inside the node it names
+            raise YamlError([Problem(node.start_mark.line + 1, msg("yaml.cycle"))])
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in sizes)
+    return sizes[id(root)][1]
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+
+def _text(node: yaml.Node) -> str:
+    """A node as it is written, briefly: a scalar's text, or [...] / {...}."""
+    if isinstance(node, yaml.ScalarNode):
+        return str(node.value)
+    return "[…]" if isinstance(node, yaml.SequenceNode) else "{…}"
+
+
+def _short_tag(tag: str) -> str:
+    tag = tag.replace(_TAG, "!!")
+    return tag if len(tag) <= 100 else tag[:99] + "…"
+
+
 def _source_line(text: str, index: int) -> str:
     lines = text.splitlines()
     return lines[index] if 0 <= index < len(lines) else ""
-
-
-def _build(
-    loader: _Loader, root: yaml.Node, max_nodes: int
-) -> tuple[list[Problem], dict[Path, int], Any, int | None]:
-    """One pass over the composed nodes: (problems, lines, data, depth).
-
-    Refuses non-plain tags and duplicate keys, records the line of every path and builds the
-    data SafeLoader's ``construct_document`` would build (an alias is the same object twice)
-    without its generic bookkeeping, which cost as much as the rest of the parse. When the
-    document has aliases, their expanded size is bounded afterwards, and ``depth`` (how deep
-    containers nest) is None: through an alias the data can nest deeper than the text.
-    """
-    problems: list[Problem] = []
-    lines: dict[Path, int] = {}
-    made: dict[int, Any] = {}  # node id -> its value: an alias is a node met before
-    aliases = False
-    depth = 0
-    unhashable: tuple[yaml.Node, yaml.Node] | None = None
-
-    def build(node: yaml.Node, path: Path) -> Any:
-        nonlocal aliases, depth, unhashable
-        lines.setdefault(path, node.start_mark.line + 1)
-        key = id(node)
-        if key in made:  # an alias: its lines were recorded under its first path
-            aliases = True
-            return made[key]
-        tag = node.tag
-        if tag not in _PLAIN_TAGS:
-            where = node.start_mark.line + 1
-            problems.append(Problem(where, msg("yaml.tag", tag=tag.replace(_TAG, "!!")), path))
-            made[key] = None
-            return None
-        if isinstance(node, yaml.ScalarNode):
-            # str as it is; int, float, bool, null by SafeLoader's own rules (0x1f, 1_000, .inf)
-            value = node.value if tag == _STR else loader.yaml_constructors[tag](loader, node)
-            made[key] = value
-            return value
-        depth = max(depth, len(path) + 1)
-        if isinstance(node, yaml.SequenceNode):
-            items: list[Any] = []
-            made[key] = items
-            items.extend(build(item, (*path, i)) for i, item in enumerate(node.value))
-            return items
-        mapping: dict[Any, Any] = {}
-        made[key] = mapping
-        first: dict[Any, int] = {}
-        for key_node, value_node in node.value:
-            line = key_node.start_mark.line + 1
-            name = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-            built = build(key_node, path)  # a key's tag is checked like any value's
-            # a duplicate is a key SafeLoader would silently merge with an earlier one: equal
-            # once built (1, 1.0 and true are one key; 'false' and false are two)
-            if name is not None and key_node.tag in _PLAIN_TAGS:
-                if built in first:
-                    problems.append(
-                        Problem(line, msg("yaml.duplicate_key", key=name, first=first[built]), path)
-                    )
-                else:
-                    first[built] = line
-            sub = (*path, name if name is not None else "?")
-            value = build(value_node, sub)
-            lines[sub] = line
-            if isinstance(built, Hashable):
-                mapping[built] = value
-            elif unhashable is None:
-                unhashable = (node, key_node)  # SafeLoader's error, unless worse is found
-        return mapping
-
-    data = build(root, ())
-    if problems:
-        return problems, lines, None, None
-    if unhashable is not None:
-        mapping_node, key_node = unhashable
-        raise yaml.constructor.ConstructorError(
-            "while constructing a mapping",
-            mapping_node.start_mark,
-            "found unhashable key",
-            key_node.start_mark,
-        )
-    if aliases:
-        # Only a document with aliases can expand beyond its own size or contain itself.
-        # The pass above met each node once, so it was linear even for an alias bomb.
-        cycle, total = _expansion(root)
-        if cycle is not None:
-            return [Problem(cycle.start_mark.line + 1, msg("yaml.cycle"))], {}, None, None
-        if total > max_nodes:
-            return [Problem(None, msg("yaml.expands", n=f"{max_nodes:,}"))], {}, None, None
-    return problems, lines, data, None if aliases else depth
-
-
-def _expansion(root: yaml.Node) -> tuple[yaml.Node | None, int]:
-    """(a node that contains itself, or None; how many nodes the document expands to)."""
-    sizes: dict[int, int] = {}
-    open_nodes: set[int] = set()  # the nodes being expanded: meeting one again is a cycle
-    cycles: list[yaml.Node] = []
-
-    def expanded(node: yaml.Node) -> int:
-        # Memoised on node identity: an alias points at the same node object, so this is
-        # linear in the file even when the expansion would be exponential.
-        key = id(node)
-        if key in open_nodes:
-            cycles.append(node)
-            return 1
-        if key not in sizes:
-            open_nodes.add(key)
-            sizes[key] = 1 + sum(expanded(child) for child in _children(node))
-            open_nodes.discard(key)
-        return sizes[key]
-
-    total = expanded(root)
-    return (cycles[0] if cycles else None), total
-
-
-def _children(node: yaml.Node) -> Iterator[yaml.Node]:
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            yield key
-            yield value
-    elif isinstance(node, yaml.SequenceNode):
-        yield from node.value

@@ -198,7 +198,9 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem
                 out.append(
                     (
                         f"inputs.{name}{where}",
-                        msg("claim.input_type", type=_type_name(hints[name]), got=repr(value)[:120]),
+                        msg(
+                            "claim.input_type", type=_type_name(hints[name]), got=repr(value)[:120]
+                        ),
                         ("inputs", name),
                     )
                 )

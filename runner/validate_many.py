@@ -2,46 +2,87 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from checks import REGISTRY
-from runner.i18n import Lang, language, set_language
-from runner.submission import Report, Validator
-from runner.validate import load_runnable
+from runner.submission import Report, SubmissionFile, Validator
 
 _WORKER: Validator | None = None
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, not the machine's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def make_validator(claims: Path, repo: Path | None, challenge: str | None) -> Validator:
-    packs = load_runnable([claims], REGISTRY)
+    """A validator for the claim packs under ``claims``. Their files must be valid (else
+    InvalidClaims, exit 2); their checks are resolved against the registry only when a
+    challenge will run them: judging submitted numbers needs the expectations alone."""
+    from checks import REGISTRY
+
+    if challenge is None:
+        from runner.load import load_packs
+
+        packs = load_packs([claims])
+    else:
+        from runner.validate import load_runnable
+
+        packs = load_runnable([claims], REGISTRY)
     return Validator(packs, REGISTRY, repo=repo, challenge=challenge)
 
 
-def _init(claims: Path, repo: Path | None, challenge: str | None, lang: Lang) -> None:
+def _init(claims: Path, repo: Path | None, challenge: str | None) -> None:
     global _WORKER
-    set_language(lang)  # a worker reports in the language the command was asked for
-    _WORKER = make_validator(claims, repo, challenge)
+    if _WORKER is None:  # a forked worker has the parent's already
+        _WORKER = make_validator(claims, repo, challenge)
 
 
-def _one(path: Path) -> Report:
-    assert _WORKER is not None
-    return _WORKER.validate_file(path)
+def _one(file: SubmissionFile) -> Report:
+    if _WORKER is None:  # pragma: no cover - the pool always runs _init first
+        raise RuntimeError("worker not initialised")
+    return _WORKER.validate_file(file)
 
 
 def validate_files(
-    files: list[Path], claims: Path, repo: Path | None, challenge: str | None, jobs: int
+    files: list[SubmissionFile],
+    claims: Path,
+    repo: Path | None,
+    challenge: str | None,
+    jobs: int,
 ) -> Iterator[Report]:
-    # Loading the claims in the parent first turns bad claim files into one clear error
-    # (exit 2) before any worker starts.
+    """A report per file, in order. Reports hold messages as data: workers choose no words.
+
+    At most min(jobs, files, usable CPUs) processes; bad claim files are one clear error
+    (exit 2) from the parent before any worker starts.
+    """
+    global _WORKER
     validator = make_validator(claims, repo, challenge)
-    if jobs == 1 or len(files) < 2:
-        for path in files:
-            yield validator.validate_file(path)
-        return
-    chunk = max(1, min(64, len(files) // (jobs * 4)))
-    with ProcessPoolExecutor(
-        max_workers=jobs, initializer=_init, initargs=(claims, repo, challenge, language())
-    ) as pool:
-        yield from pool.map(_one, files, chunksize=chunk)
+    jobs = max(1, min(jobs, len(files), usable_cpus()))
+    done = 0
+    try:
+        if jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
+            from concurrent.futures.process import BrokenProcessPool
+
+            _WORKER = validator
+            chunk = max(1, min(64, len(files) // (jobs * 4)))
+            try:
+                with ProcessPoolExecutor(
+                    max_workers=jobs, initializer=_init, initargs=(claims, repo, challenge)
+                ) as pool:
+                    for report in pool.map(_one, files, chunksize=chunk):
+                        done += 1
+                        yield report
+                return
+            except BrokenProcessPool:
+                pass  # a worker died (killed, out of memory): the rest are judged here
+            finally:
+                _WORKER = None
+        for file in files[done:]:
+            yield validator.validate_file(file)
+    finally:
+        validator.close()

@@ -439,8 +439,7 @@ CASES = [
             "mod/c.yaml:5: claim Top K: id: 'Top K' does not match ^[a-z0-9]+(?:[.-][a-z0-9]+)*$",
             "mod/c.yaml:14: claim Top K: expect[0].tolerence: "
             "unknown key; did you mean 'tolerance'?",
-            "mod/c.yaml:16: claim Top K: expect[0].source: "
-            "must not be empty, got ''",
+            "mod/c.yaml:16: claim Top K: expect[0].source: must not be empty, got ''",
         ],
     ),
     Case(

@@ -178,7 +178,15 @@ def test_environment_names_no_host_user_or_home(cli, work, ran):
     text = (ran / CURRENT).read_text(encoding="utf-8")
     env = json.loads(text)["environment"]
 
-    assert set(env) == {"python", "implementation", "numpy", "platform", "blas", "blas_kernel", "blas_threads"}
+    assert set(env) == {
+        "python",
+        "implementation",
+        "numpy",
+        "platform",
+        "blas",
+        "blas_kernel",
+        "blas_threads",
+    }
     secrets = {socket.gethostname(), getpass.getuser(), str(Path.home())}
     for key, value in env.items():
         for secret in secrets:

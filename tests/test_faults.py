@@ -36,7 +36,8 @@ FAULT_IDS = CHAPTER_FAULT_IDS + BEYOND_FAULT_IDS
 
 def test_the_nine_faults_of_the_chapter_and_three_beyond_it_are_declared_and_registered():
     assert list(FAULTS) == FAULT_IDS
-    assert sorted(REGISTRY.twins) == sorted(FAULT_IDS)
+    # the fault table's twins; the other known mistakes (checks/mistakes.py) are kind "mistake"
+    assert sorted(t.id for t in REGISTRY.twins.values() if t.kind == "fault") == sorted(FAULT_IDS)
     for fault_id in BEYOND_FAULT_IDS:  # they say so instead of quoting a row that is not there
         signal = FAULTS[fault_id].fault.expected_signal
         assert signal.en.startswith("(not in the chapter's fault table)"), fault_id
@@ -116,7 +117,7 @@ def test_no_fault_leaks_into_a_later_reference_run(order):
         broken = api.run_packs([PACK], api.Fault(fault_id), WHOLE_FUNCTIONS)
         assert any(r.status == "failed" for r in broken.results), fault_id
         statuses = reference_statuses()
-        assert len(statuses) == 16 and set(statuses) == {"passed"}, fault_id
+        assert len(statuses) >= 16 and set(statuses) == {"passed"}, fault_id
 
 
 def test_all_faults_score_twelve_of_twelve():
@@ -154,7 +155,7 @@ def test_inject_json(cli):
     (variant,) = doc["variants"]
     assert variant["id"] == "topk-no-renormalize"
     assert variant["caught"] is True
-    assert variant["claims_broken"] == ["contract.top-k-renormalize", "topk.renormalize"]
+    assert {"contract.top-k-renormalize", "topk.renormalize"} <= set(variant["claims_broken"])
     (fact,) = variant["observed_signal"]
     assert fact["held"] is True
     assert render(fact["fact"]["en"], fact["values"]).startswith("the probabilities sum to 0.70")
@@ -226,9 +227,7 @@ def test_run_records_fault_variants_and_matrix(cli, tmp_path):
     assert set(faults["matrix"]) == set(FAULT_IDS)
     assert all(len(row) == len(PACK.claims) for row in faults["matrix"].values())
     temp = next(v for v in faults["variants"] if v["id"] == "temperature-zero")
-    assert temp["claims_broken"] == [
-        "contract.softmax-temperature",
-        "temperature.rejects-nonpositive",
-    ]
+    broken = set(temp["claims_broken"])
+    assert {"contract.softmax-temperature", "temperature.rejects-nonpositive"} <= broken
     assert temp["observed_as_declared"] is True
     assert temp["expected_signal"]["zh"] == "分母为 0，输出 NaN"

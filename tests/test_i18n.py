@@ -18,6 +18,7 @@ from tests.conftest import ROOT
 pytest_plugins = ("pytester",)
 LOCALES = ROOT / "runner" / "locales"
 CJK = re.compile(r"[\u3400-\u9fff]")
+CODE = re.compile(r"[a-z_]+(\.[a-z0-9_]+)+|[a-z_]+")
 # codes built from a prefix at run time (status.<status>, help.<command>, pydantic.<type>, ...)
 FAMILIES = ("status.", "impl.", "help.", "pydantic.", "problem.", "html.", "load.", "judge.")
 # entries that are the same in both languages: notation, not words
@@ -94,9 +95,9 @@ def codes_in_source() -> dict[str, str]:
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             first = node.args[0]
-            if name in callers and isinstance(first, ast.Constant) and isinstance(first.value, str):
-                if re.fullmatch(r"[a-z_]+(\.[a-z0-9_]+)+|[a-z_]+", first.value):
-                    found.setdefault(first.value, str(path.relative_to(ROOT)))
+            literal = isinstance(first, ast.Constant) and isinstance(first.value, str)
+            if name in callers and literal and CODE.fullmatch(first.value):
+                found.setdefault(first.value, str(path.relative_to(ROOT)))
     return found
 
 

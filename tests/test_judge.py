@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from checks.outcome import Raised, attempt
+from runner.i18n import catalog
 from runner.judge import judge
 from runner.models import Expectation
-from runner.i18n import catalog
 from runner.numbers import show_expectation
 
 NAN, INF = math.nan, math.inf
@@ -362,7 +362,7 @@ def test_non_finite_never_passes_inside_a_list(exp, bad):
 @pytest.mark.parametrize("bad", [NAN, INF, -INF, 10**400, [1.0, NAN]])
 def test_a_non_finite_or_astronomic_expected_value_is_refused_at_load_time(kind, bad):
     tol = {"abs": 1.0} if kind == "close" else {}
-    with pytest.raises(ValueError, match="tol.finite_value"):
+    with pytest.raises(ValueError, match=r"tol\.finite_value"):
         expect(kind, bad, **tol)
 
 

@@ -138,6 +138,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "contract.causal-masked-attention",
         "beyond.flash-equals-naive",
         "beyond.linear-attention",
+        "mask.no-parameters-never-read",
         "mask.prefix-softmax",
         "review.attention-axis",
     ),
@@ -156,33 +157,61 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "mha_interleaved_heads": (
         "contract.multi-head-attention",
         "multihead.equals-concatenated-heads",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
     ),
-    "mha_keys_with_wq": ("contract.multi-head-attention",),
+    "mha_keys_with_wq": (
+        "contract.multi-head-attention",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+    ),
     "mha_merge_without_transpose": (
         "contract.multi-head-attention",
         "multihead.equals-concatenated-heads",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
         "operators.position-dependence",
     ),
     "mha_no_mask": (
         "contract.multi-head-attention",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
         "operators.position-dependence",
     ),
-    "mha_no_scale": ("contract.multi-head-attention",),
-    "mha_scale_by_head_size": ("contract.multi-head-attention",),
-    "mha_scale_by_model_width": ("contract.multi-head-attention",),
+    "mha_no_scale": (
+        "contract.multi-head-attention",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+    ),
+    "mha_scale_by_head_size": (
+        "contract.multi-head-attention",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+    ),
+    "mha_scale_by_model_width": (
+        "contract.multi-head-attention",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+    ),
     # softmax_temperature
     "temp_divides_first": ("contract.softmax-temperature",),
     "temp_global_sum": ("contract.softmax-temperature",),
     "temp_multiplies": (
         "contract.softmax-temperature",
         "review.low-temperature",
+        "sampling.greedy",
+        "sampling.outside-the-loss",
+        "sampling.ranking-ties",
         "temperature.table",
         "temperature.underflow",
+        "topp.adapts-to-temperature",
     ),
     "temp_nan_logits_pass": ("contract.softmax-temperature",),
     "temp_no_max_subtraction": (
         "contract.softmax-temperature",
         "review.low-temperature",
+        "sampling.greedy",
+        "sampling.ranking-ties",
         "temperature.underflow",
     ),
     "temp_only_zero_refused": (
@@ -192,6 +221,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "temp_returns_float64": (
         "contract.softmax-temperature",
         "review.low-temperature",
+        "sampling.ranking-ties",
         "temperature.underflow",
     ),
     # top_k_renormalize
@@ -200,7 +230,10 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "topk_keeps_ties": ("contract.top-k-renormalize",),
     "topk_off_by_one": (
         "contract.top-k-renormalize",
+        "sampling.greedy",
+        "sampling.outside-the-loss",
         "topk.renormalize",
+        "topp.adapts-to-temperature",
     ),
     "topk_unvalidated": ("contract.top-k-renormalize",),
     # logits_memory_bytes
@@ -283,6 +316,79 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "beyond.moe",
     ),
     "moe_count_rejects_numpy": ("contract.moe-parameter-count",),
+    # top_p_renormalize
+    "top_p_drops_the_crossing_token": (
+        "contract.top-p-renormalize",
+        "topp.adapts-to-temperature",
+        "topp.renormalize",
+    ),
+    "top_p_ties_higher_index": (
+        "contract.top-p-renormalize",
+        "topp.renormalize",
+    ),
+    # greedy_token
+    "greedy_last_of_ties": (
+        "contract.greedy-token",
+        "sampling.greedy",
+    ),
+    "greedy_nan_not_refused": ("contract.greedy-token",),
+    # layer_norm
+    "layer_norm_eps_outside_sqrt": (
+        "contract.layer-norm",
+        "operators.per-position-blocks",
+    ),
+    "layer_norm_unbiased_variance": (
+        "contract.layer-norm",
+        "operators.per-position-blocks",
+    ),
+    # embedding_lookup
+    "embedding_one_based_ids": (
+        "contract.embedding-lookup",
+        "operators.per-position-blocks",
+    ),
+    "embedding_unchecked_ids": ("contract.embedding-lookup",),
+    # output_head
+    "output_head_softmax": (
+        "contract.output-head",
+        "operators.per-position-blocks",
+    ),
+    "output_head_untransposed": (
+        "contract.output-head",
+        "operators.per-position-blocks",
+    ),
+    # sinusoidal_positions
+    "sinusoidal_exponent_i_over_d": (
+        "contract.sinusoidal-positions",
+        "operators.position-code",
+    ),
+    "sinusoidal_halves": (
+        "contract.sinusoidal-positions",
+        "operators.position-code",
+    ),
+    # rotary_embedding
+    "rotary_halves": (
+        "contract.rotary-embedding",
+        "operators.position-code",
+    ),
+    "rotary_ignores_offset": (
+        "contract.rotary-embedding",
+        "operators.position-code",
+    ),
+    # kv_cache_bytes
+    "kv_cache_int32_wraps": ("contract.kv-cache-bytes",),
+    "kv_cache_keys_only": (
+        "contract.kv-cache-bytes",
+        "operators.kv-cache",
+    ),
+    # bpe_train
+    "bpe_no_early_stop": ("contract.bpe-train",),
+    "bpe_ties_largest_pair": ("contract.bpe-train",),
+    # bpe_encode
+    "bpe_encode_merges_by_id_order": (
+        "contract.bpe-encode",
+        "tokenizer.bpe-bill",
+    ),
+    "bpe_encode_right_to_left": ("contract.bpe-encode",),
 }
 
 

@@ -1,6 +1,6 @@
 """The reference keeps its contract at the edges, checked against exact arithmetic.
 
-The claims compare every implementation with the reference (10-contract.yaml), so the
+The claims compare every implementation with the reference (13-contract.yaml), so the
 reference must be right where those comparisons reach: counts exact for any size and for
 NumPy integers (Python ints and ``fractions.Fraction`` as oracles), one integer rule in every
 function (NumPy integers accepted, bools and floats refused), no NaN for finite inputs in

@@ -1,5 +1,6 @@
-"""safeyaml resolves tags and builds values in code of its own: the data must be exactly
-what PyYAML's stock SafeLoader (libyaml's parser, with timestamps left as strings) builds."""
+"""safeyaml is libyaml's SafeLoader with a policy: whatever it accepts must be exactly what the
+stock SafeLoader (timestamps left as strings) builds, and whatever the policy refuses is a
+problem with its line and path, as a message both catalogues can say, never an exception."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from runner import safeyaml
+from runner.i18n import LANGS, catalog
 from tests.conftest import CLAIMS, ROOT
 
 
@@ -85,7 +87,8 @@ def test_an_unhashable_key_is_a_yaml_error_with_its_line() -> None:
         safeyaml.parse("ok: 1\n? [a, b]\n: 2\n")
     (problem,) = info.value.problems
     assert problem.line == 2
-    assert "found unhashable key" in problem.message
+    assert problem.message.code == "yaml.syntax"
+    assert "found unhashable key" in problem.message.params["what"]
 
 
 # documents as YAML text: dumped plain data, block or flow style, some of it with anchors
@@ -139,7 +142,169 @@ def test_any_text_is_refused_or_built_as_safe_loader_builds_it(text: str) -> Non
 )
 def test_a_duplicate_is_a_key_safe_loader_would_merge(text: str, duplicate: bool) -> None:
     if duplicate:
-        with pytest.raises(safeyaml.YamlError, match="duplicate key"):
-            safeyaml.parse(text)
+        assert [(p.line, p.message.code) for p in problems_of(text)] == [(2, "yaml.duplicate_key")]
     else:
         assert same(safeyaml.parse(text).data, safe_loader_data(text))
+
+
+# -- the policy ---------------------------------------------------------------------------------
+def problems_of(text: str | bytes, **options: Any) -> list[safeyaml.Problem]:
+    with pytest.raises(safeyaml.YamlError) as info:
+        safeyaml.parse(text, **options)
+    for problem in info.value.problems:
+        for lang in LANGS:
+            catalog(lang).say(problem.message)  # every language can say it
+    return info.value.problems
+
+
+def shape(problems: list[safeyaml.Problem]) -> list[tuple[Any, ...]]:
+    return [(p.line, p.path, p.message.code, dict(p.message.params)) for p in problems]
+
+
+@pytest.mark.parametrize(
+    ("value", "tag"),
+    [("!!int abc", "!!int"), ("!!float abc", "!!float"), ("!!bool maybe", "!!bool"),
+     ("!!float ''", "!!float"), ("!!int ''", "!!int"), ("!!str [1]", "!!str"),
+     ("!!seq abc", "!!seq"), ("!!map abc", "!!map")],
+)  # fmt: skip
+def test_an_explicit_tag_with_a_bad_value_is_a_problem_not_an_exception(value, tag):
+    (problem,) = problems_of(f"a: 1\nb:\n  c: {value}\n")
+    assert (problem.line, problem.path, problem.message.code) == (3, ("b", "c"), "yaml.bad_value")
+    assert problem.message.params["tag"] == tag
+
+
+@pytest.mark.parametrize(
+    "value", ["!!binary aGk=", "!!timestamp 2025-01-01", "!!set {a}", "!!python/none ''", "!x 1"]
+)
+def test_a_tag_that_is_not_plain_data_is_refused(value):
+    (problem,) = problems_of(f"k: {value}\n")
+    assert (problem.line, problem.path, problem.message.code) == (1, ("k",), "yaml.tag")
+
+
+def test_a_merge_key_is_refused_not_merged():
+    (problem,) = problems_of("base: {a: 1}\nx:\n  <<: {a: 1}\n  b: 2\n")
+    assert shape([problem]) == [(3, ("x",), "yaml.tag", {"tag": "!!merge"})]
+
+
+def test_dates_and_times_stay_the_strings_they_were():
+    data = safeyaml.parse("d: 2025-03-14\nt: 2025-03-14 10:00:00Z\n").data
+    assert data == {"d": "2025-03-14", "t": "2025-03-14 10:00:00Z"}
+
+
+@pytest.mark.parametrize("digits", [1000, 1001, 4301, 100_000])
+@pytest.mark.parametrize("prefix", ["", "-", "0x", "+"])
+def test_an_integer_has_at_most_max_digits(digits, prefix):
+    text = f"n: {prefix}{'1' * digits}\n"
+    if len(prefix) + digits <= safeyaml.MAX_DIGITS:
+        assert safeyaml.parse(text).data["n"] == int(f"{prefix}{'1' * digits}", 0)
+    else:
+        assert shape(problems_of(text)) == [
+            (1, ("n",), "yaml.digits", {"n": len(prefix) + digits, "limit": 1000, "unit": "count"})
+        ]
+
+
+def test_a_float_of_any_length_is_a_float():
+    assert safeyaml.parse(f"x: 1{'0' * 5000}.5\n").data["x"] == float("inf")
+    assert isinstance(safeyaml.parse(f"x: 1.{'0' * 5000}5\n").data["x"], float)
+
+
+def test_every_problem_is_reported_at_once_in_line_order():
+    text = "a: !!int x\nb: 1\nb: 2\nc: !!python/none ''\nd: !!bool y\n"
+    assert [(p.line, p.message.code) for p in problems_of(text)] == [
+        (1, "yaml.bad_value"),
+        (3, "yaml.duplicate_key"),
+        (4, "yaml.tag"),
+        (5, "yaml.bad_value"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "code", "name"),
+    [
+        ("a: &x 1\n", 1, "yaml.anchor", "x"),  # an anchor alone, never used
+        ("a: 1\nb: &y [1]\nc: *y\n", 2, "yaml.anchor", "y"),
+        ("a: &a [*a]\n", 1, "yaml.anchor", "a"),
+        ("- *nothing\n", 1, "yaml.alias", "nothing"),
+    ],
+)
+def test_without_aliases_the_first_anchor_or_alias_is_refused(text, line, code, name):
+    (problem,) = problems_of(text, aliases=False)
+    assert (problem.line, problem.message.code, problem.message.params["name"]) == (
+        line,
+        code,
+        name,
+    )
+
+
+def test_an_ampersand_or_star_that_is_text_is_no_anchor():
+    text = "cmd: 'a && b *'\nx: a&b\ny: '*'\n"
+    assert safeyaml.parse(text, aliases=False).data == {"cmd": "a && b *", "x": "a&b", "y": "*"}
+
+
+def test_with_aliases_an_alias_bomb_is_refused_in_time_linear_in_the_text():
+    bomb = "\n".join(
+        ["a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+        + [
+            f"{b}: &{b} [{', '.join([f'*{a}'] * 10)}]"
+            for a, b in zip("abcdefgh", "bcdefghi", strict=True)
+        ]
+    )
+    assert shape(problems_of(bomb)) == [(None, (), "yaml.expands", {"n": 100_000, "unit": "count"})]
+
+
+def test_with_aliases_a_cycle_is_refused():
+    assert [p.message.code for p in problems_of("a: &a [1, *a]\n")] == ["yaml.cycle"]
+
+
+def test_with_aliases_depth_counts_what_the_aliases_expand_to():
+    text = "a: &x [[[1]]]\nb: [[*x]]\n"  # b nests 1 (doc) + 2 + 3 (x) levels
+    assert safeyaml.parse(text).depth == 6
+    assert safeyaml.parse("a: [[[1]]]\n").depth == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("1: a\n", "1"), ("true: a\n", "true"), ("null: a\n", "null"), ("1.5: a\n", "1.5"),
+     ("[a, b]: c\n", "[…]"), ("? {a: 1}\n: c\n", "{…}")],
+)  # fmt: skip
+def test_with_string_keys_a_key_that_is_not_a_string_is_a_problem(text, key):
+    assert shape(problems_of(text, string_keys=True)) == [
+        (1, (), "yaml.key_not_string", {"key": key})
+    ]
+
+
+def test_lines_are_recorded_for_every_path():
+    doc = safeyaml.parse("a: 1\nb:\n  - x\n  - c: 2\n    d: [3,\n      4]\n")
+    assert doc.lines[("a",)] == 1
+    assert doc.lines[("b", 1, "c")] == 4
+    assert doc.lines[("b", 1, "d", 1)] == 6
+    assert doc.line_of(("b", 1, "nope")) == 4  # its closest ancestor, the item
+    assert doc.depth == 4
+    assert safeyaml.parse("a: 1\n", lines=False).lines == {}
+
+
+def test_size_encoding_and_syntax_are_problems_with_their_line():
+    assert shape(problems_of("a: 1\n", max_bytes=3)) == [
+        (None, (), "yaml.size", {"size": 5, "limit": 3, "unit": "bytes"})
+    ]
+    assert shape(problems_of(b"a: 1\nb: \xff\n")) == [
+        (2, (), "yaml.not_utf8", {"byte": 8, "value": "0xff"})
+    ]
+    assert [(p.line, p.message.code) for p in problems_of("a: [1\n")] == [(2, "yaml.syntax")]
+    assert [(p.line, p.message.code) for p in problems_of("a:\n\t- 1\n")] == [
+        (2, "yaml.syntax_tab")
+    ]
+    assert [p.message.code for p in problems_of("a: \x00\n")] == ["yaml.syntax"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("&*!|>:-?,[]{}#'\"\n .ab01~<")), max_size=60))
+def test_without_aliases_any_text_is_refused_or_built_as_safe_loader_builds_it(text: str) -> None:
+    try:
+        ours = safeyaml.parse(text, aliases=False, string_keys=True, lines=False)
+    except safeyaml.YamlError as exc:
+        for problem in exc.problems:
+            for lang in LANGS:
+                catalog(lang).say(problem.message)
+        return
+    assert same(ours.data, safe_loader_data(text))

@@ -5,6 +5,7 @@ Importing this package registers every check in :data:`checks.registry.REGISTRY`
 
 from checks.measure import (
     attention,
+    audit,
     beyond,
     challenge,
     contract,
@@ -12,10 +13,12 @@ from checks.measure import (
     params,
     sampling,
     support,
+    tokenizer,
 )
 
 __all__ = [
     "attention",
+    "audit",
     "beyond",
     "challenge",
     "contract",
@@ -23,4 +26,5 @@ __all__ = [
     "params",
     "sampling",
     "support",
+    "tokenizer",
 ]

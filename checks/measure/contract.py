@@ -137,6 +137,17 @@ def _differ(expected: Any, actual: Any, tol: _Tolerance) -> dict[str, Any] | Non
         return None
     if isinstance(expected, np.ndarray):
         return _differ_array(expected, actual, tol)
+    if isinstance(expected, list | tuple):  # a sequence of values (BPE's merges): element-wise
+        if not isinstance(actual, list | tuple | np.ndarray):
+            return {"why": "type", "expected": "sequence", "got": _kind(actual)}
+        items = list(actual)
+        if len(items) != len(expected):
+            return {"why": "length", "expected": len(expected), "got": len(items)}
+        for i, (e, a) in enumerate(zip(expected, items, strict=True)):
+            why = _differ(e, a, tol)
+            if why is not None:
+                return {**why, "index": i}
+        return None
     if isinstance(expected, int):  # a count: exact, and an integer
         if isinstance(actual, bool | np.bool_) or not isinstance(actual, int | np.integer):
             return {"why": "type", "expected": "int", "got": _kind(actual)}
@@ -174,6 +185,18 @@ def _differ_array(expected: np.ndarray, actual: Any, tol: _Tolerance) -> dict[st
         return {"why": "type", "expected": "array", "got": _kind(actual)}
     if got.shape != expected.shape:
         return {"why": "shape", "expected": list(expected.shape), "got": list(got.shape)}
+    if expected.dtype.kind in "iu":  # integer ids: any integer dtype, the exact values
+        if got.dtype.kind not in "iu":
+            return {"why": "dtype", "expected": "an integer dtype", "got": got.dtype.name}
+        if not np.array_equal(got, expected):
+            at = np.unravel_index(int(np.argmax(got != expected)), expected.shape)
+            return {
+                "why": "value",
+                "at": [int(i) for i in at],
+                "expected_at": int(expected[at]),
+                "actual_at": int(got[at]),
+            }
+        return None
     if got.dtype != expected.dtype:
         return {"why": "dtype", "expected": expected.dtype.name, "got": got.dtype.name}
     finite = np.isfinite(expected)

@@ -3,6 +3,30 @@
 Importing this package registers every function as a subject in :data:`checks.registry.REGISTRY`.
 """
 
-from checks.reference import attention, beyond, memory, params, sampling, support
+from checks.reference import (
+    attention,
+    beyond,
+    blocks,
+    cache,
+    decoding,
+    memory,
+    params,
+    positions,
+    sampling,
+    support,
+    tokenizer,
+)
 
-__all__ = ["attention", "beyond", "memory", "params", "sampling", "support"]
+__all__ = [
+    "attention",
+    "beyond",
+    "blocks",
+    "cache",
+    "decoding",
+    "memory",
+    "params",
+    "positions",
+    "sampling",
+    "support",
+    "tokenizer",
+]

@@ -53,7 +53,9 @@ def kind_of(value: Any) -> str:
     """A type's name as a learner would write it, for messages."""
     cls = type(value)
     module = cls.__module__
-    return cls.__qualname__ if module in ("builtins", "__main__") else f"{module}.{cls.__qualname__}"
+    return (
+        cls.__qualname__ if module in ("builtins", "__main__") else f"{module}.{cls.__qualname__}"
+    )
 
 
 # -- encoding -------------------------------------------------------------------------------

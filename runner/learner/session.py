@@ -28,6 +28,7 @@ from typing import Any
 
 from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from checks.registry import Implementation
+from runner.learner.limits import WorkerLimits
 from runner.learner import codec
 from runner.learner.worker import FRAME, serve
 
@@ -36,26 +37,13 @@ MAX_IMPL_BYTES = 1_000_000
 # process whose BLAS has started threads can deadlock it: one thread each.
 SINGLE_THREADED = {
     name: "1"
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
+    for name in (
+        "OPENBLAS_NUM_THREADS",
+        "OMP_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "VECLIB_MAXIMUM_THREADS",
+    )
 }
-
-
-@dataclass(frozen=True)
-class WorkerLimits:
-    """What a learner's code may spend. Exceeding any of them is that claim's error."""
-
-    timeout_s: float = 10.0  # per claim, and once for importing the file
-    memory_mib: int = 2048  # address space of the worker
-    result_mib: int = 16  # one answer of one call
-    output_chars: int = 2000  # what is kept of what a claim's calls printed
-    file_mib: int = 16  # any file the learner's code writes
-
-    def rlimits(self) -> dict[str, int]:
-        return {
-            "RLIMIT_AS": self.memory_mib * 2**20,
-            "RLIMIT_FSIZE": self.file_mib * 2**20,
-            "RLIMIT_CORE": 0,
-        }
 
 
 class _Server:
@@ -115,7 +103,9 @@ class LearnerSession:
         self.subjects = subjects
         self.limits = limits
         self.size = path.stat().st_size
-        self.sha256 = hashlib.sha256(path.read_bytes()).hexdigest() if self.size <= MAX_IMPL_BYTES else ""
+        self.sha256 = (
+            hashlib.sha256(path.read_bytes()).hexdigest() if self.size <= MAX_IMPL_BYTES else ""
+        )
         self.signatures: dict[str, inspect.Signature] = {}
         self.load_output = ""
         self.deadline = 0.0
@@ -264,7 +254,9 @@ class LearnerSession:
         if status == "unplain":
             where = str(reply.get("where") or "")
             code = "boundary.unplain_at" if where else "boundary.unplain"
-            raise BoundaryError(code, {"function": name, "what": str(reply.get("what")), "at": where})
+            raise BoundaryError(
+                code, {"function": name, "what": str(reply.get("what")), "at": where}
+            )
         self.kill()
         raise BoundaryError("boundary.garbled", {"function": name})
 
@@ -350,7 +342,9 @@ class LearnerSession:
         code = process.exitcode if process is not None else None
         self.kill()
         if code is not None and code < 0:
-            raise BoundaryError("boundary.signal", {"function": name, "signal": _signal_name(-code)})
+            raise BoundaryError(
+                "boundary.signal", {"function": name, "signal": _signal_name(-code)}
+            )
         raise BoundaryError("boundary.exited", {"function": name, "code": code})
 
     def _drain_output(self) -> None:

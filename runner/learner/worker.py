@@ -50,7 +50,7 @@ def serve(
     os.dup2(devnull, 0)
     try:
         functions, reply = _load(path, subjects)
-    except BaseException as exc:  # noqa: BLE001 - a learner's import may raise anything
+    except BaseException as exc:
         _send(reply_fd, _raised(exc, path, during="import"))
         os._exit(0)
     _send(reply_fd, reply)
@@ -96,8 +96,10 @@ def _signature(fn: Callable[..., Any]) -> list[list[Any]]:
     """[name, kind, has_default] per parameter, or [] when Python cannot tell."""
     try:
         params = inspect.signature(fn).parameters.values()
-        return [[str(p.name), int(p.kind), p.default is not inspect.Parameter.empty] for p in params]
-    except BaseException:  # noqa: BLE001 - a callable object may make inspect fail anyhow
+        return [
+            [str(p.name), int(p.kind), p.default is not inspect.Parameter.empty] for p in params
+        ]
+    except BaseException:
         return []
 
 
@@ -119,7 +121,7 @@ def _call(
                 if tracemalloc.is_tracing():  # the learner's code may have stopped it
                     peak = tracemalloc.get_traced_memory()[1] - base
                 tracemalloc.stop()
-    except BaseException as exc:  # noqa: BLE001 - the learner's exception is the outcome
+    except BaseException as exc:
         return _raised(exc, path, during="call")
     reply: dict[str, Any] = {"status": "returned", "value": value}
     if measure:
@@ -130,7 +132,7 @@ def _call(
 def _raised(exc: BaseException, path: str, during: str) -> dict[str, Any]:
     try:
         text = (exc.msg if isinstance(exc, SyntaxError) and exc.msg else str(exc)).strip()
-    except BaseException:  # noqa: BLE001 - a __str__ that raises says nothing more
+    except BaseException:
         text = ""
     lines = text.splitlines()
     line = None
@@ -154,7 +156,7 @@ def _send(fd: int, reply: dict[str, Any]) -> None:
     for stream in (sys.stdout, sys.stderr):  # printed before replying: it belongs to this call
         try:
             stream.flush()
-        except BaseException:  # noqa: BLE001 - the learner may have replaced the stream
+        except BaseException:
             pass
     try:
         data = encode(reply)
@@ -162,8 +164,10 @@ def _send(fd: int, reply: dict[str, Any]) -> None:
         # where inside the returned value, not inside this reply
         where = exc.where.removeprefix("['value']")
         data = encode({"status": "unplain", "what": exc.what[:300], "where": where[:300]})
-    except BaseException as exc:  # noqa: BLE001 - e.g. a recursion limit hit while encoding
-        data = encode({"status": "unplain", "what": f"a value that raised {kind_of(exc)}", "where": ""})
+    except BaseException as exc:
+        data = encode(
+            {"status": "unplain", "what": f"a value that raised {kind_of(exc)}", "where": ""}
+        )
     view = memoryview(FRAME.pack(len(data)) + data)
     while view:
         view = view[os.write(fd, view) :]

@@ -11,15 +11,16 @@ A change in the meaning of a field is a new version: of the template's fields, a
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from runner.models.claims import ID_PATTERN, Status, Text, Unit, Verdict, Visibility
 
-EVIDENCE_SCHEMA = "learn-llm.evidence.v1"
-RUNNER_FORMAT = 2
+from runner.models.evidence_format import EVIDENCE_SCHEMA, RUNNER_FORMAT
+
 SHA256 = r"^[0-9a-f]{64}$"
+NonEmpty = Annotated[str, Field(min_length=1)]
 ISO_TIME = (
     r"^[0-9]{4}-[0-9]{2}-[0-9]{2}"
     r"([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?$"
@@ -37,8 +38,9 @@ class Metric(_Record):
     expected: JsonValue = Field(description="The claim pack's versioned expectation.")
     actual: JsonValue = Field(description="What the run measured.")
     claim: str | None = Field(default=None, description="Runner: the claim it belongs to.")
+    tolerance: dict[str, JsonValue] | None = None
     verdict: Verdict | None = None
-    unit: Unit | None = None
+    unit: str | None = Field(default=None, description="How to show the number.")
     context: bool | None = Field(
         default=None,
         description="Runner: computed from the claim's inputs alone, not by the implementation.",
@@ -130,17 +132,30 @@ class MeasurementRecord(_Record):
 
 
 class MistakeRecord(_Record):
+    """A known mistake (a broken twin) whose outputs the learner's function reproduces."""
+
     id: str
+    replaces: str | None = Field(
+        default=None, description="The chapter function the mistake is made in."
+    )
     explanation: Text
-    where: Text
+    where: Text = Field(description="The chapter's fault-table row or stage it belongs to.")
 
 
 class DiagnosisRecord(_Record):
+    """Which known mistakes a failing function reproduces on every call its claim made."""
+
     function: str
-    calls: int = Field(ge=0)
+    calls: int = Field(ge=0, description="The calls the claim made to it, all compared.")
     matches: list[MistakeRecord] = Field(default_factory=list)
-    first_difference: dict[str, JsonValue] | None = None
-    complete: bool = True
+    first_difference: dict[str, JsonValue] | None = Field(
+        default=None,
+        description="When nothing matches: the first call where it differs from the reference "
+        "(call: its index from 0, inputs, at: where in the output, expected, actual).",
+    )
+    complete: bool = Field(
+        default=True, description="False: not every call or known mistake could be compared."
+    )
 
 
 class ClaimRecord(_Record):
@@ -214,13 +229,13 @@ class Evidence(_Record):
         description="Hex sha of the commit whose code produced the values.",
     )
     verified_at: str = Field(pattern=ISO_TIME, description="ISO 8601 date or time of the run.")
-    environment: str | dict[str, str] = Field(
+    environment: NonEmpty | dict[str, str] = Field(
         description="Sanitized: no host name, user name or path."
     )
     seed: int
-    commands: list[str] = Field(min_length=1)
+    commands: list[NonEmpty] = Field(min_length=1)
     metrics: list[Metric]
-    artifacts: list[str]
+    artifacts: list[NonEmpty] = Field(description="Repository-relative paths the run wrote.")
     cost: Cost
     licenses: list[License]
     known_failures: list[str]

@@ -50,6 +50,7 @@ class MistakeMatch(BaseModel):
     """A known mistake whose outputs the learner's function reproduces on every input."""
 
     id: str
+    replaces: str | None = None  # the chapter function the mistake is made in
     explanation: Text
     where: Text
 

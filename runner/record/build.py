@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import math
@@ -15,10 +14,10 @@ from checks.registry import Registry
 from runner.i18n import Msg, catalog
 from runner.load import ClaimPack
 from runner.models import ClaimResult
-from runner.models.evidence import EVIDENCE_SCHEMA, RUNNER_FORMAT, Evidence
+from runner.models.evidence_format import EVIDENCE_SCHEMA, RUNNER_FORMAT
 from runner.provenance import Commit, environment, now_iso, repo_relative
+from runner.record.licenses import PRODUCER, dependency_licenses, own_version
 
-PRODUCER = "learn-llm-claims"
 # Reproduction precision of `run --check` (see runner.record.drift).
 REL, RESIDUE_ABS, MEMORY_REL = 1e-9, 1e-12, 0.25
 COMPARED = [
@@ -31,8 +30,6 @@ COMPARED = [
     "faults: matrix, score, catchers, claims broken, facts held, their values to precision",
     "challenge",
 ]
-NOT_REDISTRIBUTED = "used as an installed dependency; not redistributed with this evidence"
-RUNTIME_DEPENDENCIES = ("numpy", "pydantic", "pyyaml", "jsonschema-rs", "threadpoolctl")
 
 
 def build_evidence(
@@ -47,7 +44,9 @@ def build_evidence(
     challenge: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The evidence document as JSON data, validated by its model."""
-    counts = {s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")}
+    counts = {
+        s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")
+    }
     english = catalog("en")  # the template's free-text field, for any reader; not compared
     claims = [claim_record(r, registry) for r in results]
     doc: dict[str, Any] = {
@@ -102,10 +101,10 @@ def build_evidence(
         doc["challenge"] = to_json_data(challenge)
     if faults is not None:
         doc["faults"] = to_json_data(faults)
-    # the model checks every field's type and shape; its dump is the canonical form
-    model = Evidence.model_validate(doc)
-    data: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return data
+    # Plain data, checked against the schema generated from runner.models.evidence.Evidence
+    # before it is written (jsonschema-rs); building the pydantic model here as well would
+    # only add its import to every run. A test keeps the two in step.
+    return doc
 
 
 def claim_record(result: ClaimResult, registry: Registry) -> dict[str, Any]:
@@ -177,49 +176,3 @@ def expectations_sha256(pack: ClaimPack) -> str:
     )
     blob = json.dumps(asserted, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
-
-
-@functools.cache
-def own_version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version(PRODUCER)
-    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-        return "0+unknown"
-
-
-@functools.cache
-def dependency_licenses() -> list[dict[str, str]]:
-    from importlib import metadata
-
-    out = []
-    for name in RUNTIME_DEPENDENCIES:
-        try:
-            meta = metadata.metadata(name)
-        except metadata.PackageNotFoundError:
-            continue
-        license_ = meta.get("License-Expression") or meta.get("License") or "see package"
-        classifiers = [c for c in meta.get_all("Classifier") or [] if c.startswith("License ::")]
-        if license_ == "see package" and classifiers:
-            license_ = classifiers[0].rsplit("::", 1)[-1].strip()
-        author = meta.get("Author") or _names(meta.get("Author-email")) or name
-        out.append(
-            {
-                "source": name,
-                "version": str(meta.get("Version")),
-                "license": str(license_).splitlines()[0][:120] or "see package",
-                "attribution": str(author).splitlines()[0][:120] or name,
-                "redistribution": NOT_REDISTRIBUTED,
-            }
-        )
-    return out
-
-
-def _names(addresses: object) -> str:
-    """'Ann <a@x>, Bob <b@y>' -> 'Ann, Bob': attribution without e-mail addresses."""
-    if not isinstance(addresses, str):
-        return ""
-    names = [part.split("<")[0].strip().strip('"') for part in addresses.split(",")]
-    names = [n for n in names if n and "@" not in n]
-    return ", ".join(names[:3]) + (" et al." if len(names) > 3 else "")

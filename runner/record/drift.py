@@ -97,7 +97,9 @@ def _claims(old: Any, new: list[dict[str, Any]]) -> Iterator[Drift]:
                 continue
             for key in ("name", "metric", "expected", "tolerance", "verdict", "context"):
                 yield from _exact(m.get(key), n.get(key), f"{where}.{key}")
-            yield from _close(m.get("actual"), n.get("actual"), n.get("precision"), f"{where}.actual")
+            yield from _close(
+                m.get("actual"), n.get("actual"), n.get("precision"), f"{where}.actual"
+            )
         old_o, new_o = a.get("observations"), b.get("observations") or {}
         if not isinstance(old_o, dict) or set(old_o) != set(new_o):
             yield Drift(f"{base}.observations", _brief(old_o), _brief(sorted(new_o)))
@@ -125,7 +127,14 @@ def _faults(old: Any, new: Any, precision: dict[str, str]) -> Iterator[Drift]:
         if not isinstance(a, dict):
             yield Drift(base, _brief(a), "a variant")
             continue
-        for key in ("id", "replaces", "catchers", "claims_broken", "caught", "observed_as_declared"):
+        for key in (
+            "id",
+            "replaces",
+            "catchers",
+            "claims_broken",
+            "caught",
+            "observed_as_declared",
+        ):
             yield from _exact(a.get(key), b.get(key), f"{base}.{key}")
         facts_a, facts_b = a.get("observed_signal"), b.get("observed_signal") or []
         if not isinstance(facts_a, list) or len(facts_a) != len(facts_b):
@@ -143,11 +152,13 @@ def _faults(old: Any, new: Any, precision: dict[str, str]) -> Iterator[Drift]:
                 yield Drift(f"{where}.values", _brief(old_values), _brief(sorted(new_values)))
                 continue
             for ref, value in new_values.items():
-                yield from _close(old_values[ref], value, precision.get(ref), f"{where}.values[{ref}]")
+                yield from _close(
+                    old_values[ref], value, precision.get(ref), f"{where}.values[{ref}]"
+                )
 
 
 def _precisions(doc: dict[str, Any]) -> dict[str, str]:
-    """"claim/measure" -> its precision class, from the fresh run."""
+    """ "claim/measure" -> its precision class, from the fresh run."""
     out: dict[str, str] = {}
     for claim in doc.get("claims") or []:
         for m in claim.get("measurements", []):

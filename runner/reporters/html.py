@@ -99,14 +99,22 @@ def _summary(evidence: dict[str, Any], words: Catalog) -> str:
         else ""
     )
     kind = impl.get("kind", "reference")
-    described = words("impl.reference") if kind == "reference" else words(f"impl.{kind}", name=impl.get("name", "?"))
+    described = (
+        words("impl.reference")
+        if kind == "reference"
+        else words(f"impl.{kind}", name=impl.get("name", "?"))
+    )
     points = ""
     if "max_points" in summary:
-        points = f"<tr><th>{_e(words('html.points'))}</th><td>{summary.get('points', 0):g} / {summary['max_points']:g}</td></tr>"
+        got, most = summary.get("points", 0), summary["max_points"]
+        points = f"<tr><th>{_e(words('html.points'))}</th><td>{got:g} / {most:g}</td></tr>"
     rows = [
         (words("html.module"), f"{evidence.get('module')} v{pack.get('version', '?')}"),
         (words("html.implementation"), described),
-        (words("html.commit"), f"{evidence.get('commit')}{' (dirty)' if evidence.get('commit_dirty') else ''}"),
+        (
+            words("html.commit"),
+            f"{evidence.get('commit')}{' (dirty)' if evidence.get('commit_dirty') else ''}",
+        ),
         (words("html.verified_at"), evidence.get("verified_at")),
         (words("html.environment"), env_text),
     ]
@@ -140,7 +148,10 @@ def _claim(claim: dict[str, Any], words: Catalog) -> str:
             f"<td class='status {_e(m.get('verdict'))}'>{_e(words('status.' + str(m.get('verdict'))))}</td>"
             f"<td>{_e(m.get('source'))}</td></tr>"
         )
-    heads = "".join(f"<th>{_e(words('html.' + h))}</th>" for h in ("measure", "expected", "actual", "verdict", "source"))
+    heads = "".join(
+        f"<th>{_e(words('html.' + h))}</th>"
+        for h in ("measure", "expected", "actual", "verdict", "source")
+    )
     table = f"<table><tr>{heads}</tr>{''.join(rows)}</table>" if rows else ""
     reason = _message(claim.get("reason"), words)
     error = f"<p class='{_e(status)}'>{_e(reason)}</p>" if reason else ""
@@ -165,16 +176,12 @@ def _claim(claim: dict[str, Any], words: Catalog) -> str:
 
 
 def _diagnosis(d: dict[str, Any], words: Catalog) -> str:
-    matches = d.get("matches") or []
-    if matches:
-        items = "".join(
-            f"<li><code>{_e(m.get('id'))}</code>: {_e(words.pick(m.get('explanation', {})))} "
-            f"({_e(words.pick(m.get('where', {})))})</li>"
-            for m in matches
-        )
-        head = words("diagnose.behaves_like", function=d.get("function"), mistakes=", ".join(m.get("id", "") for m in matches), n=d.get("calls", 0))
-        return f"<div class='note'>{_e(head)}<ul>{items}</ul></div>"
-    return f"<div class='note'>{_e(words('diagnose.none', function=d.get('function'), n=d.get('calls', 0)))}</div>"
+    from runner.models import Diagnosis
+    from runner.reporters.text import diagnosis_lines
+
+    head, *rest = diagnosis_lines(Diagnosis.model_validate(d), words)
+    items = "".join(f"<li>{_e(line.strip().removeprefix('- '))}</li>" for line in rest)
+    return f"<div class='note'>{_e(head)}{f'<ul>{items}</ul>' if items else ''}</div>"
 
 
 def _faults(faults: dict[str, Any], words: Catalog) -> str:
@@ -193,7 +200,10 @@ def _faults(faults: dict[str, Any], words: Catalog) -> str:
             f"<td class='status {colour}'>{_e(caught)}</td></tr>"
         )
     score = faults.get("score", {})
-    heads = "".join(f"<th>{_e(words('html.' + h))}</th>" for h in ("fault", "chapter_signal", "observed_signal", "claims_broken"))
+    heads = "".join(
+        f"<th>{_e(words('html.' + h))}</th>"
+        for h in ("fault", "chapter_signal", "observed_signal", "claims_broken")
+    )
     return (
         f"<h2>{_e(words('html.faults', caught=score.get('caught'), total=score.get('total')))}</h2>"
         f"<table><tr>{heads}<th></th></tr>{''.join(rows)}</table>"

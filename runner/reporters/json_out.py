@@ -51,7 +51,8 @@ def run_payload(
         "evidence": evidence,
         "written": written,
         "drift": [
-            {"file": f, "path": d.path, "committed": d.committed, "now": d.fresh} for f, d in drifted
+            {"file": f, "path": d.path, "committed": d.committed, "now": d.fresh}
+            for f, d in drifted
         ],
         "notes": notes or [],
         "exit_code": code,
@@ -61,7 +62,11 @@ def run_payload(
         payload["load_failure"] = {
             "code": failure.code,
             "params": to_json_data(failure.params),
-            "message": words(failure.code, file=run.implementation.get("name", "?"), **{k: v for k, v in failure.params.items() if k != "file"}),
+            "message": words(
+                failure.code,
+                file=run.implementation.get("name", "?"),
+                **{k: v for k, v in failure.params.items() if k != "file"},
+            ),
         }
     if run.load_output:
         payload["load_output"] = run.load_output
@@ -84,6 +89,9 @@ def class_payload(
             "results": claims_data(run, words),
         }
         if run.load_failure is not None:
-            entry["load_failure"] = {"code": run.load_failure.code, "params": to_json_data(run.load_failure.params)}
+            entry["load_failure"] = {
+                "code": run.load_failure.code,
+                "params": to_json_data(run.load_failure.params),
+            }
         learners.append(entry)
     return {"learners": learners, "written": written, "notes": notes, "exit_code": code}

@@ -14,7 +14,7 @@ from runner.api import PackRun, Run
 from runner.facts import render
 from runner.i18n import Catalog
 from runner.inject import FactResult, FaultRun
-from runner.models import ClaimResult, Detail, MeasurementResult
+from runner.models import ClaimResult, Detail, Diagnosis, MeasurementResult, MistakeMatch
 from runner.numbers import show, show_expected
 from runner.record import Drift
 
@@ -78,7 +78,9 @@ def pack_lines(
     lines = [f"{meta.id} v{meta.version} · {words.pick(meta.title)} · {describe_impl(impl, words)}"]
     width = max((len(r.id) for r in pack_run.results), default=0)
     for r in pack_run.results:
-        lines.append(f"  {pad(status_word(r.status, words), 7)}  {r.id:<{width}}  {words.pick(r.stage)}")
+        lines.append(
+            f"  {pad(status_word(r.status, words), 7)}  {r.id:<{width}}  {words.pick(r.stage)}"
+        )
         if r.status != "passed":
             lines.append(f"{INDENT}{words.pick(r.statement)}")
         lines += [f"{INDENT}{line}" for line in claim_detail_lines(r, words, verbose)]
@@ -104,7 +106,9 @@ def claim_detail_lines(r: ClaimResult, words: Catalog, verbose: bool = False) ->
 
 def measurement_line(m: MeasurementResult, words: Catalog, mark: bool = False) -> str:
     expected = show_expected(m.expected, m.tolerance, m.unit, words("word.raises"))
-    line = words("run.expected_actual", name=m.name, expected=expected, actual=show(m.actual, m.unit))
+    line = words(
+        "run.expected_actual", name=m.name, expected=expected, actual=show(m.actual, m.unit)
+    )
     if m.detail is not None:
         line += words("run.detail", detail=detail(m.detail, words))
     if m.context:
@@ -114,30 +118,50 @@ def measurement_line(m: MeasurementResult, words: Catalog, mark: bool = False) -
     return line
 
 
-def diagnosis_lines(d: Any, words: Catalog) -> list[str]:
+def diagnosis_lines(d: Diagnosis, words: Catalog) -> list[str]:
+    """Which known mistake a failing function behaves like; if none, where it first differs
+    from the reference."""
+    n = {"n": d.calls, "unit": "count"}
     if d.matches:
-        names = words("diagnose.or").join(f"{m.id}" for m in d.matches)
-        lines = [words("diagnose.behaves_like", function=d.function, mistakes=names, n=d.calls)]
-        lines += [
-            f"  - {m.id}: {words.pick(m.explanation)} ({words.pick(m.where)})" for m in d.matches
-        ]
+        names = words("diagnose.or").join(m.id for m in d.matches)
+        lines = [words("diagnose.behaves_like", function=d.function, mistakes=names, **n)]
+        lines += [f"  - {mistake_text(m, d.function, words)}" for m in d.matches]
+        if not d.complete:
+            lines.append("  " + words("diagnose.partial"))
         return lines
     if not d.complete:
         return [words("diagnose.incomplete", function=d.function)]
-    lines = [words("diagnose.none", function=d.function, n=d.calls)]
+    lines = [words("diagnose.none", function=d.function, **n)]
     first = d.first_difference
     if first:
+        code = "diagnose.first_difference_at" if first.get("at") else "diagnose.first_difference"
         lines.append(
             "  "
             + words(
-                "diagnose.first_difference",
-                call=first.get("call", 0) + 1,
-                inputs=first.get("inputs", ""),
-                expected=first.get("expected", ""),
-                actual=first.get("actual", ""),
+                code,
+                call=int(first.get("call", 0)) + 1,
+                inputs=str(first.get("inputs", "")),
+                at=str(first.get("at", "")),
+                expected=outcome_text(first.get("expected"), words),
+                actual=outcome_text(first.get("actual"), words),
             )
         )
     return lines
+
+
+def mistake_text(m: MistakeMatch, function: str, words: Catalog) -> str:
+    """``id: explanation (where)``, saying which function the mistake is in when another."""
+    shown = {"id": m.id, "explanation": words.pick(m.explanation), "where": words.pick(m.where)}
+    if m.replaces and m.replaces != function:
+        return words("diagnose.mistake_in", function=m.replaces, **shown)
+    return words("diagnose.mistake", **shown)
+
+
+def outcome_text(value: Any, words: Catalog) -> str:
+    """A value of a first difference: a number, a short description, or what was raised."""
+    if isinstance(value, dict) and "raised" in value:
+        return f"{words('word.raises')} {value['raised']}"
+    return show(value)
 
 
 def printed_lines(text: str, dropped: int, words: Catalog) -> list[str]:
@@ -169,7 +193,9 @@ def drift_lines(drifted: list[tuple[str, Drift]], words: Catalog) -> list[str]:
         elif d.unreadable is not None:
             lines.append(words("run.unreadable_evidence", reason=words.say(d.unreadable)))
         else:
-            lines.append(words("run.drift", file=f, path=d.path, committed=d.committed, fresh=d.fresh))
+            lines.append(
+                words("run.drift", file=f, path=d.path, committed=d.committed, fresh=d.fresh)
+            )
     if len(drifted) > MAX_DRIFT_LINES:
         lines.append(words("run.drift_more", n=len(drifted) - MAX_DRIFT_LINES))
     return lines
@@ -188,7 +214,12 @@ def class_lines(rows: Iterable[tuple[str, Run]], words: Catalog) -> list[str]:
         got, most = run.points()
         lines.append(
             f"  {pad(name, width)}  "
-            + words("class.row", points=_points(got), max_points=_points(most), totals=totals(run.counts(), words))
+            + words(
+                "class.row",
+                points=_points(got),
+                max_points=_points(most),
+                totals=totals(run.counts(), words),
+            )
         )
     return lines
 
@@ -220,7 +251,11 @@ def fault_run_lines(pack_run: PackRun, run: FaultRun, words: Catalog) -> list[st
     lines.append(words("fault.expected_signal", signal=words.pick(fault.expected_signal)))
     lines.append(words("fault.observed_signal"))
     for fact in run.facts:
-        mark = "" if fact.held else "  [" + words("fault.differs_yaml", detail=detail(fact.detail, words)) + "]"
+        mark = (
+            ""
+            if fact.held
+            else "  [" + words("fault.differs_yaml", detail=detail(fact.detail, words)) + "]"
+        )
         lines.append(f"  - {fact_text(fact, words)}{mark}")
     if fault.differs_from_chapter:
         lines.append(words("fault.differs_chapter", text=words.pick(fault.differs_from_chapter)))
@@ -260,7 +295,9 @@ def fault_list_lines(rows: list[dict[str, Any]], words: Catalog) -> list[str]:
     lines = []
     for row in rows:
         lines.append(f"{row['id']:<{width}}  {words.pick(row['title'])}")
-        text = words("fault.list_replaces", function=row["replaces"], catchers=", ".join(row["catchers"]))
+        text = words(
+            "fault.list_replaces", function=row["replaces"], catchers=", ".join(row["catchers"])
+        )
         lines.append(f"{'':<{width}}  {text}")
     return lines
 

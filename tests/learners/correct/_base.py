@@ -311,3 +311,193 @@ def moe_layer(x, w_router, experts_w_in, experts_w_out, top_k):
                 x[tok], w_in[expert], w_out[expert]
             )
     return y
+
+
+# -- the audit's functions -------------------------------------------------------------------
+def top_p_renormalize(probs, p):
+    q = np.asarray(probs, dtype=np.float64)
+    if q.ndim != 1 or q.size == 0 or not np.all(np.isfinite(q)) or np.any(q < 0):
+        raise ValueError("probs must be a finite, non-negative vector")
+    if isinstance(p, bool | np.bool_) or not isinstance(p, int | float | np.integer | np.floating):
+        raise ValueError("p must be a number")
+    if not (math.isfinite(p) and 0 < p <= 1):
+        raise ValueError("p must be in (0, 1]")
+    order = np.argsort(-q, kind="stable")
+    out = np.zeros_like(q)
+    mass = 0.0
+    for i in order:
+        if mass >= p:  # the mass before this token already reaches p
+            break
+        out[i] = q[i]
+        mass += q[i]
+    if out.sum() <= 0:
+        raise ValueError("nothing to renormalize")
+    return out / out.sum()
+
+
+def greedy_token(logits):
+    z = np.asarray(logits, dtype=np.float64)
+    if z.ndim != 1 or z.size == 0 or np.isnan(z).any():
+        raise ValueError("logits must be a non-empty vector without NaN")
+    return int(np.argmax(z))
+
+
+def layer_norm(x, gain, bias, eps=1e-5):
+    x = matrix("x", x)
+    gain, bias = np.asarray(gain, dtype=np.float64), np.asarray(bias, dtype=np.float64)
+    if gain.shape != (x.shape[1],) or bias.shape != (x.shape[1],):
+        raise ValueError("gain and bias must be (d,)")
+    if not eps > 0:
+        raise ValueError("eps must be > 0")
+    centered = x - x.mean(axis=1, keepdims=True)
+    return centered / np.sqrt((centered**2).mean(axis=1, keepdims=True) + eps) * gain + bias
+
+
+def embedding_lookup(tokens, table):
+    ids = np.asarray(tokens)
+    table = np.asarray(table, dtype=np.float64)
+    if table.ndim != 2 or ids.ndim != 1 or (ids.size and not np.issubdtype(ids.dtype, np.integer)):
+        raise ValueError("tokens (T,) integer ids, table (V, d)")
+    if ids.size and (ids.min() < 0 or ids.max() >= table.shape[0]):
+        raise ValueError("token id out of range")
+    return table[ids]
+
+
+def output_head(h, table):
+    h, table = matrix("h", h), matrix("table", table)
+    if h.shape[1] != table.shape[1]:
+        raise ValueError("h and table must have the same width")
+    return h @ table.T
+
+
+def _omega(width):
+    width = as_int("width", width, 2)
+    if width % 2:
+        raise ValueError("the width must be even")
+    return np.exp(-np.log(10000.0) * np.arange(0, width, 2) / width)
+
+
+def sinusoidal_positions(length, d_model):
+    t = as_int("length", length, 0)
+    omega = _omega(d_model)
+    pe = np.zeros((t, 2 * omega.size))
+    for i, w in enumerate(omega):
+        pe[:, 2 * i] = np.sin(np.arange(t) * w)
+        pe[:, 2 * i + 1] = np.cos(np.arange(t) * w)
+    return pe
+
+
+def rotary_embedding(x, offset=0):
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim != 2:
+        raise ValueError("x must be (T, hs)")
+    start = as_int("offset", offset, 0)
+    omega = _omega(x.shape[1])
+    angle = (start + np.arange(x.shape[0]))[:, None] * omega[None, :]
+    pairs = x.reshape(x.shape[0], -1, 2)
+    c, s = np.cos(angle), np.sin(angle)
+    out = np.stack(
+        [pairs[..., 0] * c - pairs[..., 1] * s, pairs[..., 0] * s + pairs[..., 1] * c], axis=-1
+    )
+    return out.reshape(x.shape)
+
+
+def kv_cache_bytes(batch, length, n_layer, d_model, bytes_per_value=4):
+    sizes = [
+        as_int(n, v, 0)
+        for n, v in zip(
+            ("batch", "length", "n_layer", "d_model"), (batch, length, n_layer, d_model)
+        )
+    ]
+    return 2 * math.prod(sizes) * as_int("bytes_per_value", bytes_per_value, 1)
+
+
+def _as_bytes(data):
+    arr = np.asarray(data)
+    if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
+        raise ValueError("data must be a vector of bytes")
+    if arr.size and (arr.min() < 0 or arr.max() > 255):
+        raise ValueError("data must be bytes 0..255")
+    return [int(b) for b in arr]
+
+
+def _replace_pair(ids, pair, new):
+    out, i = [], 0
+    while i < len(ids):
+        if i + 1 < len(ids) and ids[i] == pair[0] and ids[i + 1] == pair[1]:
+            out.append(new)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+def bpe_train(data, vocab_size):
+    """Incremental: a linked list of live positions and, per pair, the set of positions where
+    it starts; a merge touches only its occurrences' neighbours."""
+    import heapq
+
+    ids = _as_bytes(data)
+    size = as_int("vocab_size", vocab_size, 256)
+    n = len(ids)
+    nxt, prv = list(range(1, n + 1)), list(range(-1, n - 1))
+    if n:
+        nxt[-1] = -1
+    at = {}
+    for i in range(n - 1):
+        at.setdefault((ids[i], ids[i + 1]), set()).add(i)
+
+    def drop(pair, i):
+        where = at.get(pair)
+        if where is not None:
+            where.discard(i)
+
+    def add(pair, i):
+        at.setdefault(pair, set()).add(i)
+        heapq.heappush(heap, (-len(at[pair]), pair))
+
+    heap = [(-len(w), pair) for pair, w in at.items()]
+    heapq.heapify(heap)
+    merges = []
+    while 256 + len(merges) < size and heap:
+        count, pair = heapq.heappop(heap)
+        live = len(at.get(pair, ()))
+        if live != -count:  # stale entry: its count changed since it was pushed
+            if live:
+                heapq.heappush(heap, (-live, pair))
+            continue
+        if live < 2:
+            break
+        new = 256 + len(merges)
+        for i in sorted(at.pop(pair)):
+            j = nxt[i]
+            if ids[i] != pair[0] or j < 0 or ids[j] != pair[1]:
+                continue  # overlapped by the occurrence just merged
+            left, right = prv[i], nxt[j]
+            if left >= 0:
+                drop((ids[left], ids[i]), left)
+            if right >= 0:
+                drop((ids[j], ids[right]), j)
+            ids[i], ids[j] = new, -1
+            nxt[i] = right
+            if right >= 0:
+                prv[right] = i
+            if left >= 0:
+                add((ids[left], new), left)
+            if right >= 0:
+                add((new, ids[right]), i)
+        merges.append(pair)
+    return merges
+
+
+def bpe_encode(data, merges):
+    ids = _as_bytes(data)
+    for rank, merge in enumerate(merges):
+        if len(merge) != 2:
+            raise ValueError("a merge is a pair")
+        a, b = int(merge[0]), int(merge[1])
+        if not (0 <= a < 256 + rank and 0 <= b < 256 + rank):
+            raise ValueError("a merge names a token not made yet")
+        ids = _replace_pair(ids, (a, b), 256 + rank)
+    return np.array(ids, dtype=np.int64)

@@ -1,0 +1,68 @@
+"""Stage 3: the operators around attention that act on each position alone.
+
+The chapter says attention is the only cross-position operator: "MLP、LayerNorm、embedding
+查表、输出投影，没有一个是跨位置的". The MLP is in :mod:`checks.reference.attention`; these
+are the other three, each a function of one position's row and weights with no T in them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from checks.registry import subject
+
+Array = NDArray[np.float64]
+
+
+@subject("layer_norm")
+def layer_norm(x: Array, gain: Array, bias: Array, eps: float = 1e-5) -> Array:
+    """Stage 3 (LayerNorm): normalize each position's d features, then scale and shift.
+
+    Shapes: x (T, d), gain (d,), bias (d,) -> (T, d). Mean and (biased) variance are taken
+    over the feature axis of each row, so no position sees another; eps is added to the
+    variance before the square root, as in GPT-2.
+    """
+    x = np.asarray(x, dtype=np.float64)  # (T, d)
+    gain = np.asarray(gain, dtype=np.float64)  # (d,)
+    bias = np.asarray(bias, dtype=np.float64)  # (d,)
+    if x.ndim != 2 or gain.shape != (x.shape[1],) or bias.shape != (x.shape[1],):
+        raise ValueError(
+            f"need x (T, d), gain (d,), bias (d,); got {x.shape}, {gain.shape}, {bias.shape}"
+        )
+    if not eps > 0:
+        raise ValueError(f"eps must be > 0, got {eps}")
+    mean = x.mean(axis=1, keepdims=True)  # (T, 1)
+    var = ((x - mean) ** 2).mean(axis=1, keepdims=True)  # (T, 1)
+    return (x - mean) / np.sqrt(var + eps) * gain + bias  # type: ignore[no-any-return]
+
+
+@subject("embedding_lookup")
+def embedding_lookup(tokens: NDArray[np.integer], table: Array) -> Array:
+    """Stage 3 (embedding): row ``tokens[t]`` of the (V, d) table for each position t.
+
+    Shapes: tokens (T,) integer ids in 0..V-1, table (V, d) -> (T, d).
+    """
+    ids = np.asarray(tokens)  # (T,)
+    table = np.asarray(table, dtype=np.float64)  # (V, d)
+    if table.ndim != 2:
+        raise ValueError(f"table must be (V, d), got {table.shape}")
+    if ids.ndim != 1 or not (ids.size == 0 or np.issubdtype(ids.dtype, np.integer)):
+        raise ValueError(f"tokens must be a vector of integer ids, got {ids.dtype} {ids.shape}")
+    if ids.size and (ids.min() < 0 or ids.max() >= table.shape[0]):
+        raise ValueError(f"token ids must be in 0..{table.shape[0] - 1}")
+    return table[ids]  # (T, d), a copy (fancy indexing)
+
+
+@subject("output_head")
+def output_head(h: Array, table: Array) -> Array:
+    """Stage 3 (output projection): V logits per position from the tied (V, d) embedding.
+
+    Shapes: h (T, d), table (V, d) -> (T, V): logits = h @ tableᵀ, so the head adds no
+    parameter of its own (the chapter's "输出头（embedding 共享时）0").
+    """
+    h = np.asarray(h, dtype=np.float64)  # (T, d)
+    table = np.asarray(table, dtype=np.float64)  # (V, d)
+    if h.ndim != 2 or table.ndim != 2 or h.shape[1] != table.shape[1]:
+        raise ValueError(f"need h (T, d) and table (V, d); got {h.shape}, {table.shape}")
+    return h @ table.T

@@ -1,0 +1,65 @@
+"""Stage 6, the decoding path: top-p (nucleus) truncation and greedy decoding.
+
+The chapter names three knobs on the same probability vector (temperature, top-k, top-p) and
+says greedy decoding is the separate path taken at T = 0. ``softmax_temperature`` and
+``top_k_renormalize`` live in :mod:`checks.reference.sampling`; these are the other two.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+from checks.registry import subject
+
+Array = NDArray[np.float64]
+
+
+@subject("top_p_renormalize")
+def top_p_renormalize(probs: Array, p: float) -> Array:
+    """Stage 6 (top-p): keep the most probable tokens until their mass reaches p, rescale.
+
+    Tokens are ranked by probability, highest first (ties: the lower index first, a stable
+    sort). A token is kept when the mass of the tokens ranked before it is still below p, so
+    the token whose probability carries the mass to p is kept and at least one token always
+    is; p = 1 keeps every token. The rest become an exact 0 and the survivors are rescaled
+    to sum to 1, as in top-k.
+    """
+    q = np.asarray(probs, dtype=np.float64)  # (V,)
+    if q.ndim != 1 or q.shape[0] == 0:
+        raise ValueError(f"probs must be a non-empty vector, got shape {q.shape}")
+    if not np.all(np.isfinite(q)) or np.any(q < 0):
+        raise ValueError("probs must be finite and non-negative")
+    if isinstance(p, bool) or not isinstance(p, int | float | np.floating | np.integer):
+        raise ValueError(f"p must be a number in (0, 1], got {p!r}")
+    if not (math.isfinite(float(p)) and 0.0 < float(p) <= 1.0):
+        raise ValueError(f"p must be in (0, 1], got {p}")
+    order = np.argsort(-q, kind="stable")  # (V,) token ids, most probable first
+    ranked = q[order]  # (V,)
+    # the mass strictly before each rank: a running sum shifted by one, never sum - self,
+    # which would round differently from the sum the comparison is about
+    before = np.concatenate(([0.0], np.cumsum(ranked)[:-1]))  # (V,)
+    keep = order[before < float(p)]  # (n_kept,) token ids; rank 0 always (0 < p)
+    out = np.zeros_like(q)
+    out[keep] = q[keep]
+    total = out.sum()
+    if not total > 0:
+        raise ValueError("the kept probabilities sum to 0; nothing to renormalize")
+    return out / total  # type: ignore[no-any-return]
+
+
+@subject("greedy_token")
+def greedy_token(logits: Array) -> int:
+    """Stage 6 (T = 0): greedy decoding, the index of the largest logit (ties: the lowest).
+
+    This is the separate path the chapter means: softmax_temperature refuses T = 0, and
+    greedy decoding never forms a distribution at all.
+    """
+    z = np.asarray(logits, dtype=np.float64)  # (V,)
+    if z.ndim != 1 or z.shape[0] == 0:
+        raise ValueError(f"logits must be a non-empty vector, got shape {z.shape}")
+    if np.any(np.isnan(z)):
+        raise ValueError("logits contain NaN; no token ranks first")
+    return int(np.argmax(z))  # argmax returns the first of equal maxima

@@ -1,0 +1,76 @@
+"""Artifacts: repository-relative paths of files the run wrote, which must exist there as
+regular files. Judged by resolving paths and asking their type; no artifact is opened."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+from runner.i18n import Msg, msg
+from runner.submission.context import Context, Submission
+from runner.submission.problems import Finding, printable
+
+WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
+MAX_PATH = 4096  # PATH_MAX on Linux: anything longer cannot name a file
+
+
+def artifacts(doc: Submission, ctx: Context) -> Iterator[Finding]:
+    listed = doc.data.get("artifacts")
+    if not isinstance(listed, list):
+        return
+    for i, item in enumerate(listed):
+        if isinstance(item, str) and item and doc.filled(("artifacts", i)):
+            problem = artifact_problem(item, ctx.repo)
+            if problem is not None:
+                yield ("artifacts", i), problem
+
+
+def _resolve(repo: str, parts: list[str]) -> tuple[os.stat_result, bool]:
+    """(what ``parts`` under ``repo`` name, whether a symlink leads them outside ``repo``).
+
+    Nothing is opened: a component at a time with lstat, as most paths have no symlink;
+    at the first symlink, the whole path is resolved (realpath, strict) and checked.
+    """
+    path = repo
+    for part in parts:
+        path = os.path.join(path, part)
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            resolved = os.path.realpath(os.path.join(repo, *parts), strict=True)
+            return os.stat(resolved), os.path.commonpath([resolved, repo]) != repo
+    return info, False  # parts is never empty
+
+
+def artifact_problem(item: str, repo: Path | None) -> Msg | None:
+    """Why ``item`` is not a file of the repository ``repo`` (resolved), or None."""
+    shown = printable(item if len(item) <= 200 else item[:199] + "…")
+    if "\0" in item:
+        return msg("sub.artifact_nul")
+    if len(item) > MAX_PATH:
+        return msg("sub.artifact_long", n=len(item), limit=MAX_PATH, unit="count")
+    # Both separators count: a path written on Windows must not slip past as one name.
+    parts = [p for p in re.split(r"[\\/]", item) if p not in ("", ".")]
+    if item[:1] in ("/", "\\", "~") or WINDOWS_DRIVE.match(item):
+        return msg("sub.artifact_absolute", item=shown)
+    if ".." in parts:
+        return msg("sub.artifact_escape", item=shown)
+    if not parts:
+        return msg("sub.artifact_not_file", item=shown)
+    if ".git" in parts:
+        return msg("sub.artifact_git", item=shown)
+    if repo is None:
+        return None
+    try:
+        info, escapes = _resolve(str(repo), parts)
+    except OSError:  # missing, or a dangling symlink, or one that leads to itself
+        return msg("sub.artifact_missing", item=shown)
+    if escapes:
+        return msg("sub.artifact_symlink", item=shown)
+    if stat.S_ISDIR(info.st_mode):
+        return msg("sub.artifact_not_file", item=shown)
+    if not stat.S_ISREG(info.st_mode):  # a pipe, a socket, a device
+        return msg("sub.artifact_not_regular", item=shown)
+    return None

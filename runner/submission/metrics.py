@@ -1,0 +1,222 @@
+"""The metrics against the claim pack: a known module, known names, each once, ``expected``
+the pack's versioned expectation and ``actual`` within the claim's tolerance (as the judge
+decides it; NaN and infinity never are); with ``--challenge``, the challenge's own metrics."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from checks.outcome import Raised
+from runner.i18n import Msg, msg
+from runner.judge import judge
+from runner.load import ClaimPack, LoadedClaim
+from runner.models import Expectation, Raises, Range, Unit
+from runner.numbers import show, show_expectation
+from runner.submission.context import Context, MetricIndex, Submission
+from runner.submission.problems import DataPath, Finding, json_path, printable, sayable
+
+NONFINITE_STRINGS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+def metric_index(claims: list[LoadedClaim]) -> MetricIndex:
+    """Every metric a pack's claims define, by its name in the evidence."""
+    return {e.metric or f"{c.claim.id}.{e.measure}": (c, e) for c in claims for e in c.claim.expect}
+
+
+def metrics(doc: Submission, ctx: Context) -> Iterator[Finding]:
+    module = doc.data.get("module")
+    if not isinstance(module, str) or not doc.filled(("module",)):
+        return
+    pack = ctx.packs.get(module)
+    if pack is None:
+        known = ", ".join(sorted(ctx.packs))
+        yield ("module",), msg("sub.unknown_module", module=printable(module), known=known)
+        return
+    listed = doc.data.get("metrics")
+    if not isinstance(listed, list):
+        return
+    known_metrics = ctx.metrics[module]
+    challenge = ctx.challenge_metrics.get(module, {})
+    seen: dict[str, int] = {}
+    for i, metric in enumerate(listed):
+        name = metric.get("name") if isinstance(metric, dict) else None
+        at: DataPath = ("metrics", i)
+        if not isinstance(name, str) or not doc.filled((*at, "name")):
+            continue
+        if name in seen:
+            other = json_path(("metrics", seen[name]))
+            yield (*at, "name"), msg("sub.duplicate_metric", name=printable(name), other=other)
+            continue
+        seen[name] = i
+        entry = known_metrics.get(name) or challenge.get(name)
+        if entry is None:
+            if name.startswith("challenge.") and ctx.challenge is None:
+                continue  # challenge metrics are checked only with --challenge
+            version = pack.meta.version
+            yield (
+                (*at, "name"),
+                msg("sub.unknown_metric", name=printable(name), module=module, version=version),
+            )
+            continue
+        yield from _metric(doc, at, metric, entry, pack)
+    if ctx.challenge is not None:
+        yield from _challenge(doc, seen, challenge, ctx.challenge)
+    if not listed:
+        yield ("metrics",), msg("sub.no_metrics")
+
+
+def _metric(
+    doc: Submission,
+    at: DataPath,
+    metric: dict[str, Any],
+    entry: tuple[LoadedClaim, Expectation],
+    pack: ClaimPack,
+) -> Iterator[Finding]:
+    loaded, exp = entry
+    if "expected" in metric and doc.filled((*at, "expected")):
+        submitted = metric["expected"]
+        if not _same(submitted, shown_expected(exp)):
+            yield (
+                (*at, "expected"),
+                msg(
+                    "sub.expected",
+                    value=shown(submitted, exp.unit),
+                    expected=expectation(exp),
+                    version=f"{pack.meta.id} v{pack.meta.version}",
+                    claim=loaded.claim.id,
+                ),
+            )
+    if "actual" not in metric or not _filled_within(doc, (*at, "actual")):
+        return
+    raw = metric["actual"]
+    actual = _decode(raw)
+    if _nonfinite_inside(actual):
+        # a float NaN was reported where it is; the evidence's "NaN" strings were not
+        if not _nonfinite_inside(raw):
+            yield (*at, "actual"), msg("sub.nan_actual")
+        return
+    verdict, detail = judge(exp, actual)
+    if verdict == "passed":
+        return
+    fields = {
+        "name": metric["name"],
+        "actual": shown(actual, exp.unit),
+        "expected": expectation(exp),
+    }
+    why = detail.msg() if detail is not None else None
+    if why is None or not sayable(why):
+        yield (*at, "actual"), msg("sub.outside", **fields)
+    else:
+        yield (*at, "actual"), msg("sub.outside_detail", **fields, detail=why)
+
+
+def _challenge(
+    doc: Submission, seen: dict[str, int], wanted: MetricIndex, nonce: str
+) -> Iterator[Finding]:
+    block = doc.data.get("challenge")
+    given = block.get("nonce") if isinstance(block, dict) else None
+    if given is None:
+        yield ("challenge",), msg("sub.challenge_missing", nonce=nonce)
+    elif given != nonce:
+        yield (
+            ("challenge", "nonce"),
+            msg("sub.challenge_other", nonce=printable(str(given)), expected=nonce),
+        )
+    for name in wanted:
+        if name not in seen:
+            yield ("metrics",), msg("sub.challenge_metric", name=name)
+
+
+def shown_expected(exp: Expectation) -> Any:
+    """What the evidence shows as ``expected``: the value, or the range or error for the
+    tolerances that have none (as the runner writes it)."""
+    tol = exp.tolerance
+    if isinstance(tol, Raises):
+        return tol.error
+    if isinstance(tol, Range):
+        return {"min": tol.min, "max": tol.max}
+    return exp.value
+
+
+def expectation(exp: Expectation) -> str | Msg:
+    """``4701.20 ± 0.005``, ``= 123,532,032``, ``≥ 4600``; words only where there are any."""
+    tol = exp.tolerance
+    if isinstance(tol, Raises):
+        return msg("sub.expect_raises", error=tol.error)
+    if isinstance(tol, Range) and tol.min is not None and tol.max is not None:
+        return msg("sub.expect_range", min=show(tol.min, exp.unit), max=show(tol.max, exp.unit))
+    return show_expectation(exp)
+
+
+def shown(value: Any, unit: Unit | None) -> str | Msg:
+    """A submitted value in a message: numbers as the chapter shows them; a string quoted,
+    so '4701.20' is not read as 4701.20; a long list by its length."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= 60 else value[:59] + "…")
+    if isinstance(value, Raised):
+        error, message = printable(value.error[:60]), printable(value.message[:60])
+        return msg("sub.raised", error=error, message=message)
+    if isinstance(value, dict):
+        return "{…}"
+    if isinstance(value, list):
+        if len(value) > 8 or not all(_number(v) for v in value):
+            return msg("sub.items", n=len(value))
+        return show(value, unit)
+    if value is None:
+        return "null"
+    return show(value, unit)
+
+
+def _same(submitted: Any, expected: Any) -> bool:
+    """The submitted ``expected`` is the pack's (numbers to 12 significant digits)."""
+    if isinstance(submitted, bool) or isinstance(expected, bool):
+        return type(submitted) is type(expected) and submitted == expected
+    if _number(submitted) and _number(expected):
+        if not (_finite(submitted) and _finite(expected)):
+            return False
+        if isinstance(submitted, int) and isinstance(expected, int):
+            return submitted == expected
+        return math.isclose(float(submitted), float(expected), rel_tol=1e-12, abs_tol=1e-300)
+    if isinstance(submitted, list) and isinstance(expected, list):
+        return len(submitted) == len(expected) and all(
+            _same(a, b) for a, b in zip(submitted, expected, strict=True)
+        )
+    if isinstance(submitted, dict) and isinstance(expected, dict):
+        return submitted.keys() == expected.keys() and all(
+            _same(submitted[k], expected[k]) for k in submitted
+        )
+    return type(submitted) is type(expected) and bool(submitted == expected)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _finite(value: int | float) -> bool:
+    """Finite, and small enough to meet a float (a 400-digit integer cannot)."""
+    return value.bit_length() <= 1023 if isinstance(value, int) else math.isfinite(value)
+
+
+def _decode(value: Any) -> Any:
+    """Evidence encodings back to values: 'NaN' strings, {raised, message} objects."""
+    if isinstance(value, str) and value in NONFINITE_STRINGS:
+        return NONFINITE_STRINGS[value]
+    if isinstance(value, dict) and set(value) == {"raised", "message"}:
+        return Raised(str(value["raised"]), str(value["message"]), (str(value["raised"]),))
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value
+
+
+def _nonfinite_inside(value: Any) -> bool:
+    if isinstance(value, list):
+        return any(_nonfinite_inside(v) for v in value)
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def _filled_within(doc: Submission, at: DataPath) -> bool:
+    """No unfilled placeholder at ``at`` or anywhere inside it."""
+    n = len(at)
+    return all(p[:n] != at for p in doc.placeholders)

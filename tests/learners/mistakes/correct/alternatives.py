@@ -1,0 +1,151 @@
+"""Correct implementations written another way: other algorithms, loop orders, numerics.
+
+Each must pass every claim and never be diagnosed (flash_attention, linear_attention and
+moe_layer stay the reference's: what they must report about their own cost is issue 12's).
+"""
+
+import math
+
+import numpy as np
+
+
+def sequence_support_log10(vocab, length):
+    if vocab < 1 or length < 0:
+        raise ValueError("need vocab >= 1 and length >= 0")
+    return math.log10(vocab**length)  # Python's integers are exact, and log10 takes them
+
+
+def chain_rule_nll(joint, tokens):
+    joint = np.asarray(joint, dtype=np.float64)
+    nll = 0.0
+    for t, token in enumerate(tokens):
+        rest = joint[tuple(tokens[:t])]  # (V,)*(T-t): the table after the prefix
+        next_token = rest.sum(axis=tuple(range(1, rest.ndim)))  # (V,)
+        nll -= math.log(next_token[token] / next_token.sum())
+    return nll
+
+
+def giant_mlp_parameter_log10(vocab, length, hidden, *, sequence_support_log10=None):
+    if hidden < 1:
+        raise ValueError("hidden must be >= 1")
+    return math.log10(hidden * vocab**length)
+
+
+def averaging_model(x):
+    x = np.asarray(x, dtype=np.float64)
+    return np.stack([x[: t + 1].mean(axis=0) for t in range(x.shape[0])])
+
+
+def position_wise_mlp(x, w_in, w_out):
+    h = np.asarray(x, dtype=np.float64) @ w_in
+    u = math.sqrt(2.0 / math.pi) * (h + 0.044715 * h**3)
+    return (h / (1.0 + np.exp(-2.0 * u))) @ w_out  # 0.5(1 + tanh u) = sigmoid(2u)
+
+
+def causal_masked_attention(scores):
+    scores = np.asarray(scores, dtype=np.float64)
+    t_len = scores.shape[-1]
+    out = np.zeros_like(scores)
+    for t in range(t_len):  # the deletion reading: a softmax over the prefix 0..t only
+        prefix = scores[..., t, : t + 1]
+        e = np.exp(prefix - prefix.max(axis=-1, keepdims=True))
+        out[..., t, : t + 1] = e / e.sum(axis=-1, keepdims=True)
+    return out
+
+
+def multi_head_attention(
+    x, w_q, w_k, w_v, w_o, n_head, *, causal_masked_attention=causal_masked_attention
+):
+    x = np.asarray(x, dtype=np.float64)
+    width = w_q.shape[1]
+    if n_head < 1 or width % n_head:
+        raise ValueError("n_head must divide the projection width")
+    hs = width // n_head
+    heads = []
+    for h in range(n_head):
+        cols = slice(h * hs, (h + 1) * hs)
+        q, k, v = x @ w_q[:, cols], x @ w_k[:, cols], x @ w_v[:, cols]
+        heads.append(causal_masked_attention(q @ k.T * hs**-0.5) @ v)
+    return np.hstack(heads) @ w_o
+
+
+def attention_parameter_count(d_model, n_head):
+    if n_head < 1 or d_model % n_head:
+        raise ValueError("n_head must divide d_model")
+    shapes = [(d_model, d_model // n_head)] * (3 * n_head) + [(d_model, d_model)]
+    return sum(a * b for a, b in shapes)
+
+
+def transformer_parameter_count(
+    vocab,
+    d_model,
+    n_layer,
+    d_ff,
+    context_length,
+    *,
+    n_head=12,
+    positions="none",
+    biases=False,
+    layernorm=False,
+    tied=True,
+    attention_parameter_count=attention_parameter_count,
+):
+    if positions not in ("none", "sinusoidal", "rope", "learned"):
+        raise ValueError(f"unknown positions {positions!r}")
+    d = d_model
+    rows = {
+        "embedding": vocab * d,
+        "position_table": context_length * d if positions == "learned" else 0,
+        "attention_per_layer": attention_parameter_count(d, n_head) + biases * 4 * d,
+        "ffn_per_layer": d * d_ff + d_ff * d + biases * (d_ff + d),
+        "norms_per_layer": layernorm * 4 * d,
+        "final_norm": layernorm * 2 * d,
+        "head": (not tied) * vocab * d,
+    }
+    rows["per_layer"] = (
+        rows["attention_per_layer"] + rows["ffn_per_layer"] + rows["norms_per_layer"]
+    )
+    rows["total"] = (
+        rows["embedding"]
+        + rows["position_table"]
+        + n_layer * rows["per_layer"]
+        + rows["final_norm"]
+        + rows["head"]
+    )
+    return {k: int(v) for k, v in rows.items()}
+
+
+def softmax_temperature(logits, temperature):
+    if not math.isfinite(temperature) or temperature <= 0:
+        raise ValueError("temperature must be a finite number > 0")
+    z = np.asarray(logits)
+    if not np.issubdtype(z.dtype, np.floating):
+        z = z.astype(np.float64)
+    shifted = (z - z.max(axis=-1, keepdims=True)) / z.dtype.type(temperature)  # max first
+    e = np.exp(shifted)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def top_k_renormalize(probs, k):
+    p = np.asarray(probs, dtype=np.float64)
+    if p.ndim != 1 or not 1 <= k <= p.shape[0]:
+        raise ValueError("need a vector and 1 <= k <= V")
+    ranked = sorted(range(p.shape[0]), key=lambda i: (-p[i], i))  # ties: the lower index
+    out = np.zeros_like(p)
+    out[ranked[:k]] = p[ranked[:k]]
+    return out / out.sum()
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    if min(batch, length, vocab) < 0 or bytes_per_value < 1:
+        raise ValueError("sizes must be >= 0 and bytes_per_value >= 1")
+    return math.prod((int(batch), int(length), int(vocab), int(bytes_per_value)))
+
+
+def moe_parameter_count(d_model, d_ff, n_experts):
+    for value in (d_model, d_ff, n_experts):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError("sizes must be integers >= 1")
+    router = (d_model, n_experts)
+    expert = [(d_model, d_ff), (d_ff, d_model)]
+    return router[0] * router[1] + n_experts * sum(a * b for a, b in expert)

@@ -1,0 +1,14 @@
+"""Takes the max and the sum over axis 0."""
+
+import numpy as np
+
+
+def softmax_temperature(logits, temperature):
+    if not temperature > 0:
+        raise ValueError("temperature must be > 0")
+    z = np.asarray(logits)
+    if not np.issubdtype(z.dtype, np.floating):
+        z = z.astype(np.float64)
+    z = z / z.dtype.type(temperature)
+    e = np.exp(z - z.max(axis=0))
+    return e / e.sum(axis=0)
