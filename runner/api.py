@@ -14,6 +14,7 @@ them, recording only writes them.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 from collections.abc import Iterator
@@ -32,6 +33,8 @@ from runner.run import Diagnoser, run_claims, select
 from runner.validate import load_runnable
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from runner.learner.session import LoadFailure
 
 
@@ -166,7 +169,7 @@ def _learner_run(
 
     subjects = module_subjects(packs, registry)
     with LearnerSession(path, subjects, options.limits) as session:
-        info = {"kind": "learner", "name": path.name, "sha256": session.sha256 or None}
+        info = {"kind": "learner", "name": session.name, "sha256": session.sha256 or None}
         failure = session.open()
         if failure is not None:
             return Run(info, [], options, load_failure=failure, load_output=session.load_output)
@@ -207,33 +210,86 @@ def run_class(
     jobs: int = 1,
     claim_paths: list[Path] | None = None,
 ) -> Iterator[tuple[Path, Run]]:
-    """Each learner's run, in the order given. With ``jobs`` > 1, that many judging
-    processes share the class (each loads the claims once; each learner still gets a fresh
-    worker of its own, so one that hangs or crashes affects only its own row).
+    """Each learner's run, in the order given, exactly as :func:`run_packs` would judge the
+    file alone. ``jobs`` judging processes (capped at the number of files and of CPUs)
+    share the class; each starts its own fork server once, and each learner still gets a
+    worker of its own, so one that hangs or crashes costs only its own row. A judging
+    process that dies (a learner's code can kill processes of its user when the judge is
+    not root) is replaced, and the learners it had not finished are judged again, each
+    alone; a learner that kills its judge alone too gets a row saying so.
 
-    ``claim_paths`` are what ``packs`` were loaded from, for the judging processes to load
-    the same packs themselves."""
+    ``claim_paths`` are what ``packs`` were loaded from: judging processes that are not
+    forked from this one (where ``fork`` is not available) load the packs from them."""
     options = options or RunOptions()
-    jobs = max(1, min(jobs, len(paths), os.cpu_count() or 1))
-    if jobs == 1 or claim_paths is None:
-        for path in paths:
-            yield path, run_packs(packs, LearnerFile(path), options)
+    if not paths:
         return
-    from concurrent.futures import ProcessPoolExecutor  # a class run's cost only
+    from concurrent.futures.process import BrokenProcessPool  # a class run's cost only
 
-    with ProcessPoolExecutor(
-        max_workers=jobs, initializer=_judge_init, initargs=(claim_paths,)
-    ) as pool:
+    # judged in processes of their own even one at a time: this one survives a learner
+    # whose code kills the process judging it
+    jobs = max(1, min(jobs, len(paths), _cpus()))
+    pool = _judges(jobs, packs, claim_paths)
+    try:
         futures = [pool.submit(_judge_one, path, options) for path in paths]
         for path, future in zip(paths, futures, strict=True):
-            yield path, future.result()
+            try:
+                run = future.result()
+            except BrokenProcessPool:
+                run = _judge_alone(path, options, packs, claim_paths)
+            yield path, run
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on (a container's share, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def _judges(
+    jobs: int, packs: list[ClaimPack], claim_paths: list[Path] | None
+) -> ProcessPoolExecutor:
+    """Judging processes: forked from this one where possible (they inherit the packs and
+    every module already imported), else started afresh and loading the packs."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    if "fork" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("fork")
+        return ProcessPoolExecutor(jobs, context, initializer=_judge_init, initargs=(packs, None))
+    if claim_paths is None:
+        raise ValueError("run_class needs claim_paths where judging processes cannot be forked")
+    return ProcessPoolExecutor(jobs, initializer=_judge_init, initargs=(None, claim_paths))
+
+
+def _judge_alone(
+    path: Path, options: RunOptions, packs: list[ClaimPack], claim_paths: list[Path] | None
+) -> Run:
+    from concurrent.futures.process import BrokenProcessPool
+
+    from runner.learner.session import LoadFailure, printable
+
+    with _judges(1, packs, claim_paths) as pool:
+        try:
+            return pool.submit(_judge_one, path, options).result()
+        except BrokenProcessPool:
+            info = {"kind": "learner", "name": printable(path.name), "sha256": None}
+            return Run(info, [], options, load_failure=LoadFailure("load.judge_died"))
 
 
 _JUDGE_PACKS: list[ClaimPack] = []
 
 
-def _judge_init(claim_paths: list[Path]) -> None:
-    _JUDGE_PACKS[:] = load_claims(claim_paths)
+def _judge_init(packs: list[ClaimPack] | None, claim_paths: list[Path] | None) -> None:
+    from runner.learner.session import forget_inherited_server
+
+    # The parent's fork server is not this process's child. (When the pool ends this
+    # process, its fork server ends with it, and so, by their parent-death signal, do its
+    # workers: see runner.learner.worker.confine.)
+    forget_inherited_server()
+    _JUDGE_PACKS[:] = packs if packs is not None else load_claims(claim_paths or [])
 
 
 def _judge_one(path: Path, options: RunOptions) -> Run:

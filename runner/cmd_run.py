@@ -16,6 +16,7 @@ from runner.errors import EvidenceError, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import Catalog
 from runner.learner.limits import WorkerLimits
+from runner.learner.text import printable
 from runner.load import ClaimPack, display_path
 from runner.provenance import Commit, repo_relative, start_measured_commit
 from runner.record import (
@@ -28,6 +29,7 @@ from runner.record import (
     write_evidence,
 )
 from runner.reporters import json_out, text
+from runner.run import select
 
 MAX_TIMEOUT_S = 3600
 MAX_MEMORY_MIB = 65536
@@ -50,21 +52,21 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
     run.add_argument("--challenge", metavar="NONCE", help=words("help.run.challenge"))
     run.add_argument(
         "--timeout",
-        type=_bounded(float, 0.1, MAX_TIMEOUT_S, words),
+        type=_bounded("--timeout", float, 0.1, MAX_TIMEOUT_S),
         default=WorkerLimits.timeout_s,
         metavar="SECONDS",
         help=words("help.run.timeout", default=WorkerLimits.timeout_s),
     )
     run.add_argument(
         "--memory-mib",
-        type=_bounded(int, 256, MAX_MEMORY_MIB, words),
+        type=_bounded("--memory-mib", int, 256, MAX_MEMORY_MIB),
         default=WorkerLimits.memory_mib,
         metavar="MIB",
         help=words("help.run.memory", default=WorkerLimits.memory_mib),
     )
     run.add_argument(
         "--jobs",
-        type=_bounded(int, 1, MAX_JOBS, words),
+        type=_bounded("--jobs", int, 1, MAX_JOBS),
         default=1,
         metavar="N",
         help=words("help.jobs"),
@@ -75,16 +77,17 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
     run.add_argument("-v", "--verbose", action="store_true", help=words("help.run.verbose"))
 
 
-def _bounded(kind: type, low: float, high: float, words: Catalog) -> Any:
+def _bounded(option: str, kind: type, low: float, high: float) -> Any:
+    """A number within [low, high]; anything else is one line of misuse (exit 2), not
+    argparse's usage block."""
+
     def parse(text: str) -> Any:
         try:
             value = kind(text)
         except (ValueError, OverflowError):
-            raise argparse.ArgumentTypeError(words("use.not_a_number", value=text[:40])) from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                words("use.out_of_range", value=text[:40], low=low, high=high)
-            )
+            raise UsageError("use.not_a_number", option=option, value=text[:40]) from None
+        if not low <= value <= high:  # NaN is within no bounds
+            raise UsageError("use.out_of_range", option=option, value=text[:40], low=low, high=high)
         return value
 
     return parse
@@ -115,16 +118,21 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
 
 def _learner_files(values: list[str]) -> tuple[list[Path], bool]:
     """Every learner file named (a directory: each *.py directly in it); and whether this is
-    a class (a directory, or more than one file)."""
+    a class (a directory, or more than one file). A ``*.py`` that is not a regular file (a
+    directory, a link to /dev/zero, a pipe) is kept: its run says why it cannot be loaded."""
     files: list[Path] = []
     as_class = len(values) > 1
     for value in values:
         path = Path(value)
         if path.is_dir():
             as_class = True
-            found = sorted(p for p in path.iterdir() if p.suffix == ".py" and p.is_file())
-            files += found
-        elif path.is_file() and path.suffix == ".py":
+            try:
+                files += sorted(p for p in path.iterdir() if p.suffix == ".py")
+            except OSError as exc:
+                raise UsageError(
+                    "use.cannot_list", path=display_path(path), reason=exc.strerror or ""
+                ) from None
+        elif path.suffix == ".py" and (path.exists() or path.is_symlink()):
             files.append(path)
         elif not path.exists():
             raise UsageError("use.no_such_path", path=display_path(path))
@@ -150,6 +158,8 @@ def _single_run(
         _print(text.run_lines(run, words), args)
         if args.format == "json":
             json_out.emit(json_out.run_payload(run, words, [], [], [], run.exit_code()))
+        if args.gradescope_results:
+            _gradescope(Path(args.gradescope_results), run, words, packs, args, None)
         return run.exit_code()
     if args.pattern and not run.results:
         raise UsageError("use.no_match", pattern=args.pattern)
@@ -188,9 +198,7 @@ def _single_run(
 
         junit.write(Path(args.junit_xml), junit.run_suites(run, words), "learn-llm claims")
     if args.gradescope_results:
-        from runner.reporters import gradescope
-
-        gradescope.write(Path(args.gradescope_results), run, words)
+        _gradescope(Path(args.gradescope_results), run, words, packs, args, None)
     return code
 
 
@@ -212,20 +220,20 @@ def _class_run(
     written: list[str] = []
     notes: list[str] = []
     for (path, run), variant in zip(results, variants, strict=True):
-        rows.append((display_path(path), run))
+        rows.append((printable(display_path(path)), run))
         if run.load_failure is None and commit is not None and run.complete:
             docs = _evidence(run, commit, args)
             name = variant + (".challenge" if args.challenge is not None else "")
             paths = write_evidence(Path(args.out), docs, commit.root, variant=name)
             written += [display_path(p) for p in paths]
         if gradescope_dir is not None:
-            from runner.reporters import gradescope
-
-            gradescope.write(gradescope_dir / f"{variant}.json", run, words)
+            _gradescope(gradescope_dir, run, words, packs, args, variant)
         if args.format == "text" and args.verbose:
             _print(text.run_lines(run, words, verbose=True), args)
     if commit is None:
         notes.append(words("run.not_written.git"))
+    elif any(not r.complete for _, r in rows if r.load_failure is None):
+        notes.append(words("run.not_written.partial"))
     code = EXIT_OK if all(r.exit_code() == EXIT_OK for _, r in rows) else EXIT_FOUND_WANTING
     if args.format == "json":
         json_out.emit(json_out.class_payload(rows, words, written, code, notes))
@@ -239,6 +247,24 @@ def _class_run(
         suites = [s for name, run in rows for s in junit.run_suites(run, words, label=name)]
         junit.write(Path(args.junit_xml), suites, "learn-llm class")
     return code
+
+
+def _gradescope(
+    target: Path,
+    run: api.Run,
+    words: Catalog,
+    packs: list[ClaimPack],
+    args: argparse.Namespace,
+    variant: str | None,
+) -> None:
+    """results.json for Gradescope: at ``target`` (a file), or in it as ``<variant>.json``
+    when it is a directory (always, for a class)."""
+    from runner.reporters import gradescope
+
+    if variant is not None or target.is_dir():
+        target = target / f"{variant or _variant(run, args, None) or 'results'}.json"
+    claims = [c for p in packs for c in select(p.claims, args.pattern)]
+    gradescope.write(target, run, words, claims)
 
 
 def _evidence(

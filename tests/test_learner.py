@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 
 from checks import REGISTRY
-from runner.learner import module_subjects
+from runner.challenges import challenge_claims
+from runner.learner.scaffold import module_subjects
 from runner.load import load_packs
-from runner.validate_many import make_validator
+from runner.validate import metric_name
 from tests.conftest import MODULE, ROOT
-from tests.test_validate_submissions import GOOD_YAML
 
 MODULE_ID = "23-design-tradeoffs"
 (PACK,) = load_packs([MODULE])
@@ -44,7 +44,26 @@ FUNCTIONS = {
     "top_k_renormalize",
     "logits_memory_bytes",
 }
-CHALLENGE_METRICS = sorted(make_validator(MODULE, None, "any").challenge_metrics[MODULE_ID])
+CHALLENGE_METRICS = sorted(
+    metric_name(c.claim.id, e.measure, e.metric)
+    for c in challenge_claims(PACK, "any", REGISTRY)
+    for e in c.claim.expect
+)
+
+
+def _validate_ported() -> bool:
+    """Whether ``validate`` runs on the new core yet (it is ported under its own issue)."""
+    try:
+        import runner.cmd_validate  # noqa: F401
+        import tests.test_validate_submissions  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+VALIDATE = pytest.mark.skipif(
+    not _validate_ported(), reason="the validate command is not ported to the new core yet"
+)
 STATUS_LINE = re.compile(r"^  (passed|FAILED|ERROR|skipped)\s+(\S+)\s")
 
 
@@ -155,7 +174,10 @@ def test_the_scaffold_skips_every_claim_as_not_implemented(cli, work):
     assert len(found) == N_CLAIMS >= 17
     assert set(found.values()) == {"skipped"}
     for claim_id in found:
-        assert details(result.out, claim_id)[-1].startswith("not implemented (my_impl.py:")
+        assert re.fullmatch(
+            r"my_impl\.py:\d+: \w+\(\) still raises NotImplementedError",
+            details(result.out, claim_id)[-1],
+        )
     assert f"0 passed, 0 failed, {N_CLAIMS} skipped" in result.out.splitlines()
     assert result.code == 1
 
@@ -172,7 +194,7 @@ def test_the_reference_scaffold_passes_and_writes_learner_evidence(cli, work, re
     assert set(statuses(result.out).values()) == {"passed"}
     assert f"{N_CLAIMS} passed, 0 failed" in result.out.splitlines()
     assert f"wrote ev/{MODULE_ID}-v{VERSION}.ref.json" in result.out.splitlines()
-    assert sorted(p.name for p in (work / "ev").iterdir()) == [
+    assert sorted(p.name for p in (work / "ev").iterdir() if not p.name.startswith(".")) == [
         f"{MODULE_ID}-v{VERSION}.ref.json",
         "module-manifest-v1.json",
     ]
@@ -200,7 +222,9 @@ def test_a_function_that_raises_makes_its_claims_error_at_its_line(cli, work, re
     assert {c for c, s in found.items() if s != "passed"} == set(affected)
     for claim_id in affected:
         assert found[claim_id] == "ERROR"
-        assert details(result.out, claim_id)[-1] == f"broken.py:{line}: IndexError: oops"
+        assert details(result.out, claim_id)[-1] == (
+            f"broken.py:{line}: top_k_renormalize() raised IndexError: oops"
+        )
     assert result.code == 1
 
 
@@ -254,23 +278,25 @@ def test_a_missing_function_skips_its_claims_and_is_never_filled_in(
 
 
 @pytest.mark.parametrize(
-    ("old", "new", "error"),
+    ("old", "new", "error", "message"),
     [
         (
             "def top_k_renormalize(probs: Array, k: int) -> Array:",
             "def top_k_renormalize(probs: Array, k: int) -> Array",
             "SyntaxError",
+            "expected ':'",
         ),
         (
             'Positions = Literal["none", "sinusoidal", "rope", "learned"]',
             'Positions = Literal["none", "sinusoidal", "rope", "learned"]\nVOCAB = {}["gpt2"]',
-            "KeyError: 'gpt2'",
+            "KeyError",
+            "'gpt2'",
         ),
     ],
     ids=["syntax-error", "import-time-exception"],
 )
 def test_a_file_that_cannot_be_imported_exits_2_naming_file_and_line(
-    cli, work, reference_file, old, new, error
+    cli, work, reference_file, old, new, error, message
 ):
     bad = variant(reference_file, "bad.py", old, new)
     last = new.splitlines()[-1]
@@ -278,10 +304,8 @@ def test_a_file_that_cannot_be_imported_exits_2_naming_file_and_line(
 
     result = run(cli, bad)
 
-    assert result.code == 2
-    assert result.out == ""
-    assert result.err.startswith(f"error: bad.py:{line}: {error}")
-    assert result.err.rstrip().endswith("(while importing the file)")
+    assert (result.code, result.err) == (2, "")
+    assert result.out == f"bad.py:{line}: {error} while importing the file: {message}\n"
     assert not (work / "ev").exists()
 
 
@@ -290,16 +314,27 @@ def test_impl_must_be_a_python_file(cli, work):
 
     result = run(cli, "impl.txt")
 
-    assert (result.code, result.err) == (2, "error: impl.txt: --impl needs a Python file (*.py)\n")
+    assert (result.code, result.err) == (
+        2,
+        "error: impl.txt: --impl needs a Python file (*.py) or a directory of them\n",
+    )
 
 
 # -- the challenge round trip ---------------------------------------------------------------------
+def test_a_challenge_run_passes_and_records_its_nonce(cli, work, reference_file):
+    ran = run(cli, reference_file, "--challenge", "nonce-one")
+
+    assert ran.code == 0, ran.out + ran.err
+    assert f"{N_CLAIMS + len(CHALLENGE_METRICS)} passed, 0 failed" in ran.out.splitlines()
+    assert f"wrote ev/{MODULE_ID}-v{VERSION}.ref.challenge.json" in ran.out.splitlines()
+    assert evidence(work, "ref", challenge=True)["challenge"]["nonce"] == "nonce-one"
+
+
+@VALIDATE
 def test_a_challenge_run_validates_under_its_own_nonce_only(cli, work, reference_file):
     ran = run(cli, reference_file, "--challenge", "nonce-one")
     assert ran.code == 0, ran.out + ran.err
-    assert f"{N_CLAIMS + len(CHALLENGE_METRICS)} passed, 0 failed" in ran.out.splitlines()
     path = f"ev/{MODULE_ID}-v{VERSION}.ref.challenge.json"
-    assert evidence(work, "ref", challenge=True)["challenge"]["nonce"] == "nonce-one"
 
     mine = cli("validate", path, "--challenge", "nonce-one", "--claims", str(MODULE))
     assert (mine.code, mine.out) == (0, f"{path}: valid\n")
@@ -320,7 +355,10 @@ def test_a_challenge_run_validates_under_its_own_nonce_only(cli, work, reference
         assert sum(f"claim {claim_id})" in p for p in wrong) == 1, claim_id
 
 
+@VALIDATE
 def test_a_submission_without_challenge_metrics_lists_each_missing_one(cli, work):
+    from tests.test_validate_submissions import GOOD_YAML
+
     (work / "sub.yaml").write_text(GOOD_YAML, encoding="utf-8")
 
     result = cli("validate", "sub.yaml", "--challenge", "nonce-one", "--claims", str(MODULE))
@@ -332,10 +370,13 @@ def test_a_submission_without_challenge_metrics_lists_each_missing_one(cli, work
     assert result.code == 1
 
 
+@VALIDATE
 def test_the_chapters_own_figures_do_not_pass_a_challenge(cli, work):
     """Values copied from the chapter (expected = actual = the printed figure) are valid
     without a challenge; under one they are missing the challenge's values, and the chapter's
     figures put in their place are wrong."""
+    from tests.test_validate_submissions import GOOD_YAML
+
     copied = GOOD_YAML.replace("actual: 4701.196560612873", "actual: 4701.20")
     (work / "copied.yaml").write_text(copied, encoding="utf-8")
     with_block = copied + "challenge:\n  nonce: nonce-one\n  inputs: {}\n"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,7 @@ DTYPES = frozenset(
 MAX_DEPTH = 32
 MAX_STRING = 100_000
 MAX_INT_DIGITS = 4_000  # below Python's 4,300-digit limit on int <-> str conversion
+INTEGER = re.compile(r"-?[0-9]+")
 
 
 class CodecError(ValueError):
@@ -45,70 +47,114 @@ class CodecError(ValueError):
 
 @dataclass(frozen=True)
 class Limits:
-    max_bytes: int = 64 * 2**20
-    max_elements: int = 16 * 2**20  # scalars in all arrays and lists together
+    max_bytes: int = 16 * 2**20
+    max_elements: int = 2**21  # scalars in all arrays and lists together
+
+
+PLAIN = (bool, int, float, str, list, tuple, dict)
 
 
 def kind_of(value: Any) -> str:
-    """A type's name as a learner would write it, for messages."""
+    """What a value is, as a learner would say it, for messages: ``a set``, ``a
+    decimal.Decimal``, ``a F (a subclass of float)``."""
     cls = type(value)
-    module = cls.__module__
-    return (
-        cls.__qualname__ if module in ("builtins", "__main__") else f"{module}.{cls.__qualname__}"
-    )
+    name = _class_name(cls)
+    return ("an " if name[:1].lower() in "aeiou" else "a ") + name + _subclass_note(cls)
+
+
+def _class_name(cls: type) -> str:
+    module = getattr(cls, "__module__", "")
+    name = str(getattr(cls, "__name__", "?"))
+    if (
+        module in ("builtins", "__main__")
+        or not isinstance(module, str)
+        or module.startswith("learner_impl")
+    ):
+        return name  # a class the learner defined is known by its name
+    return f"{module}.{getattr(cls, '__qualname__', name)}"
+
+
+def _subclass_note(cls: type) -> str:
+    for base in (*PLAIN, np.ndarray):
+        if cls is not base and issubclass(cls, base):
+            return f" (a subclass of {_class_name(base)})"
+    return ""
 
 
 # -- encoding -------------------------------------------------------------------------------
-def encode(value: Any) -> bytes:
-    """``value`` as a message; CodecError names the first part that is not plain data."""
-    buffers: list[bytes] = []
-    tree = _to_tree(value, buffers, 0, "")
+def encode(value: Any, limits: Limits | None = None, *, answer: str | None = None) -> bytes:
+    """``value`` as a message; CodecError names the first part that is not plain data, or
+    says the value holds more than ``limits.max_elements`` numbers. With ``answer``, the
+    entry of that name in a top-level dict (what a learner's function returned) holds no
+    text: the chapter's functions return numbers, and a check that turns ``"201028000"``
+    into a number with ``int()`` must not be handed one."""
+    encoder = _Encoder(limits.max_elements if limits is not None else None, answer)
+    tree = encoder.tree(value, 0, "")
     header = json.dumps(tree, separators=(",", ":"), allow_nan=False).encode()
-    return b"".join([_HEADER.pack(MAGIC, len(header)), header, *buffers])
+    return b"".join([_HEADER.pack(MAGIC, len(header)), header, *encoder.buffers])
 
 
-def _to_tree(value: Any, buffers: list[bytes], depth: int, where: str) -> Any:
-    if depth > MAX_DEPTH:
-        raise CodecError(f"a value nested more than {MAX_DEPTH} levels deep", where)
-    cls = type(value)
-    # exact types: a subclass of float could lie in its arithmetic, so it does not cross
-    if value is None or cls is bool or cls is str:
-        if cls is str and len(value) > MAX_STRING:
-            raise CodecError(f"a string of {len(value):,} characters", where)
-        return value
-    if cls is int:
-        if value.bit_length() > MAX_INT_DIGITS * 3:
-            raise CodecError(f"an integer with over {MAX_INT_DIGITS:,} digits", where)
-        return value if abs(value) < 2**53 else {"$i": str(value)}
-    if cls is float:
-        return value if math.isfinite(value) else {"$f": repr(value)}
-    if cls is list or cls is tuple:
-        items = [_to_tree(v, buffers, depth + 1, f"{where}[{i}]") for i, v in enumerate(value)]
-        return items if cls is list else {"$t": items}
-    if cls is dict:
-        out = {}
-        for k, v in value.items():
-            if type(k) is not str:
-                raise CodecError(f"a dict key of type {kind_of(k)}", where)
-            out[k] = _to_tree(v, buffers, depth + 1, f"{where}[{k!r}]")
-        return {"$d": out}
-    if cls is np.ndarray:
-        return _array(value, buffers, where)
-    if isinstance(value, np.generic) and type(value).__module__ == "numpy":
-        name = value.dtype.name
-        if name not in DTYPES:
-            raise CodecError(f"a NumPy {name} scalar", where)
-        return {"$s": name, "v": _to_tree(value.item(), buffers, depth + 1, where)}
-    raise CodecError(f"a {kind_of(value)}", where)
+class _Encoder:
+    def __init__(self, max_elements: int | None, answer: str | None = None) -> None:
+        self.buffers: list[bytes] = []
+        self.answer = answer
+        self.texts = True  # strings allowed (not inside the answer)
+        self.max = max_elements
+        self.used = 0
 
+    def count(self, n: int, where: str) -> None:
+        self.used += n
+        if self.max is not None and self.used > self.max:
+            raise CodecError(f"a value of more than {self.max:,} numbers", where)
 
-def _array(a: np.ndarray, buffers: list[bytes], where: str) -> dict[str, Any]:
-    name = a.dtype.name
-    if name not in DTYPES or a.dtype.fields is not None:
-        raise CodecError(f"an array of dtype {a.dtype}", where)
-    data = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
-    buffers.append(data)
-    return {"$a": name, "shape": list(a.shape), "nbytes": len(data)}
+    def tree(self, value: Any, depth: int, where: str) -> Any:
+        if depth > MAX_DEPTH:
+            raise CodecError(f"a value nested more than {MAX_DEPTH} levels deep", where)
+        self.count(1, where)
+        cls = type(value)
+        # exact types: a subclass of float could lie in its arithmetic, so it does not cross
+        if value is None or cls is bool or cls is str:
+            if cls is str and not self.texts:
+                raise CodecError(kind_of(value), where)
+            if cls is str and len(value) > MAX_STRING:
+                raise CodecError(f"a string of {len(value):,} characters", where)
+            return value
+        if cls is int:
+            if value.bit_length() > MAX_INT_DIGITS * 3:
+                raise CodecError(f"an integer with over {MAX_INT_DIGITS:,} digits", where)
+            return value if abs(value) < 2**53 else {"$i": str(value)}
+        if cls is float:
+            return value if math.isfinite(value) else {"$f": repr(value)}
+        if cls is list or cls is tuple:
+            items = [self.tree(v, depth + 1, f"{where}[{i}]") for i, v in enumerate(value)]
+            return items if cls is list else {"$t": items}
+        if cls is dict:
+            out = {}
+            for k, v in value.items():
+                if type(k) is not str:
+                    raise CodecError(f"a dict key that is {kind_of(k)}", where)
+                if depth == 0 and self.answer is not None:  # in the answer, no text at all
+                    self.texts = k != self.answer
+                out[k] = self.tree(v, depth + 1, f"{where}[{k[:40]!r}]")
+            self.texts = self.texts or depth == 0
+            return {"$d": out}
+        if cls is np.ndarray:
+            return self.array(value, where)
+        if isinstance(value, np.generic) and cls.__module__ == "numpy":
+            name = value.dtype.name
+            if name not in DTYPES:
+                raise CodecError(f"a NumPy {name} scalar", where)
+            return {"$s": name, "v": self.tree(value.item(), depth + 1, where)}
+        raise CodecError(kind_of(value), where)
+
+    def array(self, a: np.ndarray, where: str) -> dict[str, Any]:
+        name = a.dtype.name
+        if name not in DTYPES or a.dtype.fields is not None:
+            raise CodecError(f"an array of dtype {a.dtype}", where)
+        self.count(a.size, where)
+        data = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
+        self.buffers.append(data)
+        return {"$a": name, "shape": list(a.shape), "nbytes": len(data)}
 
 
 # -- decoding -------------------------------------------------------------------------------
@@ -165,10 +211,10 @@ class _Reader:
             return float(tree["$f"])
         if "$i" in tree and len(tree) == 1 and isinstance(tree["$i"], str):
             text = tree["$i"]
-            if len(text) > MAX_INT_DIGITS + 1 or not text.lstrip("-").isdigit():
+            if len(text) > MAX_INT_DIGITS + 1 or not INTEGER.fullmatch(text):
                 raise CodecError("a malformed integer")
             return int(text)
-        if "$s" in tree and set(tree) == {"$s", "v"} and tree["$s"] in DTYPES:
+        if "$s" in tree and set(tree) == {"$s", "v"} and _dtype_name(tree["$s"]):
             inner = tree["v"]
             if not isinstance(inner, bool | int | float | dict):
                 raise CodecError("a malformed scalar")
@@ -183,7 +229,7 @@ class _Reader:
 
     def array(self, tree: dict[str, Any]) -> np.ndarray:
         name, shape, nbytes = tree["$a"], tree["shape"], tree["nbytes"]
-        if name not in DTYPES or not isinstance(shape, list) or len(shape) > MAX_DEPTH:
+        if not _dtype_name(name) or not isinstance(shape, list) or len(shape) > MAX_DEPTH:
             raise CodecError("a malformed array")
         if not all(type(n) is int and n >= 0 for n in shape) or type(nbytes) is not int:
             raise CodecError("a malformed array shape")
@@ -194,6 +240,13 @@ class _Reader:
             raise CodecError("an array whose bytes do not match its shape")
         raw = self.data[self.offset : self.offset + nbytes]
         self.offset += nbytes
-        # a copy in native byte order: owned, writable, and independent of the message
-        array = np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
-        return array
+        try:
+            # a copy in native byte order: owned, writable, and independent of the message
+            return np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
+        except (ValueError, OverflowError, MemoryError):  # e.g. a shape of [0, 10**30]
+            raise CodecError("a malformed array shape") from None
+
+
+def _dtype_name(name: Any) -> bool:
+    """Whether ``name`` is one of the real numeric dtypes (anything else: no)."""
+    return isinstance(name, str) and name in DTYPES

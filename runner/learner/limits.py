@@ -15,6 +15,8 @@ class WorkerLimits:
     result_mib: int = 16  # one answer of one call
     output_chars: int = 2000  # what is kept of what a claim's calls printed
     file_mib: int = 16  # any file the learner's code writes
+    result_values: int = 2**21  # numbers in one answer (lists cost the judge far more than arrays)
+    drop_root: bool = True  # a root judge's worker runs as a user id of its own
 
     def rlimits(self) -> dict[str, int]:
         return {

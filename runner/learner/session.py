@@ -1,26 +1,72 @@
 """The judge's side of the worker boundary: a learner's functions as proxies.
 
-A :class:`LearnerSession` starts a worker for one learner's file (forked from a server that
-has NumPy imported, see :mod:`runner.learner.worker`), and hands the checks an
+A :class:`LearnerSession` reads one learner's file (a regular file, at most
+:data:`MAX_IMPL_BYTES`), starts a worker for it (forked from a server that has NumPy
+imported, see :mod:`runner.learner.worker`), and hands the checks an
 :class:`~checks.registry.Implementation` whose functions are :class:`RemoteFunction` proxies:
-calling one sends the arguments as plain data, waits for the answer until the claim's
-deadline, and decodes it with limits. Whatever the learner's code does (hang, exit, print,
+calling one sends the arguments as plain data, waits for the answer within the claim's time
+budget, and decodes it with limits. Whatever the learner's code does (hang, exit, print,
 exhaust memory, patch modules, return a lying object) happens in the worker; here it can
 only become a value, a :class:`~checks.outcome.ForeignError`, or a
 :class:`~checks.outcome.BoundaryError` for the claim at hand. A worker that failed is killed
-with its whole process group and a fresh one is started for the next claim.
+with everything it started and a fresh one is started for the next claim.
+
+What holds, and what does not (Linux; measured in tests/test_boundary.py):
+
+* The judge never imports the learner's file; the worker's answers are decoded as JSON and
+  raw bytes of real numeric arrays, so no object of the learner's reaches the judge.
+* Time: each claim may spend ``timeout_s`` waiting for the learner's code (the judge's own
+  work in the check is not counted); importing the file has its own ``timeout_s``, once.
+* Limits the learner's code cannot lift (soft and hard alike): address space
+  (``memory_mib``), the size of any file it writes, no core dumps, and 64 processes beyond
+  what its user runs (a fork bomb stops there).
+* After each learner and after any failure, the worker is killed with everything it
+  started: its process group, every descendant (the worker is a child subreaper, so a child
+  that left the group and lost its parent is still found), and, as root, every process of
+  the worker's own user id.
+* The judge and the fork server are not dumpable: processes of the same user cannot read
+  their memory, file descriptors or environment, or trace them. The fork server starts with
+  its standard streams on /dev/null and a bare environment, so nothing reaches the judge's
+  output except through the protocol, and a learner's output never contains the grader's
+  environment.
+* As root (e.g. a Gradescope container), the worker drops to a user id of its own: it can
+  neither signal the judge nor other learners' workers, nor write anything that is not
+  public. As an ordinary user it keeps that user's rights: it could kill the judge or any
+  process of the user (the run then ends without a verdict, never with a false one) and
+  write the user's files. Graders who need more run the class as root in a container, or
+  under a dedicated user.
+* Whatever a learner's code prints, raises or names its file reaches messages as visible
+  text: control characters (terminal escapes, carriage returns) are shown, not obeyed.
+
+What the boundary does not decide (the learner's code runs with real rights, only fewer):
+
+* The worker measures peak memory (``measured``) with tracemalloc in its own process; code
+  that patches tracemalloc, or writes frames of its own onto the reply pipe, decides what
+  its own calls report, as it decides what they return. It can change no other learner's
+  verdict, nor anything the judge computes itself.
+* Files: the worker may write what its user may (as its own user: world-writable places such
+  as /tmp; each file at most ``file_mib``), and read what its user may read. In a class run
+  from one directory, a learner's code can read classmates' files there (the directory is
+  on its import path, for a learner's helper modules); graders who mind give each
+  submission a directory of its own, or judge each in its own container.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import multiprocessing
 import os
 import selectors
+import shutil
 import signal
+import stat
+import sys
+import tempfile
 import time
-from collections.abc import Mapping
+import types
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -29,8 +75,14 @@ from typing import Any
 from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from checks.registry import Implementation
 from runner.learner.limits import WorkerLimits
+from runner.learner.text import printable
 from runner.learner import codec
-from runner.learner.worker import FRAME, serve
+from runner.learner.worker import (
+    FRAME,
+    not_dumpable,
+    sandbox_uid,
+    serve_connections,
+)
 
 MAX_IMPL_BYTES = 1_000_000
 # The worker's own threads would multiply by every worker of a class run, and forking a
@@ -44,12 +96,21 @@ SINGLE_THREADED = {
         "VECLIB_MAXIMUM_THREADS",
     )
 }
+# What the fork server keeps of the judge's environment (the rest may hold a grader's
+# secrets, and a learner's code can read its own process's environment).
+SERVER_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT", "TMPDIR")
+DRAIN_BYTES = 1 << 22  # output read in one go before the deadline is looked at again
+# A fresh worker must say it is confined within this long (the fork server's own start, on
+# first use, included); only then does the learner's time start.
+START_S = 60.0
+WORKDIR_PREFIX = "learn-llm-worker-"  # then the judge's process id: whose it is
 
 
 class _Server:
     """The multiprocessing context workers are forked from, started on first use."""
 
     _context: Any = None
+    _hardened = False
 
     @classmethod
     def context(cls) -> Any:
@@ -58,25 +119,112 @@ class _Server:
             method = "forkserver" if "forkserver" in methods else "spawn"
             ctx = multiprocessing.get_context(method)
             if method == "forkserver":
-                ctx.set_forkserver_preload(["runner.learner.worker"])
+                # the server imports the worker's code and NumPy once, and hardens itself
+                ctx.set_forkserver_preload(["runner.learner.server"])
             cls._context = ctx
         return cls._context
 
     @classmethod
     def start(cls, target: Any, args: tuple[Any, ...]) -> Any:
         ctx = cls.context()
-        saved = {k: os.environ.get(k) for k in SINGLE_THREADED}
-        os.environ.update(SINGLE_THREADED)  # the server (and so every worker) inherits these
-        try:
+        if not cls._hardened:  # before the first worker: no learner may read this process
+            not_dumpable()
+            _remove_orphaned_workdirs()
+            cls._hardened = True
+        if ctx.get_start_method() == "forkserver":
+            from multiprocessing import forkserver
+
+            with _bare_process():
+                forkserver.ensure_running()  # (re)started here if a learner killed it
+        with _bare_process(streams=False), _without_main():
             process = ctx.Process(target=target, args=args, daemon=True)
             process.start()
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
         return process
+
+
+def _remove_orphaned_workdirs() -> None:
+    """Working directories of judges that were killed (they could not remove their own)."""
+    base = tempfile.gettempdir()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(base):
+            if not entry.name.startswith(WORKDIR_PREFIX):
+                continue
+            judge = entry.name[len(WORKDIR_PREFIX) :].split("-", 1)[0]
+            if judge.isdigit() and not _alive(int(judge)) and entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's
+        return True
+    return True
+
+
+def forget_inherited_server() -> None:
+    """In a process forked from a judge (a class run's judging processes): the fork server
+    is the parent's child, not this process's; this process starts its own on first use."""
+    try:
+        from multiprocessing import forkserver
+    except ImportError:  # pragma: no cover - platforms without it use spawn
+        return
+    server: Any = getattr(forkserver, "_forkserver")  # noqa: B009 - private, and untyped
+    fd = server._forkserver_alive_fd
+    server._forkserver_pid = None
+    server._forkserver_address = None
+    server._forkserver_alive_fd = None
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+@contextlib.contextmanager
+def _without_main() -> Iterator[None]:
+    """While a worker is started: no main module, so multiprocessing does not run the
+    judge's own script (the command line, pytest, a benchmark) again in the worker."""
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
+
+
+@contextlib.contextmanager
+def _bare_process(streams: bool = True) -> Iterator[None]:
+    """While a process is started from here: a bare environment (with one BLAS thread), and
+    with ``streams`` standard streams on /dev/null, so that the fork server and the
+    resource tracker (which last for the whole run) hold neither the judge's output nor its
+    environment. The judge's import path is the server's PYTHONPATH: Python 3.11's fork
+    server ignores the path it is sent, and must find ``runner.learner.server`` to preload
+    (and harden itself) wherever the runner comes from (an install, a checkout, PYTHONPATH)."""
+    saved_env = dict(os.environ)
+    saved_fds: list[tuple[int, int]] = []
+    try:
+        kept = {k: v for k, v in saved_env.items() if k in SERVER_ENVIRONMENT}
+        path = [p for p in sys.path if p and os.path.isdir(p)]
+        os.environ.clear()
+        os.environ.update(kept, PYTHONPATH=os.pathsep.join(path), **SINGLE_THREADED)
+        if streams:
+            devnull = os.open(os.devnull, os.O_RDWR)
+            try:
+                for fd in (0, 1, 2):
+                    with contextlib.suppress(OSError):
+                        saved_fds.append((fd, os.dup(fd)))
+                        os.dup2(devnull, fd)
+            finally:
+                os.close(devnull)
+        yield
+    finally:
+        for fd, copy in saved_fds:
+            os.dup2(copy, fd)
+            os.close(copy)
+        os.environ.clear()
+        os.environ.update(saved_env)
 
 
 @dataclass
@@ -100,72 +248,115 @@ class LearnerSession:
 
     def __init__(self, path: Path, subjects: list[str], limits: WorkerLimits) -> None:
         self.path = path
+        self.name = printable(path.name)  # as messages show it (a file name is the learner's)
         self.subjects = subjects
         self.limits = limits
-        self.size = path.stat().st_size
-        self.sha256 = (
-            hashlib.sha256(path.read_bytes()).hexdigest() if self.size <= MAX_IMPL_BYTES else ""
-        )
         self.signatures: dict[str, inspect.Signature] = {}
         self.load_output = ""
-        self.deadline = 0.0
+        self.isolation = ""  # what the worker achieved (worker.confine): own-user, nobody, ...
+        self.server_dumpable: Any = None  # 0 when the fork server hardened itself (Linux)
         self.capture = ClaimCapture()
+        self._budget = limits.timeout_s  # what the current claim may still wait
+        self._deadline = 0.0
         self._process: Any = None
+        self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
+        self._selector: selectors.BaseSelector | None = None  # reply and output, while alive
         self._buffer = bytearray()
-        self._loaded_once = False
+        self._decoder = _utf8()
+        self.source, self._failure = _read_source(path)
+        self.size = len(self.source)
+        self.sha256 = hashlib.sha256(self.source).hexdigest() if self._failure is None else ""
 
     # -- life ---------------------------------------------------------------------------
     def open(self) -> LoadFailure | None:
         """Start the worker and import the file once; the reason when that fails."""
-        if self.size > MAX_IMPL_BYTES:
-            return LoadFailure("load.too_large", {"bytes": self.size, "limit": MAX_IMPL_BYTES})
-        self.deadline = time.monotonic() + self.limits.timeout_s
+        if self._failure is not None:
+            return self._failure
+        self.begin_claim()
         try:
-            reply = self._start()
+            reply = self._start("")
         except BoundaryError as exc:
-            return LoadFailure(exc.code, dict(exc.params))
-        self.load_output, self.capture = self.capture.output, ClaimCapture()
+            return LoadFailure(
+                exc.code.replace("boundary.", "load.", 1), _without_function(exc.params)
+            )
+        finally:
+            self.load_output = self.end_claim().output
         if reply.get("status") == "raised":
+            self.kill()
             return LoadFailure(
                 "load.raised",
                 {
-                    "error": reply.get("type"),
-                    "message": reply.get("message"),
-                    "line": reply.get("line"),
+                    "error": shown(reply.get("type"), 200),
+                    "message": shown(reply.get("message") or "", 1000),
+                    "line": reply.get("line") if type(reply.get("line")) is int else None,
                 },
             )
-        self._loaded_once = True
         return None
 
-    def _start(self) -> dict[str, Any]:
-        self.close()
+    def _start(self, name: str) -> dict[str, Any]:
+        """A fresh worker with the file imported: its reply (``loaded`` or ``raised``)."""
+        self.kill()
+        self._workdir = tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         output_r, output_w = os.pipe()
+        setup = {
+            "rlimits": self.limits.rlimits(),
+            "workdir": self._workdir,
+            "environment": sorted(SINGLE_THREADED),
+            "drop_root": self.limits.drop_root,
+            "result_bytes": self.limits.result_mib * 2**20,
+            "result_values": self.limits.result_values,
+        }
         args = (
             Connection(request_r),
             Connection(reply_w),
             Connection(output_w),
-            os.fspath(self.path.resolve()),
+            os.fspath(self.path.absolute()),
+            self.source,
             list(self.subjects),
-            self.limits.rlimits(),
+            setup,
         )
         try:
-            self._process = _Server.start(_serve_connections, args)
+            self._process = _Server.start(serve_connections, args)
+        except (OSError, EOFError, ValueError) as exc:  # no fork (process limit), no server
+            for fd in (request_w, reply_r, output_r):
+                os.close(fd)
+            self.kill()
+            params = {"function": name, "reason": f"{type(exc).__name__}: {exc}"[:300]}
+            raise BoundaryError("boundary.no_worker", params) from None
         finally:
             for conn in args[:3]:
-                conn.close()  # type: ignore[union-attr]
+                conn.close()
         for fd in (request_w, reply_r, output_r):
             os.set_blocking(fd, False)
         self._fds = (request_w, reply_r, output_r)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(reply_r, selectors.EVENT_READ)
+        self._selector.register(output_r, selectors.EVENT_READ)
         self._buffer.clear()
-        reply = self._receive("(import)")
-        if reply.get("status") == "loaded":
-            self.signatures = _signatures(reply.get("signatures"), self.subjects)
-        elif reply.get("status") != "raised":
+        # the worker's first word, before any of the learner's code has run: trustworthy
+        self._deadline = time.monotonic() + START_S
+        first = self._receive(name)
+        if first.get("status") != "confined":
             self.kill()
-            raise BoundaryError("boundary.garbled", {"function": "(import)"})
+            what = shown(first.get("what") or "", 300)
+            raise BoundaryError("boundary.unconfined", {"function": name, "what": what})
+        self.isolation = str(first.get("isolation") or "")
+        self.server_dumpable = first.get("server_dumpable")
+        started = time.monotonic()
+        self._deadline = started + max(0.0, self._budget)  # importing: the learner's time
+        try:
+            reply = self._receive(name)
+        finally:
+            self._budget -= time.monotonic() - started
+        status = reply.get("status")
+        if status == "loaded":
+            self.signatures = _signatures(reply.get("signatures"), self.subjects)
+        elif status != "raised":
+            self.kill()
+            raise BoundaryError("boundary.garbled", {"function": name})
         return reply
 
     def close(self) -> None:
@@ -173,21 +364,22 @@ class LearnerSession:
         self.kill()
 
     def kill(self) -> None:
+        """Kill the worker and everything it started (see :func:`_kill_tree`)."""
         process, self._process = self._process, None
-        if process is not None:
-            if process.pid is not None:
-                for kill in (os.killpg, os.kill):
-                    try:
-                        kill(process.pid, signal.SIGKILL)
-                    except (ProcessLookupError, PermissionError):
-                        pass
+        if process is not None and process.pid is not None:
+            own = sandbox_uid(process.pid) if self.isolation == "own-user" else None
+            _kill_tree(process.pid, own)
             process.join(timeout=5)
+        selector, self._selector = self._selector, None
+        if selector is not None:
+            selector.close()
         fds, self._fds = self._fds, None
         for fd in fds or ():
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
+        workdir, self._workdir = self._workdir, None
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)
 
     def __enter__(self) -> LearnerSession:
         return self
@@ -197,10 +389,12 @@ class LearnerSession:
 
     # -- claims -------------------------------------------------------------------------
     def begin_claim(self) -> None:
-        self.deadline = time.monotonic() + self.limits.timeout_s
+        self._budget = self.limits.timeout_s
         self.capture = ClaimCapture()
+        self._decoder = _utf8()
 
     def end_claim(self) -> ClaimCapture:
+        self._keep(self._decoder.decode(b"", final=True))
         capture, self.capture = self.capture, ClaimCapture()
         return capture
 
@@ -211,7 +405,7 @@ class LearnerSession:
         }
         return Implementation(
             kind="learner",
-            name=self.path.name,
+            name=self.name,
             functions=functions,
             sha256=self.sha256,
             source=str(self.path),
@@ -221,147 +415,175 @@ class LearnerSession:
     def call(
         self, name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any], measure: bool
     ) -> tuple[Any, int | None]:
-        if self._process is None:  # killed after an earlier claim failed: start afresh
-            if time.monotonic() >= self.deadline:
-                raise BoundaryError("boundary.timeout", self._timeout_params(name))
-            reply = self._start()
-            if reply.get("status") != "loaded":
-                raise BoundaryError("boundary.reload", {"function": name})
         try:
             request = codec.encode(
                 {"name": name, "args": list(args), "kwargs": dict(kwargs), "measure": measure}
             )
         except codec.CodecError as exc:  # our own inputs: a bug in a check, not the learner's
             raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
-        self._write(request, name)
-        reply = self._receive(name)
+        reply = self._exchange(name, request)
         status = reply.get("status")
         if status == "returned":
             peak = reply.get("peak_bytes")
             return reply.get("value"), peak if type(peak) is int and peak >= 0 else None
         if status == "raised":
-            error, names = str(reply.get("type")), reply.get("names")
+            error, names = shown(reply.get("type"), 200), reply.get("names")
             line = reply.get("line") if type(reply.get("line")) is int else None
             if error == "NotImplementedError":
                 raise ForeignNotImplemented(name, line)
             raise ForeignError(
                 name,
                 error,
-                str(reply.get("message") or ""),
-                tuple(str(n) for n in names) if isinstance(names, list) else (error,),
+                shown(reply.get("message") or "", 1000),
+                tuple(shown(n, 200) for n in names[:32]) if isinstance(names, list) else (error,),
                 line,
             )
         if status == "unplain":
-            where = str(reply.get("where") or "")
+            where = shown(reply.get("where") or "", 300)
             code = "boundary.unplain_at" if where else "boundary.unplain"
             raise BoundaryError(
-                code, {"function": name, "what": str(reply.get("what")), "at": where}
+                code, {"function": name, "what": shown(reply.get("what"), 300), "at": where}
+            )
+        if status == "too_large" and type(reply.get("bytes")) is int:
+            limit = self.limits.result_mib * 2**20
+            raise BoundaryError(
+                "boundary.too_large", {"function": name, "bytes": reply["bytes"], "limit": limit}
             )
         self.kill()
         raise BoundaryError("boundary.garbled", {"function": name})
 
+    def _exchange(self, name: str, request: bytes) -> dict[str, Any]:
+        """Send one request and wait for its reply, within what the claim may still wait."""
+        if self._process is None:  # killed after an earlier claim failed: start afresh
+            reply = self._start(name)
+            if reply.get("status") != "loaded":
+                self.kill()
+                raise BoundaryError("boundary.reload", {"function": name})
+        if self._budget <= 0:
+            self.kill()
+            raise BoundaryError("boundary.timeout", self._timeout_params(name))
+        started = time.monotonic()
+        self._deadline = started + self._budget
+        try:
+            self._write(request, name)
+            return self._receive(name)
+        finally:
+            self._budget -= time.monotonic() - started
+
     def _timeout_params(self, name: str) -> dict[str, Any]:
         return {"function": name, "seconds": self.limits.timeout_s}
 
-    def _write(self, data: bytes, name: str = "") -> None:
+    def _write(self, data: bytes, name: str) -> None:
+        """Send one framed request; a full pipe is waited on (reading what the learner's
+        code prints meanwhile, so neither side blocks the other)."""
         assert self._fds is not None
-        fd = self._fds[0]
+        request_fd, _, output_fd = self._fds
         view = memoryview(FRAME.pack(len(data)) + data)
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_WRITE)
-            sel.register(self._fds[2], selectors.EVENT_READ)
-            while view:
-                remaining = self.deadline - time.monotonic()
-                if remaining <= 0:
-                    self.kill()
-                    raise BoundaryError("boundary.timeout", self._timeout_params(name))
-                for key, _ in sel.select(remaining):
-                    if key.fd == self._fds[2]:
-                        self._drain_output()
-                    else:
-                        try:
-                            view = view[os.write(fd, view) :]
-                        except BlockingIOError:
-                            pass
-                        except OSError:  # the worker is gone
-                            self._died(name)
+        while view:
+            try:
+                view = view[os.write(request_fd, view) :]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:  # the worker is gone
+                self._died(name)
+            with selectors.DefaultSelector() as sel:
+                sel.register(request_fd, selectors.EVENT_WRITE)
+                sel.register(output_fd, selectors.EVENT_READ)
+                for key, _ in sel.select(self._remaining(name)):
+                    if key.fd == output_fd:
+                        self._drain_output(name)
+
+    def _remaining(self, name: str) -> float:
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            self.kill()
+            raise BoundaryError("boundary.timeout", self._timeout_params(name))
+        return remaining
 
     def _receive(self, name: str) -> dict[str, Any]:
         """The next framed reply, decoded; BoundaryError for anything else."""
-        assert self._fds is not None
+        assert self._fds is not None and self._selector is not None
         limit = self.limits.result_mib * 2**20
         _, reply_fd, output_fd = self._fds
-        with selectors.DefaultSelector() as sel:
-            sel.register(reply_fd, selectors.EVENT_READ)
-            sel.register(output_fd, selectors.EVENT_READ)
-            while True:
-                if len(self._buffer) >= FRAME.size:
-                    size = FRAME.unpack_from(self._buffer)[0]
-                    if size > limit:
-                        self.kill()
-                        raise BoundaryError(
-                            "boundary.too_large",
-                            {"function": name, "bytes": size, "limit": limit},
-                        )
-                    if len(self._buffer) >= FRAME.size + size:
-                        message = bytes(self._buffer[FRAME.size : FRAME.size + size])
-                        del self._buffer[: FRAME.size + size]
-                        self._drain_output()
-                        return self._decode(message, name, limit)
-                remaining = self.deadline - time.monotonic()
-                if remaining <= 0:
+        while True:
+            if len(self._buffer) >= FRAME.size:
+                size = FRAME.unpack_from(self._buffer)[0]
+                if size > limit:  # the worker itself says when an answer is too large
                     self.kill()
-                    raise BoundaryError("boundary.timeout", self._timeout_params(name))
-                for key, _ in sel.select(remaining):
-                    if key.fd == output_fd:
-                        self._drain_output()
-                        continue
-                    try:
-                        chunk = os.read(reply_fd, 1 << 20)
-                    except BlockingIOError:
-                        continue
-                    if not chunk:
-                        self._died(name)
-                    self._buffer += chunk
+                    raise BoundaryError("boundary.garbled", {"function": name})
+                if len(self._buffer) >= FRAME.size + size:
+                    message = bytes(self._buffer[FRAME.size : FRAME.size + size])
+                    del self._buffer[: FRAME.size + size]
+                    self._drain_output(name)  # what it printed before replying
+                    return self._decode(message, name, limit)
+            for key, _ in self._selector.select(self._remaining(name)):
+                if key.fd == output_fd:
+                    self._drain_output(name)
+                    continue
+                try:
+                    chunk = os.read(reply_fd, 1 << 20)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    self._died(name)
+                self._buffer += chunk
 
     def _decode(self, message: bytes, name: str, limit: int) -> dict[str, Any]:
         try:
-            reply = codec.decode(message, codec.Limits(max_bytes=limit))
-        except codec.CodecError as exc:
+            reply = codec.decode(
+                message, codec.Limits(max_bytes=limit, max_elements=self.limits.result_values + 64)
+            )
+        except codec.CodecError:
             self.kill()
-            raise BoundaryError("boundary.garbled", {"function": name, "what": str(exc)}) from None
+            raise BoundaryError("boundary.garbled", {"function": name}) from None
         if not isinstance(reply, dict):
             self.kill()
             raise BoundaryError("boundary.garbled", {"function": name})
         return reply
 
     def _died(self, name: str) -> None:
+        """The reply pipe was closed: the worker exited, was killed, or closed it."""
         process = self._process
+        code = None
         if process is not None:
-            process.join(timeout=2)
-        code = process.exitcode if process is not None else None
+            process.join(timeout=min(0.5, max(0.0, self._deadline - time.monotonic())))
+            code = process.exitcode
         self.kill()
-        if code is not None and code < 0:
+        if code is None:
+            raise BoundaryError("boundary.closed", {"function": name})
+        if code < 0:
             raise BoundaryError(
                 "boundary.signal", {"function": name, "signal": _signal_name(-code)}
             )
         raise BoundaryError("boundary.exited", {"function": name, "code": code})
 
-    def _drain_output(self) -> None:
+    def _drain_output(self, name: str) -> None:
+        """Read what the learner's code printed, until the pipe is empty or the deadline
+        passes (a process that prints without end cannot hold the judge here)."""
         if self._fds is None:
             return
-        keep = self.limits.output_chars
+        fd = self._fds[2]
         while True:
-            try:
-                chunk = os.read(self._fds[2], 1 << 16)
-            except (BlockingIOError, OSError):
-                return
-            if not chunk:
-                return
-            text = chunk.decode("utf-8", "replace")
-            room = max(0, keep - len(self.capture.output))
-            self.capture.output += text[:room]
-            self.capture.dropped += len(text) - min(room, len(text))
+            read = 0
+            while read < DRAIN_BYTES:
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except (BlockingIOError, OSError):
+                    return
+                if not chunk:
+                    return
+                read += len(chunk)
+                self._keep_bytes(chunk)
+            self._remaining(name)
+
+    def _keep_bytes(self, chunk: bytes) -> None:
+        self._keep(self._decoder.decode(chunk))
+
+    def _keep(self, text: str) -> None:
+        room = max(0, self.limits.output_chars - len(self.capture.output))
+        self.capture.output += printable(text[:room])
+        self.capture.dropped += max(0, len(text) - room)
 
 
 class RemoteFunction:
@@ -382,17 +604,127 @@ class RemoteFunction:
         return f"<learner function {self.__name__}>"
 
 
-def _serve_connections(
-    request: Connection,
-    reply: Connection,
-    output: Connection,
-    path: str,
-    subjects: list[str],
-    limits: dict[str, int],
-) -> None:
-    """The worker's entry point: the pipes arrive as Connections (so the fork server can
-    pass them) and are used as raw file descriptors."""
-    serve(request.fileno(), reply.fileno(), output.fileno(), path, subjects, limits)
+def _read_source(path: Path) -> tuple[bytes, LoadFailure | None]:
+    """The file's bytes, read once (the worker runs these, the evidence hashes these), or
+    why it cannot be: not a regular file (a directory, /dev/zero, a pipe), too large,
+    unreadable. Opening never blocks, reading never goes past the limit."""
+    shown = printable(path.name)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        return b"", LoadFailure(
+            "load.unreadable", {"file": shown, "reason": exc.strerror or type(exc).__name__}
+        )
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return b"", LoadFailure("load.not_a_file", {"file": shown})
+        if info.st_size > MAX_IMPL_BYTES:
+            return b"", LoadFailure(
+                "load.too_large", {"bytes": info.st_size, "limit": MAX_IMPL_BYTES}
+            )
+        chunks, size = [], 0
+        while size <= MAX_IMPL_BYTES:
+            chunk = os.read(fd, MAX_IMPL_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        return b"", LoadFailure(
+            "load.unreadable", {"file": shown, "reason": exc.strerror or type(exc).__name__}
+        )
+    finally:
+        os.close(fd)
+    if size > MAX_IMPL_BYTES:  # it grew while being read
+        return b"", LoadFailure("load.too_large", {"bytes": size, "limit": MAX_IMPL_BYTES})
+    return b"".join(chunks), None
+
+
+def _kill_tree(pid: int, uid: int | None) -> None:
+    """Kill worker ``pid`` and everything it started. Its process group is frozen first
+    (SIGSTOP: nothing in it forks any more), then every descendant (the worker is a child
+    subreaper, so a process that left the group and lost its parent is still the worker's
+    descendant) and, for a worker with a user id of its own, every process of ``uid``, until
+    a look at /proc finds nothing new; then all of them are killed."""
+    signal_group(pid, signal.SIGSTOP)
+    frozen: set[int] = set()
+    for _ in range(20):
+        table = _process_table(with_uid=uid is not None)
+        found = _descendants(pid, table)
+        if uid is not None:
+            found |= {p for p, (_, owner) in table.items() if owner == uid}
+        new = found - frozen - {pid}
+        if not new:
+            break
+        for p in new:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(p, signal.SIGSTOP)
+        frozen |= new
+    signal_group(pid, signal.SIGKILL)
+    for p in frozen:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(p, signal.SIGKILL)
+
+
+def signal_group(pid: int, sig: int) -> None:
+    """``sig`` to the worker's process group and to the worker itself."""
+    for kill in (os.killpg, os.kill):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            kill(pid, sig)
+
+
+def _process_table(with_uid: bool) -> dict[int, tuple[int, int | None]]:
+    """pid -> (parent pid, real user id when asked) of every process /proc shows."""
+    table: dict[int, tuple[int, int | None]] = {}
+    try:
+        entries = [int(e) for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:  # no /proc: the process group is all there is to kill
+        return table
+    for p in entries:
+        try:
+            with open(f"/proc/{p}/stat", "rb") as fh:
+                ppid = int(fh.read().rsplit(b")", 1)[1].split()[1])
+            uid = None
+            if with_uid:
+                with open(f"/proc/{p}/status", "rb") as fh:
+                    uid = next(int(line.split()[1]) for line in fh if line.startswith(b"Uid:"))
+        except (OSError, ValueError, IndexError, StopIteration):
+            continue  # gone meanwhile
+        table[p] = (ppid, uid)
+    return table
+
+
+def _descendants(root: int, table: dict[int, tuple[int, int | None]]) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for p, (ppid, _) in table.items():
+        children.setdefault(ppid, []).append(p)
+    found: set[int] = set()
+    stack = [root]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    return found
+
+
+# C0 controls but newline and tab, DEL, and C1 controls: a terminal would act on them (clear
+# the screen, move the cursor over the runner's own lines); shown as their Control Pictures.
+def shown(value: Any, limit: int) -> str:
+    """A string the worker sent for a message (an exception's type or message, a type's
+    name): one printable line of at most ``limit`` characters, whatever it sent."""
+    return printable(str(value)[:limit]).replace("\n", " ")
+
+
+def _utf8() -> Any:
+    import codecs
+
+    return codecs.getincrementaldecoder("utf-8")("replace")
+
+
+def _without_function(params: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in params.items() if k != "function"}
 
 
 def _signatures(raw: Any, subjects: list[str]) -> dict[str, inspect.Signature]:

@@ -1,27 +1,37 @@
 """Gradescope's ``results.json``: what autograders of that kind read.
 
-One test per claim (its points, its visibility: a ``hidden`` claim is shown to the learner
-only after grading), the score and the maximum, and each claim's output in the language the
-command was given. Written atomically, like evidence.
+The format is Gradescope's autograder specification
+(https://gradescope-autograders.readthedocs.io/en/latest/specs/): a ``score`` and
+``max_score``, an ``output`` for the whole submission, and one test per claim with its
+``name``, ``score``, ``max_score``, ``output`` and ``visibility`` (``points`` and
+``visibility`` come from the claim; a ``hidden`` claim is shown to the learner only after
+grading, so the submission's own ``output`` counts only the claims shown now). A file that
+cannot be loaded at all still gets a result: every claim at 0, each saying why. Messages
+are in the language the command was given; written atomically, like evidence.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from runner.api import Run
 from runner.i18n import Catalog
+from runner.load import LoadedClaim
 from runner.record import write_text_atomic
 from runner.reporters import text
 
 
-def results(run: Run, words: Catalog) -> dict[str, Any]:
+def results(run: Run, words: Catalog, claims: Sequence[LoadedClaim] = ()) -> dict[str, Any]:
+    """The results of ``run``; ``claims`` are the claims it was to judge (they give a file
+    that could not be loaded its tests and its maximum score)."""
     if run.load_failure is not None:
-        message = text.load_failure_line(run, words)
-        return {"score": 0.0, "output": message, "tests": [], "visibility": "visible"}
+        return _unloadable(run, words, claims)
     tests = []
+    shown = {s: 0 for s in text.STATUSES}
+    later = 0
     for pack_run in run.packs:
         for r in pack_run.results:
             lines = [words.pick(r.statement)]
@@ -37,15 +47,48 @@ def results(run: Run, words: Catalog) -> dict[str, Any]:
                     "visibility": r.visibility,
                 }
             )
+            if r.visibility == "visible":
+                shown[r.status] += 1
+            else:
+                later += 1
     got, most = run.points()
+    output = text.totals(shown, words)
+    if later:
+        output += "\n" + words("gradescope.shown_later", n=later)
     return {
         "score": got,
         "max_score": most,
-        "output": text.totals_line(run, words),
+        "output": output,
         "visibility": "visible",
         "tests": tests,
     }
 
 
-def write(path: Path, run: Run, words: Catalog) -> None:
-    write_text_atomic(path, json.dumps(results(run, words), ensure_ascii=False, indent=2) + "\n")
+def _unloadable(run: Run, words: Catalog, claims: Sequence[LoadedClaim]) -> dict[str, Any]:
+    message = text.load_failure_line(run, words)
+    if run.load_output:
+        message = "\n".join([message, *text.printed_lines(run.load_output, 0, words)])
+    tests = [
+        {
+            "name": c.claim.id,
+            "number": f"{c.proposition}",
+            "score": 0.0,
+            "max_score": c.claim.points,
+            "status": "failed",
+            "output": "\n".join([words.pick(c.claim.statement), message]),
+            "visibility": c.claim.visibility,
+        }
+        for c in claims
+    ]
+    return {
+        "score": 0.0,
+        "max_score": sum(c.claim.points for c in claims),
+        "output": message,
+        "visibility": "visible",
+        "tests": tests,
+    }
+
+
+def write(path: Path, run: Run, words: Catalog, claims: Sequence[LoadedClaim] = ()) -> None:
+    data = results(run, words, claims)
+    write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 from runner.api import Run
 from runner.i18n import Catalog
 from runner.record import Drift, to_json_data
+from runner.reporters.text import load_failure_line
 
 
 def emit(payload: Any, out: TextIO | None = None) -> None:
@@ -58,19 +59,21 @@ def run_payload(
         "exit_code": code,
     }
     if run.load_failure is not None:
-        failure = run.load_failure
-        payload["load_failure"] = {
-            "code": failure.code,
-            "params": to_json_data(failure.params),
-            "message": words(
-                failure.code,
-                file=run.implementation.get("name", "?"),
-                **{k: v for k, v in failure.params.items() if k != "file"},
-            ),
-        }
+        payload["load_failure"] = load_failure_data(run, words)
     if run.load_output:
         payload["load_output"] = run.load_output
     return payload
+
+
+def load_failure_data(run: Run, words: Catalog) -> dict[str, Any]:
+    """Why a learner's file could not be used: code, parameters, and the message."""
+    failure = run.load_failure
+    assert failure is not None
+    return {
+        "code": failure.code,
+        "params": to_json_data(failure.params),
+        "message": load_failure_line(run, words),
+    }
 
 
 def class_payload(
@@ -89,9 +92,8 @@ def class_payload(
             "results": claims_data(run, words),
         }
         if run.load_failure is not None:
-            entry["load_failure"] = {
-                "code": run.load_failure.code,
-                "params": to_json_data(run.load_failure.params),
-            }
+            entry["load_failure"] = load_failure_data(run, words)
+        if run.load_output:
+            entry["load_output"] = run.load_output
         learners.append(entry)
     return {"learners": learners, "written": written, "notes": notes, "exit_code": code}

@@ -1,0 +1,12 @@
+"""The fork server's preload: imported once by the process every learner worker is forked
+from (multiprocessing's forkserver, see :class:`runner.learner.session._Server`).
+
+It brings NumPy and the worker's code into the server, so a worker costs a fork, and makes
+the server (and so every worker forked from it) not dumpable: other processes of the same
+user, other learners' workers included, cannot read its memory, its file descriptors or its
+environment, or trace it. Importing this module anywhere else hardens that process too.
+"""
+
+from runner.learner import worker
+
+worker.not_dumpable()

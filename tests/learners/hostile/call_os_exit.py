@@ -1,0 +1,9 @@
+"""os._exit(0) inside a function: the worker dies, a new one serves the next claim."""
+
+from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    import os
+
+    os._exit(0)

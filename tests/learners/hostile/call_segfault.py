@@ -1,0 +1,9 @@
+"""A segmentation fault inside a function."""
+
+from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    import ctypes
+
+    ctypes.string_at(0)

@@ -1,0 +1,8 @@
+"""A BaseException subclass at import."""
+
+
+class Boom(BaseException):
+    pass
+
+
+raise Boom("not an Exception")

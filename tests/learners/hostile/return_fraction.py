@@ -1,0 +1,9 @@
+"""Returns a Fraction."""
+
+from fractions import Fraction
+
+from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    return Fraction(batch * length * vocab * bytes_per_value)

@@ -1,0 +1,721 @@
+"""The worker boundary, tried the way a hostile learner's file would (issue 11).
+
+Each file in ``tests/learners/hostile/`` is a learner's file that does one bad thing: exits,
+hangs, crashes, prints without end, patches the judge, returns something that is not plain
+data, tampers with the worker's pipes, reaches for the judge's process. Most import every
+other function from ``reference_impl`` (the reference scaffold, written beside them) and
+replace ``logits_memory_bytes``, which only ``tokenizer.logits-memory`` calls. Every one is
+judged through the command line in ``tmp_path``, and must get the verdict its functions
+deserve (exit 0 only when every claim truly passes, 1 otherwise, 2 when the file cannot be
+loaded), in bounded time, with no traceback, JSON that parses, nothing of the learner's on the
+runner's own output, the error naming the function and the type, no evidence under the
+reference's name, and evidence of sane size.
+
+A few cases depend on who runs the judge: as root, the worker takes a user id of its own
+(``own-user``), so it cannot signal the judge or write the evidence directory; as an ordinary
+user it keeps that user's rights (see runner.learner.session). Those tests say which.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.cli import main
+from tests.conftest import MODULE, ROOT
+
+MODULE_ID = "23-design-tradeoffs"
+VERSION = 2
+HOSTILE = ROOT / "tests" / "learners" / "hostile"
+LOGITS = "tokenizer.logits-memory"  # the only claim that calls logits_memory_bytes
+N_CLAIMS = 25
+TIMEOUT = 2.0  # --timeout of every run here: hangs cost this much, once per claim they touch
+BOUND_S = 30.0  # any run here, however hostile the file, ends within this (a loaded machine)
+MAX_EVIDENCE_BYTES = 1_000_000
+AS_ROOT = os.geteuid() == 0 if hasattr(os, "geteuid") else False
+
+
+@functools.cache
+def scaffold_reference() -> str:
+    """The reference scaffold: every one of the chapter's functions, right."""
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = main(["scaffold", MODULE_ID, "--reference", "--claims", str(MODULE), "--lang", "en"])
+    assert code == 0
+    return out.getvalue()
+
+
+@pytest.fixture
+def reference_source() -> str:
+    return scaffold_reference()
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def learner_dir(work: Path, reference_source: str) -> Path:
+    """A directory of learners' files with ``reference_impl.py`` beside them, readable by the
+    worker even when it runs as a user of its own."""
+    folder = work / "learners"
+    folder.mkdir(exist_ok=True)
+    folder.chmod(0o755)
+    (folder / "reference_impl.py").write_text(reference_source, encoding="utf-8")
+    return folder
+
+
+def hostile(work: Path, reference_source: str, name: str) -> Path:
+    folder = learner_dir(work, reference_source)
+    path = folder / name
+    shutil.copyfile(HOSTILE / name, path)
+    return path
+
+
+@dataclass
+class Judged:
+    code: int
+    payload: dict[str, Any]
+    err: str
+    seconds: float
+    evidence: list[Path]
+
+    @property
+    def claims(self) -> dict[str, dict[str, Any]]:
+        return {c["id"]: c for m in self.payload.get("results", []) for c in m["claims"]}
+
+    def statuses(self) -> dict[str, str]:
+        return {i: c["status"] for i, c in self.claims.items()}
+
+    def others(self, claim_id: str = LOGITS) -> set[str]:
+        """The statuses of every claim but ``claim_id``."""
+        return {s for i, s in self.statuses().items() if i != claim_id}
+
+
+def judge(cli: Any, work: Path, path: Path, *extra: str) -> Judged:
+    """``run claims --impl PATH --format json`` in-process; what a grader would see."""
+    start = time.monotonic()
+    result = cli(
+        "run", str(MODULE), "--impl", str(path), "--out", str(work / "ev"),
+        "--timeout", str(TIMEOUT), "--format", "json", "--lang", "en", *extra,
+    )  # fmt: skip
+    seconds = time.monotonic() - start
+    payload = json.loads(result.out)  # JSON that parses, whatever the file did
+    assert payload["exit_code"] == result.code
+    evidence = sorted((work / "ev").glob("*.json")) if (work / "ev").exists() else []
+    return Judged(result.code, payload, result.err, seconds, evidence)
+
+
+def assert_sane(judged: Judged, stem: str | None) -> None:
+    """No traceback, bounded time, nothing under the reference's name, small evidence."""
+    assert judged.err == ""
+    assert judged.seconds < BOUND_S
+    names = [p.name for p in judged.evidence]
+    assert f"{MODULE_ID}-v{VERSION}.json" not in names
+    assert "module-manifest-v1.json" not in names
+    if stem is None:
+        assert names == []
+        return
+    assert names == [f"{MODULE_ID}-v{VERSION}.{stem}.json"]
+    size = judged.evidence[0].stat().st_size
+    assert size < MAX_EVIDENCE_BYTES
+    doc = json.loads(judged.evidence[0].read_text(encoding="utf-8"))
+    assert doc["implementation"]["kind"] == "learner"
+    assert doc["implementation"]["name"] == f"{stem}.py"
+
+
+# -- files that cannot be loaded: exit 2 -------------------------------------------------------
+LOAD_FAILURES = {
+    "import_sys_exit.py": ("load.raised", r"^import_sys_exit\.py:\d+: SystemExit while importing"),
+    "import_os_exit.py": ("load.exited", r"exited while the file was imported \(exit code 0\)"),
+    "import_raise_systemexit.py": ("load.raised", r"SystemExit while importing the file: 3$"),
+    "import_keyboardinterrupt.py": ("load.raised", r":\d+: KeyboardInterrupt while importing"),
+    "import_baseexception.py": ("load.raised", r":\d+: Boom while importing the file: not an"),
+    "import_infinite_loop.py": ("load.timeout", r"importing the file took longer than 2 s"),
+    "import_sleep.py": ("load.timeout", r"importing the file took longer than 2 s"),
+    "import_blocking_read.py": ("load.timeout", r"importing the file took longer than 2 s"),
+    "import_segfault.py": ("load.signal", r"killed by SIGSEGV while the file was imported"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOAD_FAILURES))
+def test_a_file_whose_import_exits_hangs_or_crashes_exits_2(cli, work, reference_source, name):
+    code, message = LOAD_FAILURES[name]
+
+    judged = judge(cli, work, hostile(work, reference_source, name))
+
+    assert judged.code == 2
+    assert judged.payload["results"] == []
+    assert judged.payload["load_failure"]["code"] == code
+    assert re.search(message, judged.payload["load_failure"]["message"])
+    assert_sane(judged, stem=None)
+
+
+def test_the_import_time_limit_is_paid_once(cli, work, reference_source):
+    judged = judge(cli, work, hostile(work, reference_source, "import_infinite_loop.py"))
+
+    assert judged.payload["load_failure"]["code"] == "load.timeout"
+    assert TIMEOUT <= judged.seconds < TIMEOUT + 10  # once, not once per claim (25 claims)
+
+
+def unloadable(work: Path, reference_source: str, kind: str) -> Path:
+    """Files that are not Python a worker could import, made here (they are not committed:
+    the repository's linters read every .py file)."""
+    folder = learner_dir(work, reference_source)
+    path = folder / f"{kind}.py"
+    if kind == "syntax_error":
+        path.write_text('"""A syntax error on line 3."""\n\ndef f(:\n    pass\n', encoding="utf-8")
+    elif kind == "not_utf8":
+        path.write_bytes(b'"""Latin-1 bytes, no encoding declared."""\n\nNAME = "\xe9t\xe9"\n')
+    elif kind == "too_large":
+        path.write_text(reference_source + "#" * 2_000_000 + "\n", encoding="utf-8")
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "dev_zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    return path
+
+
+UNLOADABLE = {
+    "syntax_error": ("load.raised", r"^syntax_error\.py:3: SyntaxError while importing the file"),
+    "not_utf8": ("load.raised", r"^not_utf8\.py:\d+: SyntaxError while importing the file"),
+    "too_large": ("load.too_large", r"^too_large\.py: 2,\d{3},\d{3} bytes; the limit is 1,000,000"),
+    "dev_zero": ("load.not_a_file", r"^dev_zero\.py: not a regular file$"),
+    "fifo": ("load.not_a_file", r"^fifo\.py: not a regular file$"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNLOADABLE))
+def test_a_file_that_is_not_importable_python_exits_2(cli, work, reference_source, kind):
+    code, message = UNLOADABLE[kind]
+
+    judged = judge(cli, work, unloadable(work, reference_source, kind))
+
+    assert judged.code == 2
+    assert judged.payload["load_failure"]["code"] == code
+    assert re.search(message, judged.payload["load_failure"]["message"])
+    assert_sane(judged, stem=None)
+
+
+def test_a_directory_named_like_a_python_file_is_a_class_with_no_files(cli, work):
+    """``--impl x.py`` naming a directory asks for a class (every *.py in it); with none,
+    one line and exit 2. (A directory ``x.py`` inside a class is that class's row: see
+    tests/test_class_runs.py.)"""
+    (work / "x.py").mkdir()
+
+    result = cli("run", str(MODULE), "--impl", "x.py", "--format", "json", "--lang", "en")
+
+    assert (result.code, result.out) == (2, "")
+    assert result.err == "error: no learner files (*.py) to judge\n"
+
+
+def test_no_worker_at_all_is_a_load_failure_not_a_traceback(
+    cli, work, reference_source, monkeypatch
+):
+    """When no process can be started (the user's process limit, a dead fork server), the
+    run says so in one line and exits 2."""
+    from runner.learner import session
+
+    def refuse(cls: type, target: Any, args: Any) -> Any:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(session._Server, "start", classmethod(refuse))
+
+    judged = judge(cli, work, hostile(work, reference_source, "return_numpy_scalar.py"))
+
+    assert judged.code == 2
+    assert judged.payload["load_failure"]["message"] == (
+        "return_numpy_scalar.py: no worker could be started to import the file: "
+        "BlockingIOError: [Errno 11] Resource temporarily unavailable"
+    )
+    assert_sane(judged, stem=None)
+
+
+def test_an_empty_file_skips_every_claim(cli, work, reference_source):
+    path = learner_dir(work, reference_source) / "empty.py"
+    path.write_text("", encoding="utf-8")
+
+    judged = judge(cli, work, path)
+
+    assert judged.code == 1
+    assert set(judged.statuses().values()) == {"skipped"}
+    assert len(judged.claims) == N_CLAIMS
+    assert_sane(judged, stem="empty")
+
+
+# -- a function that misbehaves: its claim errors, every other claim passes --------------------
+# file -> (the reason's code, what the message says: the function, and what went wrong)
+CALL_ERRORS = {
+    "call_sys_exit.py": ("claim.learner_raised", r"logits_memory_bytes\(\) raised SystemExit: 0"),
+    "call_keyboardinterrupt.py": ("claim.learner_raised", r"raised KeyboardInterrupt"),
+    "call_baseexception.py": ("claim.learner_raised", r"raised Boom: not an Exception"),
+    "call_os_exit.py": ("boundary.exited", r"exited while logits_memory_bytes\(\) ran \(exit code"),
+    "call_infinite_loop.py": ("boundary.timeout", r"^logits_memory_bytes\(\) timed out"),
+    "call_sleep.py": ("boundary.timeout", r"^logits_memory_bytes\(\) timed out"),
+    "call_blocking_read.py": ("boundary.timeout", r"^logits_memory_bytes\(\) timed out"),
+    "call_segfault.py": ("boundary.signal", r"killed by SIGSEGV while logits_memory_bytes\(\) ran"),
+    "call_memory.py": ("claim.learner_raised", r"logits_memory_bytes\(\) raised MemoryError"),
+    "call_garbage_fds.py": ("boundary.garbled", r"of logits_memory_bytes\(\) sent back data"),
+    "return_float_subclass.py": ("boundary.unplain", r"returned a Liar \(a subclass of float\)"),
+    "return_complex.py": ("boundary.unplain", r"logits_memory_bytes\(\) returned a complex;"),
+    "return_decimal.py": ("boundary.unplain", r"returned a decimal\.Decimal;"),
+    "return_fraction.py": ("boundary.unplain", r"returned a fractions\.Fraction;"),
+    "return_set.py": ("boundary.unplain", r"logits_memory_bytes\(\) returned a set;"),
+    "return_bytes.py": ("boundary.unplain", r"logits_memory_bytes\(\) returned a bytes;"),
+    "return_generator.py": ("boundary.unplain", r"logits_memory_bytes\(\) returned a generator;"),
+    "return_raising_object.py": ("boundary.unplain", r"logits_memory_bytes\(\) returned a Trap;"),
+    "return_object_array.py": ("boundary.unplain", r"returned an array of dtype object;"),
+    "return_complex_array.py": ("boundary.unplain", r"returned an array of dtype complex128;"),
+    "return_datetime_array.py": ("boundary.unplain", r"an array of dtype datetime64\[D\];"),
+    "return_structured_array.py": ("boundary.unplain", r"returned an array of dtype \[\('bytes'"),
+    "return_huge_int.py": ("boundary.unplain", r"returned an integer with over 4,000 digits;"),
+    "return_string.py": ("boundary.unplain", r"logits_memory_bytes\(\) returned a str;"),
+    "return_deep_list.py": ("boundary.unplain_at", r"returned a value nested more than 32 levels"),
+    "return_too_large.py": ("boundary.unplain", r"returned a value of more than 2,097,152 numbers"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALL_ERRORS))
+def test_a_misbehaving_function_errors_its_claim_only(cli, work, reference_source, name, capfd):
+    code, message = CALL_ERRORS[name]
+
+    judged = judge(cli, work, hostile(work, reference_source, name))
+
+    assert judged.code == 1
+    claim = judged.claims[LOGITS]
+    assert (claim["status"], claim["reason"]["code"]) == ("error", code)
+    assert re.search(message, claim["message"]), claim["message"]
+    assert judged.others() == {"passed"}
+    assert_sane(judged, stem=name.removesuffix(".py"))
+    assert capfd.readouterr() == ("", "")  # nothing reached the runner's own streams
+
+
+@pytest.mark.parametrize("name", ["call_recursion.py", "call_close_fds.py"])
+def test_a_function_that_recurses_or_closes_the_pipes_errors_its_claim(
+    cli, work, reference_source, name
+):
+    """How they fail depends on the machine (memory, or the time limit first; the worker's
+    exit, or the pipe closing first); that the claim errors, naming the function, does not."""
+    judged = judge(cli, work, hostile(work, reference_source, name))
+
+    assert judged.code == 1
+    claim = judged.claims[LOGITS]
+    assert claim["status"] == "error"
+    assert "logits_memory_bytes()" in claim["message"]
+    assert judged.others() == {"passed"}
+    assert_sane(judged, stem=name.removesuffix(".py"))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "return_big_list.py",
+        "return_big_array.py",
+        "return_nan.py",
+        "return_inf.py",
+        "return_none.py",
+    ],
+)
+def test_huge_or_non_finite_answers_never_pass_and_keep_evidence_small(
+    cli, work, reference_source, name
+):
+    """A million numbers cross (they are plain data, within the limits); the check wanted
+    three integers, so the claim is an error. NaN and infinity never pass; nor does a
+    function that forgot to return (None crosses: it is what the function returned)."""
+    judged = judge(cli, work, hostile(work, reference_source, name))
+
+    assert judged.code == 1
+    assert judged.claims[LOGITS]["status"] == "error"
+    assert judged.others() == {"passed"}
+    assert_sane(judged, stem=name.removesuffix(".py"))
+
+
+def test_patching_the_judge_numpy_and_builtins_changes_no_verdict(cli, work, reference_source):
+    judged = judge(cli, work, hostile(work, reference_source, "patch_judge.py"))
+
+    assert judged.code == 1
+    assert judged.claims[LOGITS]["status"] == "failed"
+    verdicts = {m["name"]: m["verdict"] for m in judged.claims[LOGITS]["measurements"]}
+    assert verdicts["bytes"] == "failed"
+    assert judged.others() == {"passed"}
+    assert_sane(judged, stem="patch_judge")
+
+
+def test_a_file_relabelling_itself_as_the_reference_writes_learner_evidence_only(
+    cli, work, reference_source
+):
+    ev = work / "ev"
+    ev.mkdir()
+    reference = ev / f"{MODULE_ID}-v{VERSION}.json"
+    manifest = ev / "module-manifest-v1.json"
+    shutil.copyfile(ROOT / "evidence" / reference.name, reference)
+    shutil.copyfile(ROOT / "evidence" / manifest.name, manifest)
+    before = (reference.read_bytes(), manifest.read_bytes())
+
+    judged = judge(cli, work, hostile(work, reference_source, "relabel_reference.py"))
+
+    assert judged.code == 0
+    assert (reference.read_bytes(), manifest.read_bytes()) == before
+    written = ev / f"{MODULE_ID}-v{VERSION}.relabel_reference.json"
+    doc = json.loads(written.read_text(encoding="utf-8"))
+    assert doc["implementation"]["kind"] == "learner"
+    assert judged.payload["implementation"]["kind"] == "learner"
+    assert judged.payload["written"] == [f"ev/{written.name}"]
+
+
+# -- prints are the claim's, never the runner's ------------------------------------------------
+def test_printing_100_mb_in_a_function_is_kept_trimmed_with_its_claim(
+    cli, work, reference_source, capfd
+):
+    judged = judge(cli, work, hostile(work, reference_source, "call_prints.py"))
+
+    assert judged.code == 0
+    claim = judged.claims[LOGITS]
+    assert claim["output"].startswith("printed by logits_memory_bytes\n")
+    assert len(claim["output"]) == 2000
+    assert claim["output_dropped"] > 3 * 100_000_000 - 2000  # three calls, 100 MB each
+    assert all(not c.get("output") for i, c in judged.claims.items() if i != LOGITS)
+    assert capfd.readouterr() == ("", "")
+    assert_sane(judged, stem="call_prints")
+
+
+def test_printing_at_import_is_kept_as_the_files_own_output(cli, work, reference_source, capfd):
+    judged = judge(cli, work, hostile(work, reference_source, "import_prints.py"))
+
+    assert judged.code == 0
+    assert judged.payload["load_output"].startswith("x" * 100)
+    assert len(judged.payload["load_output"]) == 2000
+    assert capfd.readouterr() == ("", "")
+
+
+def test_terminal_escapes_from_a_learner_are_shown_not_obeyed(cli, work, reference_source):
+    """What the learner's code prints, and the names and messages of what it raises, reach a
+    grader's terminal: control characters come out as visible symbols, never as commands."""
+    path = hostile(work, reference_source, "call_terminal_escapes.py")
+
+    judged = judge(cli, work, path)
+    text = cli("run", str(MODULE), "--impl", str(path), "--timeout", str(TIMEOUT), "-v",
+               "--out", str(work / "ev"), "--lang", "en")  # fmt: skip
+
+    claim = judged.claims[LOGITS]
+    assert claim["status"] == "error"
+    assert claim["message"].endswith("raised ␛[32mOK␛[0m: passed")  # its last line
+    assert claim["output"] == "␛[2J␛[H25 passed, 0 failed␍␛[8m\n"
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text.out)
+    assert "␛[2J␛[H25 passed" in text.out
+
+
+def test_a_file_name_made_of_escapes_is_shown_not_obeyed(cli, work, reference_source):
+    path = learner_dir(work, reference_source) / "\x1b[2J\rfake.py"
+    path.write_text("import sys\n\nsys.exit(0)\n", encoding="utf-8")
+
+    result = cli("run", str(MODULE), "--impl", str(path), "--lang", "en")
+
+    assert result.code == 2
+    assert result.out.startswith("␛[2J␍fake.py:3: SystemExit while importing the file")
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", result.out + result.err)
+
+
+def test_learner_output_never_reaches_the_runners_stdout_in_a_real_process(work, reference_source):
+    """The same through a real process: its stdout is exactly one JSON document."""
+    path = hostile(work, reference_source, "call_prints.py")
+    result = subprocess.run(
+        [sys.executable, "-m", "runner", "run", str(MODULE), "--impl", str(path), "--out", "ev",
+         "--format", "json", "--lang", "en"],
+        capture_output=True, timeout=120, cwd=work, env=_environment(),
+    )  # fmt: skip
+
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["exit_code"] == 0
+    assert result.stderr == b""
+
+
+# -- the worker's pipes and processes ----------------------------------------------------------
+def test_reading_the_protocols_pipes_changes_nothing(cli, work, reference_source):
+    judged = judge(cli, work, hostile(work, reference_source, "call_read_fds.py"))
+
+    assert (judged.code, set(judged.statuses().values())) == (0, {"passed"})
+    assert_sane(judged, stem="call_read_fds")
+
+
+def test_killing_the_fork_server_costs_only_that_claim(cli, work, reference_source):
+    """The worker's parent is the fork server, not the judge. As root the worker cannot
+    signal it (the function then answers right); as an ordinary user it can kill it, and
+    dies with it (its parent-death signal): that claim errs, the judge starts another
+    server for the next."""
+    judged = judge(cli, work, hostile(work, reference_source, "call_kill_parent.py"))
+    again = judge(cli, work, hostile(work, reference_source, "call_os_exit.py"))
+
+    assert judged.claims[LOGITS]["status"] == ("passed" if AS_ROOT else "error")
+    assert judged.others() == {"passed"}
+    assert again.others() == {"passed"}  # later workers still start
+
+
+def test_a_child_the_function_forked_is_killed_with_the_worker(cli, work, reference_source):
+    judged = judge(cli, work, hostile(work, reference_source, "call_fork_child.py"))
+
+    assert judged.code == 0
+    pids = [int(n) for n in re.findall(r"child (\d+)", judged.claims[LOGITS]["output"])]
+    assert len(pids) == 3  # one per call
+    assert all(_gone(pid) for pid in pids)
+
+
+def test_a_grandchild_that_left_the_process_group_is_killed(cli, work, reference_source):
+    judged = judge(cli, work, hostile(work, reference_source, "call_fork_escape.py"))
+
+    assert judged.code == 0
+    pids = [int(n) for n in re.findall(r"grandchild (\d+)", judged.claims[LOGITS]["output"])]
+    assert len(pids) == 3
+    assert all(_gone(pid) for pid in pids)
+
+
+@pytest.mark.parametrize("drop_root", [True, False], ids=["own-user-if-root", "same-user"])
+def test_descendants_are_killed_by_user_or_by_descent(work, reference_source, drop_root):
+    """Both ways of finding what a worker started: its own user id (a root judge), and
+    descent (the worker is a child subreaper: an orphan of its children is still its own)."""
+    from runner import api
+    from runner.learner.session import WorkerLimits
+
+    path = hostile(work, reference_source, "call_fork_escape.py")
+    options = api.RunOptions(
+        pattern=LOGITS, limits=WorkerLimits(timeout_s=TIMEOUT, drop_root=drop_root)
+    )
+
+    run = api.run_packs(api.load_claims([MODULE]), api.LearnerFile(path), options)
+
+    (result,) = run.results
+    pids = [int(n) for n in re.findall(r"grandchild (\d+)", result.output or "")]
+    assert result.status == "passed" and len(pids) == 3
+    assert all(_gone(pid) for pid in pids)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="capped where /proc counts")
+def test_a_fork_bomb_is_capped_and_killed(cli, work, reference_source):
+    """64 processes beyond what the worker's user runs (its own user id as root), then
+    fork fails; all of them are killed with the worker."""
+    judged = judge(cli, work, hostile(work, reference_source, "call_fork_bomb.py"))
+
+    assert judged.code == 1
+    assert judged.claims[LOGITS]["reason"]["code"] == "boundary.timeout"
+    assert judged.others() == {"passed"}
+    assert _sandbox_processes() == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a parent-death signal is Linux's")
+def test_a_judge_that_dies_takes_its_workers_with_it(work, reference_source):
+    """However the judge ends (here SIGKILL, while the learner's code loops), its fork server
+    ends, and every worker with it; the next run removes the working directory it left."""
+    path = hostile(work, reference_source, "call_infinite_loop.py")
+    judge_process = subprocess.Popen(
+        [sys.executable, "-m", "runner", "run", str(MODULE), "--impl", str(path), "--out", "ev",
+         "--timeout", "60", "-k", LOGITS],
+        cwd=work, env=_environment(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        looping: list[int] = []
+        while not looping and time.monotonic() < deadline:  # busy: 10 ticks in 0.2 s
+            before = {p: _cpu_ticks(p) for p in _descendants(judge_process.pid)}
+            time.sleep(0.2)
+            looping = [p for p, ticks in before.items() if _cpu_ticks(p) - ticks >= 10]
+        assert looping, "the worker never started looping"
+        pattern = f"learn-llm-worker-{judge_process.pid}-*"
+        workdirs = list(Path(tempfile.gettempdir()).glob(pattern))
+    finally:
+        judge_process.kill()
+        judge_process.wait()
+
+    assert all(_gone(pid) for pid in looping)
+    assert workdirs and all(d.exists() for d in workdirs)  # nobody was left to remove them
+    from runner.learner.session import _remove_orphaned_workdirs
+
+    _remove_orphaned_workdirs()
+    assert not any(d.exists() for d in workdirs)
+
+
+def test_the_worker_cannot_read_or_write_the_judges_process(work, reference_source):
+    """Run in a real process with a secret in its environment: the worker sees neither the
+    secret nor the judge's output, memory or environment (the judge and the fork server are
+    not dumpable, and start workers with a bare environment). As root it cannot signal the
+    judge either."""
+    path = hostile(work, reference_source, "call_spy.py")
+    env = _environment(GRADER_TOKEN="s3cret-token")
+    result = subprocess.run(
+        [sys.executable, "-m", "runner", "run", str(MODULE), "--impl", str(path), "--out", "ev",
+         "--format", "json", "--lang", "en"],
+        capture_output=True, timeout=120, cwd=work, env=env,
+    )  # fmt: skip
+
+    payload = json.loads(result.stdout)
+    assert result.returncode == 0
+    output = next(c for m in payload["results"] for c in m["claims"] if c["id"] == LOGITS)["output"]
+    assert "OPENED" not in output
+    assert "INJECTED" not in result.stdout.decode() + result.stderr.decode()
+    assert "s3cret-token" not in json.dumps(payload)
+    assert re.search(r"/proc/\d+/fd/1: PermissionError", output)
+    if AS_ROOT:
+        assert "signal: PermissionError" in output
+        assert re.match(r"uid 2\d{9} ", output)  # a user id of its own
+
+
+@pytest.mark.skipif(not AS_ROOT, reason="an ordinary user's worker can write that user's files")
+def test_as_root_the_worker_cannot_write_the_evidence_directory(cli, work, reference_source):
+    ev = work / "ev"
+    ev.mkdir()
+    target = ev / f"{MODULE_ID}-v{VERSION}.json"
+    path = learner_dir(work, reference_source) / "forger.py"
+    path.write_text(
+        "from reference_impl import *  # noqa: F403\n\n\n"
+        "def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):\n"
+        f"    with open({str(target)!r}, 'w') as fh:\n"
+        "        fh.write('{}')\n"
+        "    return batch * length * vocab * bytes_per_value\n",
+        encoding="utf-8",
+    )
+
+    judged = judge(cli, work, path)
+
+    assert judged.claims[LOGITS]["status"] == "error"
+    assert "PermissionError" in judged.claims[LOGITS]["message"]
+    assert not target.exists()
+
+
+def test_the_worker_holds_none_of_the_judges_code(cli, work, reference_source):
+    """What a learner's code finds already imported in its worker: NumPy and the worker's
+    own modules, not the registry, the checks or the judge (it may import them, as
+    patch_judge.py does, to no effect)."""
+    path = learner_dir(work, reference_source) / "modules.py"
+    path.write_text(
+        "import sys\n\n\n"
+        "def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):\n"
+        "    print(sorted(m for m in sys.modules if m.split('.')[0] in ('runner', 'checks')))\n"
+        "    return batch * length * vocab * bytes_per_value\n",
+        encoding="utf-8",
+    )
+
+    judged = judge(cli, work, path)
+
+    printed = judged.claims[LOGITS]["output"].splitlines()[0]
+    # runner's own __init__ brings its exception classes and their messages; nothing judges
+    assert printed == str(
+        ["runner", "runner.errors", "runner.i18n", "runner.learner", "runner.learner.codec",
+         "runner.learner.server", "runner.learner.worker"]
+    )  # fmt: skip
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_the_fork_server_and_the_judge_are_not_dumpable(reference_source, tmp_path):
+    """What keeps other processes of the user out of the judge's and the fork server's
+    memory, descriptors and environment (root passes that check anyway: see the spy test)."""
+    import ctypes
+
+    from runner.learner.session import LearnerSession, WorkerLimits
+
+    path = tmp_path / "reference_impl.py"
+    path.write_text(reference_source, encoding="utf-8")
+    with LearnerSession(path, ["logits_memory_bytes"], WorkerLimits(timeout_s=TIMEOUT)) as s:
+        assert s.open() is None
+        assert s.server_dumpable == 0
+    assert ctypes.CDLL(None).prctl(3, 0, 0, 0, 0) == 0  # PR_GET_DUMPABLE of this judge
+
+
+def test_a_numpy_scalar_is_plain_data(cli, work, reference_source):
+    judged = judge(cli, work, hostile(work, reference_source, "return_numpy_scalar.py"))
+
+    assert (judged.code, set(judged.statuses().values())) == (0, {"passed"})
+
+
+def test_every_hostile_fixture_is_judged_here():
+    """A fixture added to tests/learners/hostile/ without a test is a case nobody checks."""
+    tested = set(LOAD_FAILURES) | set(CALL_ERRORS) | {
+        "call_recursion.py", "call_close_fds.py", "return_big_list.py", "return_big_array.py",
+        "return_nan.py", "return_inf.py", "return_none.py", "patch_judge.py",
+        "relabel_reference.py",
+        "call_prints.py", "import_prints.py", "call_read_fds.py", "call_kill_parent.py",
+        "call_fork_child.py", "call_fork_escape.py", "call_fork_bomb.py", "call_spy.py",
+        "call_terminal_escapes.py",
+        "return_numpy_scalar.py",
+    }  # fmt: skip
+    assert {p.name for p in HOSTILE.glob("*.py")} == tested
+
+
+# -- helpers -----------------------------------------------------------------------------------
+def _environment(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env.update(LEARN_LLM_LANG="en", PYTHONPATH=str(ROOT), **extra)
+    return env
+
+
+def _gone(pid: int, wait_s: float = 5.0) -> bool:
+    """Whether ``pid`` no longer runs (a zombie waiting for init to reap it is dead)."""
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="utf-8") as fh:
+                state = fh.read().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _descendants(root: int) -> list[int]:
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text(encoding="utf-8")
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = [], [root]
+    while frontier:
+        children = [p for p, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+def _cpu_ticks(pid: int) -> int:
+    """User time the process has spent, in clock ticks (a busy loop piles them up)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except OSError:
+        return 0
+    return int(stat.rsplit(")", 1)[1].split()[11])
+
+
+def _sandbox_processes() -> list[int]:
+    """Processes still alive under a worker's own user id."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            status = Path(f"/proc/{entry}/status").read_text(encoding="utf-8")
+        except OSError:
+            continue
+        uid = int(re.search(r"^Uid:\s+(\d+)", status, re.M)[1])  # type: ignore[index]
+        state = re.search(r"^State:\s+(\S)", status, re.M)[1]  # type: ignore[index]
+        if uid >= 2_000_000_000 and state not in ("Z", "X"):
+            found.append(int(entry))
+    return found

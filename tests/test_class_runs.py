@@ -1,0 +1,291 @@
+"""A class at once: ``run --impl DIR --impl FILE --jobs N`` (issue 11).
+
+A small class, in ``tmp_path``: correct files, a wrong one, one that hangs in a function,
+one that exits at import, a directory and a link to /dev/zero named like Python files, and
+files whose stems collide with each other or with the reference's own evidence variants.
+The class is judged once with two judging processes; every row must equal a run of that
+file alone, every learner gets its own evidence, JUnit suite and Gradescope results, and a
+learner that hangs or crashes (or kills the process judging it) costs only its own row.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from runner import api
+from runner.learner.session import WorkerLimits
+from tests.conftest import MODULE, ROOT
+from tests.test_boundary import MODULE_ID, N_CLAIMS, VERSION, scaffold_reference
+
+TIMEOUT = "2"
+WRONG = "    return batch * length * vocab * 2  # FP16 by mistake\n"
+RIGHT = "    return batch * length * vocab * bytes_per_value\n"
+SIGNATURE = "def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):\n"
+
+
+@pytest.fixture
+def reference_text() -> str:
+    return scaffold_reference()
+
+
+def with_logits(reference: str, body: str) -> str:
+    """The reference scaffold with ``logits_memory_bytes`` replaced (defined again last)."""
+    return reference + "\n\n" + SIGNATURE + body
+
+
+@pytest.fixture
+def klass(tmp_path: Path, reference_text: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``tmp_path/class``: the class directory; ``tmp_path/late/alice.py``: a file named on
+    its own whose stem collides with one in the class."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "alice.py").write_text(reference_text, encoding="utf-8")
+    (folder / "bob.py").write_text(with_logits(reference_text, WRONG), encoding="utf-8")
+    (folder / "carol.py").write_text(
+        with_logits(reference_text, "    while True:\n        pass\n"), encoding="utf-8"
+    )
+    (folder / "dave.py").write_text("import sys\n\nsys.exit(0)\n", encoding="utf-8")
+    (folder / "reference.py").write_text(reference_text, encoding="utf-8")
+    (folder / "x.py").mkdir()
+    (folder / "zero.py").symlink_to("/dev/zero")
+    (folder / "notes.txt").write_text("not a learner\n", encoding="utf-8")
+    late = tmp_path / "late"
+    late.mkdir()
+    (late / "alice.py").write_text(
+        with_logits(reference_text, "    print('late alice')\n" + RIGHT), encoding="utf-8"
+    )
+    return tmp_path
+
+
+ROWS = [  # file, exit code of its own run, what its row says
+    ("class/alice.py", 0, "passed"),
+    ("class/bob.py", 1, "failed"),
+    ("class/carol.py", 1, "error"),
+    ("class/dave.py", 2, "load.raised"),
+    ("class/reference.py", 0, "passed"),
+    ("class/x.py", 2, "load.not_a_file"),
+    ("class/zero.py", 2, "load.not_a_file"),
+    ("late/alice.py", 0, "passed"),
+]
+
+
+def class_run(cli: Any, *extra: str) -> Any:
+    return cli(
+        "run", str(MODULE), "--impl", "class", "--impl", "late/alice.py", "--jobs", "2",
+        "--timeout", TIMEOUT, "--out", "ev", "--lang", "en", *extra,
+    )  # fmt: skip
+
+
+def verdicts(results: list[dict[str, Any]]) -> dict[str, tuple[str, str | None]]:
+    """claim id -> (status, reason code): what a class row must share with a run alone."""
+    return {
+        c["id"]: (c["status"], (c.get("reason") or {}).get("code"))
+        for m in results
+        for c in m["claims"]
+    }
+
+
+def test_a_class_run_judges_each_file_as_a_run_of_it_alone_would(cli, klass):
+    result = class_run(cli, "--format", "json")
+
+    assert result.code == 1
+    assert result.err == ""
+    payload = json.loads(result.out)
+    assert [row["file"] for row in payload["learners"]] == [f for f, _, _ in ROWS]
+    for row, (file, code, _) in zip(payload["learners"], ROWS, strict=True):
+        if (klass / file).is_dir():  # alone, a directory is a class of its own (see below)
+            assert row["load_failure"]["code"] == "load.not_a_file"
+            continue
+        alone = cli(
+            "run", str(MODULE), "--impl", file, "--timeout", TIMEOUT, "--out", "solo",
+            "--format", "json", "--lang", "en",
+        )  # fmt: skip
+        single = json.loads(alone.out)
+        assert (row["exit_code"], alone.code) == (code, code), file
+        assert verdicts(row["results"]) == verdicts(single["results"]), file
+        assert row.get("load_failure", {}).get("code") == single.get("load_failure", {}).get("code")
+
+
+def test_each_row_says_what_its_file_deserves_and_nothing_more(cli, klass):
+    payload = json.loads(class_run(cli, "--format", "json").out)
+    rows = {row["file"]: row for row in payload["learners"]}
+
+    for file, _, what in ROWS:
+        row = rows[file]
+        if what.startswith("load."):
+            assert row["load_failure"]["code"] == what
+            assert row["results"] == []
+            continue
+        found = {c["id"]: c for m in row["results"] for c in m["claims"]}
+        assert len(found) == N_CLAIMS
+        others = {c["status"] for i, c in found.items() if i != "tokenizer.logits-memory"}
+        assert others == {"passed"}, file  # a hang or a crash costs only its own claim
+        assert found["tokenizer.logits-memory"]["status"] == what
+    carol = {c["id"]: c for m in rows["class/carol.py"]["results"] for c in m["claims"]}
+    assert carol["tokenizer.logits-memory"]["reason"]["code"] == "boundary.timeout"
+    late = {c["id"]: c for m in rows["late/alice.py"]["results"] for c in m["claims"]}
+    assert late["tokenizer.logits-memory"]["output"] == "late alice\n" * 3
+    assert rows["class/alice.py"]["points"] == rows["class/alice.py"]["max_points"] == N_CLAIMS
+
+
+def test_every_learner_gets_evidence_of_its_own_and_the_reference_none(cli, klass):
+    result = class_run(cli)
+
+    names = sorted(p.name for p in (klass / "ev").glob("*.json"))
+    assert names == sorted(
+        f"{MODULE_ID}-v{VERSION}.{stem}.json"
+        for stem in ("alice", "alice-2", "bob", "carol", "reference-learner")
+    )
+    lines = result.out.splitlines()
+    assert lines[0] == "8 implementations:"
+    assert lines[1].split() == [
+        "class/alice.py",
+        "25/25",
+        "points",
+        "·",
+        "25",
+        "passed,",
+        "0",
+        "failed",
+    ]
+    assert "class/dave.py" in lines[4] and "SystemExit while importing the file" in lines[4]
+    assert lines[6].split()[1:] == ["x.py:", "not", "a", "regular", "file"]
+    assert lines[7].split()[1:] == ["zero.py:", "not", "a", "regular", "file"]
+    for stem, name in (("alice-2", "alice.py"), ("reference-learner", "reference.py")):
+        doc = json.loads((klass / "ev" / f"{MODULE_ID}-v{VERSION}.{stem}.json").read_text())
+        assert doc["implementation"]["kind"] == "learner"
+        assert doc["implementation"]["name"] == name
+
+
+def test_junit_has_one_suite_per_learner(cli, klass):
+    class_run(cli, "--junit-xml", "class.xml")
+
+    root = ET.parse(klass / "class.xml").getroot()
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == [
+        f"{MODULE_ID} v{VERSION} · {file}" if code != 2 else file for file, code, _ in ROWS
+    ]
+    by_name = {s.get("name"): s for s in suites}
+    bob = by_name[f"{MODULE_ID} v{VERSION} · class/bob.py"]
+    assert (bob.get("tests"), bob.get("failures"), bob.get("errors")) == ("25", "1", "0")
+    dave = by_name["class/dave.py"]
+    assert (dave.get("tests"), dave.get("errors")) == ("1", "1")
+
+
+def test_gradescope_results_per_learner_carry_points_and_visibility(cli, klass):
+    claims = klass / "claims"
+    shutil.copytree(MODULE, claims / MODULE_ID)
+    card = claims / MODULE_ID / "8-tokenizer-bill.yaml"
+    data = yaml.safe_load(card.read_text(encoding="utf-8"))
+    data["claims"][0].update(points=5, visibility="hidden")
+    card.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+    result = cli(
+        "run", str(claims), "--impl", "class", "--jobs", "2", "--timeout", TIMEOUT,
+        "--out", "ev", "--gradescope-results", "gs", "--lang", "en",
+    )  # fmt: skip
+
+    assert result.code == 1, result.err
+    files = sorted(p.name for p in (klass / "gs").iterdir())
+    assert files == ["alice.json", "bob.json", "carol.json", "dave.json", "reference-learner.json",
+                     "x.json", "zero.json"]  # fmt: skip
+    bob = json.loads((klass / "gs" / "bob.json").read_text(encoding="utf-8"))
+    assert (bob["score"], bob["max_score"]) == (N_CLAIMS - 1, N_CLAIMS - 1 + 5)
+    tests = {t["name"]: t for t in bob["tests"]}
+    assert set(tests["tokenizer.logits-memory"]) >= {
+        "name",
+        "score",
+        "max_score",
+        "output",
+        "visibility",
+    }
+    hidden = tests["tokenizer.logits-memory"]
+    assert (hidden["score"], hidden["max_score"], hidden["visibility"]) == (0.0, 5, "hidden")
+    assert all(t["visibility"] == "visible" for n, t in tests.items() if n != hidden["name"])
+    assert bob["output"] == "24 passed, 0 failed\n1 more claim is shown after grading"
+    alice = json.loads((klass / "gs" / "alice.json").read_text(encoding="utf-8"))
+    assert (alice["score"], alice["max_score"]) == (N_CLAIMS - 1 + 5, N_CLAIMS - 1 + 5)
+    dave = json.loads((klass / "gs" / "dave.json").read_text(encoding="utf-8"))
+    assert (dave["score"], dave["max_score"], len(dave["tests"])) == (
+        0.0,
+        N_CLAIMS - 1 + 5,
+        N_CLAIMS,
+    )
+    assert "SystemExit while importing the file" in dave["output"]
+    assert all(t["score"] == 0.0 and "SystemExit" in t["output"] for t in dave["tests"])
+
+
+def test_a_single_file_that_cannot_load_still_gets_gradescope_results(cli, klass):
+    result = cli(
+        "run", str(MODULE), "--impl", "class/dave.py", "--out", "ev",
+        "--gradescope-results", "results.json", "--lang", "en",
+    )  # fmt: skip
+
+    assert result.code == 2
+    results = json.loads((klass / "results.json").read_text(encoding="utf-8"))
+    assert (results["score"], results["max_score"], len(results["tests"])) == (0.0, 25, 25)
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "99999999999999999999", "two", "65"])
+def test_jobs_out_of_range_is_one_line_and_exit_2(cli, klass, jobs):
+    result = cli("run", str(MODULE), "--impl", "class", "--jobs", jobs, "--lang", "en")
+
+    assert (result.code, result.out) == (2, "")
+    assert len(result.err.splitlines()) == 1
+    assert result.err.startswith("error: --jobs: ")
+
+
+def test_jobs_beyond_the_files_or_cpus_are_capped(klass):
+    packs = api.load_claims([MODULE])
+    paths = [klass / "class" / "alice.py", klass / "class" / "bob.py"]
+    options = api.RunOptions(limits=WorkerLimits(timeout_s=float(TIMEOUT)))
+
+    rows = list(api.run_class(packs, paths, options, jobs=64))
+
+    assert [p for p, _ in rows] == paths
+    assert [r.exit_code() for _, r in rows] == [0, 1]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_learner_that_kills_its_judge_costs_only_its_own_row(klass, reference_text, jobs):
+    """As an ordinary user, a learner's code can kill the process judging it. Here the
+    worker keeps root (``drop_root=False``) to be able to, wherever the test runs: the
+    judging process dies, the others' rows are judged again, the killer's row says so."""
+    killer = klass / "class" / "killer.py"
+    killer.write_text(
+        with_logits(
+            reference_text,
+            "    import os, signal\n\n"
+            "    server = os.getppid()\n"
+            "    with open(f'/proc/{server}/status') as fh:\n"
+            "        judge = next(int(l.split()[1]) for l in fh if l.startswith('PPid:'))\n"
+            "    os.kill(judge, signal.SIGKILL)\n" + RIGHT,
+        ),
+        encoding="utf-8",
+    )
+    packs = api.load_claims([MODULE])
+    paths = [klass / "class" / n for n in ("alice.py", "killer.py", "bob.py", "reference.py")]
+    options = api.RunOptions(limits=WorkerLimits(timeout_s=float(TIMEOUT), drop_root=False))
+
+    rows = dict(api.run_class(packs, paths, options, jobs=jobs))
+
+    assert rows[killer].load_failure is not None
+    assert rows[killer].load_failure.code == "load.judge_died"
+    assert [rows[p].exit_code() for p in paths if p != killer] == [0, 1, 0]
+    assert rows[paths[2]].counts() == {"passed": 24, "failed": 1, "error": 0, "skipped": 0}
+
+
+def test_the_evidence_directory_of_the_project_is_untouched(cli, klass):
+    before = {p.name: p.read_bytes() for p in (ROOT / "evidence").glob("*.json")}
+
+    class_run(cli)
+
+    assert {p.name: p.read_bytes() for p in (ROOT / "evidence").glob("*.json")} == before
