@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -244,7 +243,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "tokenizer.logits-memory",
     ),
     "logits_int32_wraps": ("contract.logits-memory-bytes",),
-    "logits_numpy_prod": ("contract.logits-memory-bytes",),
+    "logits_float_product": ("contract.logits-memory-bytes",),
     # flash_attention
     "flash_diagonal_off_by_one": (
         "contract.flash-attention",
@@ -429,9 +428,10 @@ def run_mutant(stem: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def statuses() -> dict[str, dict[str, str]]:
-    """Every mutant's run (two at a time: each is mostly a wait on its worker)."""
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(zip(MUTANTS, pool.map(run_mutant, MUTANTS), strict=True))
+    """Every mutant's run, one after the other: learner runs started from several threads
+    of one judging process have ended that process (status 0, no output) on a loaded
+    machine, so this does not rely on them."""
+    return {stem: run_mutant(stem) for stem in MUTANTS}
 
 
 def test_the_table_names_every_mutant_file():
