@@ -780,7 +780,7 @@ def _table(
     d_ff: int,
     context_length: int,
     *,
-    n_head: int = 12,
+    n_head: int | None = None,
     positions: Positions = "none",
     biases: bool = False,
     layernorm: bool = False,
@@ -833,7 +833,7 @@ def parameter_count_head_never(
     d_ff: int,
     context_length: int,
     *,
-    n_head: int = 12,
+    n_head: int | None = None,
     positions: Positions = "none",
     biases: bool = False,
     layernorm: bool = False,
@@ -874,7 +874,7 @@ def parameter_count_head_always(
     d_ff: int,
     context_length: int,
     *,
-    n_head: int = 12,
+    n_head: int | None = None,
     positions: Positions = "none",
     biases: bool = False,
     layernorm: bool = False,
@@ -912,7 +912,7 @@ def parameter_count_one_ffn_matrix(
     d_ff: int,
     context_length: int,
     *,
-    n_head: int = 12,
+    n_head: int | None = None,
     positions: Positions = "none",
     biases: bool = False,
     layernorm: bool = False,
@@ -951,7 +951,7 @@ def parameter_count_norm_gain_only(
     d_ff: int,
     context_length: int,
     *,
-    n_head: int = 12,
+    n_head: int | None = None,
     positions: Positions = "none",
     biases: bool = False,
     layernorm: bool = False,
@@ -991,7 +991,7 @@ def parameter_count_without_final_norm(
     d_ff: int,
     context_length: int,
     *,
-    n_head: int = 12,
+    n_head: int | None = None,
     positions: Positions = "none",
     biases: bool = False,
     layernorm: bool = False,
@@ -1033,7 +1033,7 @@ def parameter_count_any_positions(
     d_ff: int,
     context_length: int,
     *,
-    n_head: int = 12,
+    n_head: int | None = None,
     positions: Positions = "none",
     biases: bool = False,
     layernorm: bool = False,
@@ -1355,7 +1355,7 @@ def logits_memory_mib(batch: int, length: int, vocab: int, bytes_per_value: int 
 # -- stage 2 beyond: FlashAttention ---------------------------------------------------------
 def _flash(
     q: Array, k: Array, v: Array, block: int, *, scale: bool = True, mask: str = "causal"
-) -> tuple[Array, dict[str, int]]:
+) -> Array:
     """The reference's tiled attention with one step done another way (see each mistake).
 
     ``mask``: "causal" (the reference), "none" (every key tile, nothing hidden) or
@@ -1369,35 +1369,28 @@ def _flash(
     t_len, d = q.shape
     factor = 1.0 / math.sqrt(d) if scale else 1.0
     out = np.empty((t_len, v.shape[1]))
-    multiply_adds = largest = 0
     for i0 in range(0, t_len, block):
         i1 = min(i0 + block, t_len)
         q_tile = q[i0:i1]  # (Bq, d)
         m = np.full(i1 - i0, -np.inf)
         l_sum = np.zeros(i1 - i0)
         acc = np.zeros((i1 - i0, v.shape[1]))
-        largest = max(largest, m.size, l_sum.size, acc.size)
         last = t_len if mask == "none" else i1
         for j0 in range(0, last, block):
             j1 = min(j0 + block, t_len)
             k_tile, v_tile = k[j0:j1], v[j0:j1]
             s = (q_tile @ k_tile.T) * factor  # (Bq, Bk)
-            multiply_adds += q_tile.shape[0] * q_tile.shape[1] * k_tile.shape[0]
             if mask == "causal" and j1 - 1 > i0:
                 future = np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None]
                 s = np.where(future, -np.inf, s)
-                largest = max(largest, future.size)
             m_new = np.maximum(m, s.max(axis=1))
             p = np.exp(s - m_new[:, None])
             rescale = np.exp(m - m_new)
             l_sum = l_sum * rescale + p.sum(axis=1)
-            pv = p @ v_tile
-            multiply_adds += p.shape[0] * p.shape[1] * v_tile.shape[-1]
-            acc = acc * rescale[:, None] + pv
+            acc = acc * rescale[:, None] + p @ v_tile
             m = m_new
-            largest = max(largest, s.size, p.size, pv.size, acc.size)
         out[i0:i1] = acc / l_sum[:, None]
-    return out, {"multiply_adds": multiply_adds, "largest_temporary": largest}
+    return out
 
 
 @mistake(
@@ -1409,9 +1402,7 @@ def _flash(
     },
     where=STAGE2_BEYOND,
 )
-def flash_attention_unscaled(
-    q: Array, k: Array, v: Array, block: int
-) -> tuple[Array, dict[str, int]]:
+def flash_attention_unscaled(q: Array, k: Array, v: Array, block: int) -> Array:
     """The online softmax over q·kᵀ without the 1/√d."""
     return _flash(q, k, v, block, scale=False)
 
@@ -1425,9 +1416,7 @@ def flash_attention_unscaled(
     },
     where=STAGE2_BEYOND,
 )
-def flash_attention_unmasked(
-    q: Array, k: Array, v: Array, block: int
-) -> tuple[Array, dict[str, int]]:
+def flash_attention_unmasked(q: Array, k: Array, v: Array, block: int) -> Array:
     """Every key tile, nothing hidden."""
     return _flash(q, k, v, block, mask="none")
 
@@ -1444,9 +1433,7 @@ def flash_attention_unmasked(
     },
     where=STAGE2_BEYOND,
 )
-def flash_attention_tiles_only(
-    q: Array, k: Array, v: Array, block: int
-) -> tuple[Array, dict[str, int]]:
+def flash_attention_tiles_only(q: Array, k: Array, v: Array, block: int) -> Array:
     """Future tiles skipped, the diagonal tile taken whole."""
     return _flash(q, k, v, block, mask="tiles")
 
@@ -1454,7 +1441,7 @@ def flash_attention_tiles_only(
 # -- stage 2 beyond: linear attention -------------------------------------------------------
 def _linear(
     q: Array, k: Array, v: Array, *, phi: str = "elu+1", normalize: bool = True, lag: int = 0
-) -> tuple[Array, dict[str, int]]:
+) -> Array:
     """The reference's running-sum linear attention with one step done another way.
 
     ``lag`` = 1 reads the state before position t is added to it (the prefix 0..t−1).
@@ -1476,8 +1463,6 @@ def _linear(
     state = np.zeros((d, d_v))
     norm = np.zeros(d)
     out = np.empty((t_len, d_v))
-    multiply_adds = 0
-    largest = max(phi_q.size, phi_k.size, state.size, norm.size)
     for t in range(t_len):
         if lag:
             out[t] = (phi_q[t] @ state) / (phi_q[t] @ norm) if normalize else phi_q[t] @ state
@@ -1485,9 +1470,7 @@ def _linear(
         norm += phi_k[t]
         if not lag:
             out[t] = (phi_q[t] @ state) / (phi_q[t] @ norm) if normalize else phi_q[t] @ state
-        multiply_adds += d * d_v + d * d_v + d
-    largest = max(largest, d * d_v)
-    return out, {"multiply_adds": multiply_adds, "largest_temporary": largest}
+    return out
 
 
 @mistake(
@@ -1502,7 +1485,7 @@ def _linear(
     },
     where=STAGE2_BEYOND,
 )
-def linear_attention_elu(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int]]:
+def linear_attention_elu(q: Array, k: Array, v: Array) -> Array:
     """φ(x) = elu(x), the + 1 forgotten."""
     return _linear(q, k, v, phi="elu")
 
@@ -1519,7 +1502,7 @@ def linear_attention_elu(q: Array, k: Array, v: Array) -> tuple[Array, dict[str,
     },
     where=STAGE2_BEYOND,
 )
-def linear_attention_relu(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int]]:
+def linear_attention_relu(q: Array, k: Array, v: Array) -> Array:
     """φ(x) = max(x, 0)."""
     return _linear(q, k, v, phi="relu")
 
@@ -1536,7 +1519,7 @@ def linear_attention_relu(q: Array, k: Array, v: Array) -> tuple[Array, dict[str
     },
     where=STAGE2_BEYOND,
 )
-def linear_attention_unnormalized(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int]]:
+def linear_attention_unnormalized(q: Array, k: Array, v: Array) -> Array:
     """φ(q_t)ᵀ S_t without the denominator."""
     return _linear(q, k, v, normalize=False)
 
@@ -1553,7 +1536,7 @@ def linear_attention_unnormalized(q: Array, k: Array, v: Array) -> tuple[Array, 
     },
     where=STAGE2_BEYOND,
 )
-def linear_attention_lagged(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int]]:
+def linear_attention_lagged(q: Array, k: Array, v: Array) -> Array:
     """out[t] from S_{t−1}, z_{t−1}: an off-by-one in the order of two lines."""
     return _linear(q, k, v, lag=1)
 
@@ -1567,7 +1550,7 @@ def _moe(
     top_k: int,
     *,
     gates: str = "kept",
-) -> tuple[Array, dict[str, int]]:
+) -> Array:
     """The reference's routed MoE layer with the gates computed another way.
 
     ``gates``: "kept" (the reference: a softmax over the kept scores), "all" (a softmax
@@ -1580,11 +1563,9 @@ def _moe(
     experts_w_out = np.asarray(experts_w_out, dtype=np.float64)  # (E, d_ff, d)
     t_len, d = x.shape
     n_experts = w_router.shape[1]
-    d_ff = experts_w_in.shape[2]
     if not 1 <= top_k <= n_experts:
         raise ValueError(f"top_k must be in 1..{n_experts}, got {top_k}")
     logits = x @ w_router  # (T, E)
-    cost = {"router": t_len * d * n_experts, "experts": 0, "combine": 0}
     if gates == "reversed":
         chosen = np.argsort(logits, axis=1, kind="stable")[:, -top_k:]  # ascending: lowest first
         kept = -np.sort(-logits, axis=1)[:, :top_k]  # descending: highest first
@@ -1605,12 +1586,9 @@ def _moe(
         rows, slot = np.nonzero(chosen == e)
         if rows.size == 0:
             continue
-        x_e = x[rows]  # (n_e, d)
-        h = np.asarray(position_wise_mlp(x_e, experts_w_in[e], experts_w_out[e]))
-        cost["experts"] += x_e.shape[0] * d * d_ff + rows.size * d_ff * d
+        h = np.asarray(position_wise_mlp(x[rows], experts_w_in[e], experts_w_out[e]))
         y[rows] += weight[rows, slot][:, None] * h
-        cost["combine"] += rows.size * d
-    return y, cost
+    return y
 
 
 @mistake(
@@ -1630,7 +1608,7 @@ def _moe(
 )
 def moe_layer_softmax_over_all(
     x: Array, w_router: Array, experts_w_in: Array, experts_w_out: Array, top_k: int
-) -> tuple[Array, dict[str, int]]:
+) -> Array:
     """softmax over every expert, then the top-k probabilities as gates."""
     return _moe(x, w_router, experts_w_in, experts_w_out, top_k, gates="all")
 
@@ -1649,7 +1627,7 @@ def moe_layer_softmax_over_all(
 )
 def moe_layer_ungated(
     x: Array, w_router: Array, experts_w_in: Array, experts_w_out: Array, top_k: int
-) -> tuple[Array, dict[str, int]]:
+) -> Array:
     """Every chosen expert with a weight of 1."""
     return _moe(x, w_router, experts_w_in, experts_w_out, top_k, gates="ones")
 
@@ -1672,7 +1650,7 @@ def moe_layer_ungated(
 )
 def moe_layer_misaligned(
     x: Array, w_router: Array, experts_w_in: Array, experts_w_out: Array, top_k: int
-) -> tuple[Array, dict[str, int]]:
+) -> Array:
     """argsort(logits)[:, -k:] for the experts, sort descending for the gates."""
     return _moe(x, w_router, experts_w_in, experts_w_out, top_k, gates="reversed")
 

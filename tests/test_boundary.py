@@ -41,7 +41,9 @@ from tests.conftest import MODULE, ROOT
 MODULE_ID = "23-design-tradeoffs"
 VERSION = 2
 HOSTILE = ROOT / "tests" / "learners" / "hostile"
-LOGITS = "tokenizer.logits-memory"  # the only claim that calls logits_memory_bytes
+LOGITS = "tokenizer.logits-memory"  # the chapter's claim that calls logits_memory_bytes
+# ... and the claim judging it whole, on its whole signature (it breaks with any wrong answer)
+LOGITS_CONTRACT = "contract.logits-memory-bytes"
 N_CLAIMS = 25
 TIMEOUT = 2.0  # --timeout of every run here: hangs cost this much, once per claim they touch
 BOUND_S = 30.0  # any run here, however hostile the file, ends within this (a loaded machine)
@@ -103,8 +105,8 @@ class Judged:
         return {i: c["status"] for i, c in self.claims.items()}
 
     def others(self, claim_id: str = LOGITS) -> set[str]:
-        """The statuses of every claim but ``claim_id``."""
-        return {s for i, s in self.statuses().items() if i != claim_id}
+        """The statuses of every claim but ``claim_id`` and the contract claim beside it."""
+        return {s for i, s in self.statuses().items() if i not in (claim_id, LOGITS_CONTRACT)}
 
 
 def judge(cli: Any, work: Path, path: Path, *extra: str) -> Judged:
@@ -586,7 +588,8 @@ def test_as_root_the_worker_cannot_write_the_evidence_directory(cli, work, refer
         "def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):\n"
         f"    with open({str(target)!r}, 'w') as fh:\n"
         "        fh.write('{}')\n"
-        "    return batch * length * vocab * bytes_per_value\n",
+        "    from reference_impl import logits_memory_bytes as right\n\n"
+        "    return right(batch, length, vocab, bytes_per_value)\n",
         encoding="utf-8",
     )
 
@@ -606,7 +609,8 @@ def test_the_worker_holds_none_of_the_judges_code(cli, work, reference_source):
         "import sys\n\n\n"
         "def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):\n"
         "    print(sorted(m for m in sys.modules if m.split('.')[0] in ('runner', 'checks')))\n"
-        "    return batch * length * vocab * bytes_per_value\n",
+        "    from reference_impl import logits_memory_bytes as right\n\n"
+        "    return right(batch, length, vocab, bytes_per_value)\n",
         encoding="utf-8",
     )
 

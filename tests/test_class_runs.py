@@ -26,7 +26,13 @@ from tests.test_boundary import MODULE_ID, N_CLAIMS, VERSION, scaffold_reference
 
 TIMEOUT = "2"
 WRONG = "    return batch * length * vocab * 2  # FP16 by mistake\n"
-RIGHT = "    return batch * length * vocab * bytes_per_value\n"
+# right by the contract (exact for NumPy integers, ValueError for negative sizes): the
+# scaffolded reference's own integer rule, _integer, is in the file it is appended to
+RIGHT = (
+    "    sizes = (batch, length, vocab)\n"
+    "    b, t, v = (_integer(n, x, 0) for n, x in zip(('batch', 'length', 'vocab'), sizes))\n"
+    "    return b * t * v * _integer('bytes_per_value', bytes_per_value, 1)\n"
+)
 SIGNATURE = "def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):\n"
 
 

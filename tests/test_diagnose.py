@@ -247,6 +247,13 @@ def _cases(
             w_in = normal((n_experts, 8, 16)) / 3
             w_out = normal((n_experts, 16, 8)) / 4
             calls.append(((x, w_router, w_in, w_out, top_k), {}))
+        # an expert no token can choose (a constant feature scores it at about -100), its
+        # weights NaN: a routed layer never reads them, one running every expert gets 0·NaN
+        x_dead, (w_router, w_in, w_out) = x.copy(), (a.copy() for a in calls[0][0][1:4])
+        x_dead[:, 0] = 1.0
+        w_router[0, 3] = -100.0
+        w_in[3], w_out[3] = np.nan, np.nan
+        calls.append(((x_dead, w_router, w_in, w_out, 2), {}))
         return calls
     if subject == "moe_parameter_count":
         return [((16, 64, e), {}) for e in (1, 4, 16)]

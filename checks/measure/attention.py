@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -119,24 +122,66 @@ def position_dependence(
 @check(
     "heads_as_weight_sets",
     needs=("multi_head_attention",),
-    measures=("max_abs_difference", "heads_checked"),
-    precision={"max_abs_difference": "residue"},
+    measures=(
+        "max_abs_difference",
+        "max_abs_difference_by_heads",
+        "heads_checked",
+        "scale_times_sqrt_head_size",
+        "probe_other_head_max",
+    ),
+    context=("heads_checked",),
+    precision={
+        "max_abs_difference": "residue",
+        "max_abs_difference_by_heads": "residue",
+        "scale_times_sqrt_head_size": "residue",
+        "probe_other_head_max": "residue",
+    },
 )
 def heads_as_weight_sets(
     impl: Implementation, length: int, d_model: int, heads: list[int], rng: np.random.Generator
 ) -> Measurements:
-    """Stage 4: H-head attention equals H one-head runs on weight slices, concatenated."""
+    """Stage 4: H-head attention equals H one-head runs on weight slices, concatenated.
+
+    When it does not, the two probes recorded beside it say why, under the contract's
+    layout (head h owns columns h·hs:(h+1)·hs) and scale (1/√hs): ``scale_times_sqrt_head_size``
+    is the score scale the implementation applied, times √hs (1.0 under the contract; √hs
+    with no scale, 1/√hs with 1/hs, √(hs/d) with the model's 1/√d; anything else, or NaN,
+    when the heads are laid out otherwise); ``probe_other_head_max`` is the largest output of
+    a head whose columns hold only zeros (0 under the contract's layout).
+    """
     mha = impl["multi_head_attention"]
     d = d_model
     x = rng.standard_normal((length, d))  # (T, d)
     w_q, w_k, w_v, w_o = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(4))
-    worst = 0.0
+    by_heads = []
     for h in heads:
         hs = d // h
-        together = np.asarray(mha(x, w_q, w_k, w_v, w_o, h))  # (T, d)
+        together = np.asarray(mha(x, w_q, w_k, w_v, w_o, h), dtype=np.float64)  # (T, d)
         cols = [slice(i * hs, (i + 1) * hs) for i in range(h)]
         # each head alone: its own (d, hs) slices, and an identity output so it returns (T, hs)
         alone = [np.asarray(mha(x, w_q[:, c], w_k[:, c], w_v[:, c], np.eye(hs), 1)) for c in cols]
         apart = np.concatenate(alone, axis=1) @ w_o  # (T, H*hs) @ (d, d) -> (T, d)
-        worst = max(worst, float(np.max(np.abs(together - apart))))
-    return {"max_abs_difference": worst, "heads_checked": list(heads)}
+        same = together.shape == apart.shape
+        by_heads.append(float(np.max(np.abs(together - apart))) if same else math.inf)
+    scale, other = _layout_probe(mha)
+    return {
+        "max_abs_difference": max(by_heads),
+        "max_abs_difference_by_heads": by_heads,
+        "heads_checked": list(heads),
+        "scale_times_sqrt_head_size": scale,
+        "probe_other_head_max": other,
+    }
+
+
+def _layout_probe(mha: Any) -> tuple[float, float]:
+    """Two heads of size 2 (d = 4, identity projections): the signal lives in head 0's
+    columns 0:2 only, so head 1 sees zeros. Row 1 attends to x_0 = e_1 and x_1 = e_0 with
+    scores (0, c·1), so its head-0 output is (w_1, w_0) with w_1 / w_0 = e^c: the scale c."""
+    eye = np.eye(4)
+    x = np.array([[0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])  # (T=2, d=4)
+    out = np.asarray(mha(x, eye, eye, eye, eye, 2), dtype=np.float64)
+    if out.shape != (2, 4) or not np.all(np.isfinite(out)):
+        return math.nan, math.nan
+    ratio = out[1, 0] / out[1, 1] if out[1, 1] > 0 else math.nan
+    scale = math.log(ratio) * math.sqrt(2) if ratio > 0 else math.nan
+    return scale, float(np.max(np.abs(out[:, 2:])))

@@ -2,8 +2,11 @@
 
 Stage 2 places MoE, linear attention and FlashAttention on the structure–flexibility axis;
 these checks run each one as real NumPy code and measure what the text says moves: the
-parameters, the function computed, the multiply-adds and the largest temporary array. Costs
-are counted (deterministic), never timed, so the evidence does not drift between runs.
+parameters, the function computed, and the memory a call really takes. Memory is measured
+from outside the function (the peak of the call under tracemalloc, in the learner's worker
+for a learner's code), never reported by the function about itself, and never timed.
+Multiply-add counts appear only as derived context: formulas of the shapes, declared in
+``context`` so the evidence never presents them as something the implementation did.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from checks.registry import Implementation, Measurements, check
 
 Array = NDArray[np.float64]
 MATCH = 1e-12  # "the same function": equal to float64 rounding
+FLOAT64 = 8  # bytes per value of the (T, T) float64 array the memory claims compare with
 
 
 def _qkv(rng: np.random.Generator, length: int, d_model: int) -> tuple[Array, Array, Array]:
@@ -29,26 +33,34 @@ def _qkv(rng: np.random.Generator, length: int, d_model: int) -> tuple[Array, Ar
     return q, k, v
 
 
-def _softmax_attention(
-    impl: Implementation, q: Array, k: Array, v: Array
-) -> tuple[Array, int, int]:
-    """The naive causal attention of stages 4-5: (output, multiply-adds, largest temporary).
-
-    The two products are computed here, so they are counted here from their shapes; the
-    (T, T) scores and weights are the temporaries.
-    """
-    t_len, d = q.shape
-    scores = q @ k.T / math.sqrt(d)  # (T, T)
+def _softmax_attention(impl: Implementation, q: Array, k: Array, v: Array) -> Array:
+    """The naive causal attention of stages 4-5, with its (T, T) scores and weights."""
+    scores = q @ k.T / math.sqrt(q.shape[1])  # (T, T)
     weights = np.asarray(impl["causal_masked_attention"](scores), dtype=np.float64)  # (T, T)
-    out = weights @ v  # (T, d_v)
-    multiply_adds = t_len * d * t_len + t_len * t_len * v.shape[1]
-    return out, multiply_adds, max(scores.size, weights.size)
+    return weights @ v
 
 
-def _with_cost(fn: Callable[..., Any], *args: Any) -> tuple[Array, dict[str, int]]:
-    """Call a function that returns (output, cost); the output as float64."""
-    out, cost = fn(*args)
-    return np.asarray(out, dtype=np.float64), {name: int(n) for name, n in cost.items()}
+def _output(value: Any) -> Array:
+    """A function's output as a float64 array; a TypeError saying so when it is not one (a
+    tuple such as (output, cost): the contract returns the output only)."""
+    if isinstance(value, tuple | dict) or not isinstance(value, np.ndarray | list):
+        raise TypeError(f"expected the output array alone, got a {type(value).__name__}")
+    return np.asarray(value, dtype=np.float64)
+
+
+def _peak(impl: Implementation, name: str, *args: Any) -> tuple[Any, float]:
+    """Call ``name`` and return (its value, the peak bytes the call allocated); NaN when the
+    peak could not be measured (e.g. the learner's code stopped tracemalloc), which no
+    tolerance accepts."""
+    value, peak = impl.measured(name, *args)
+    return value, float(peak) if peak is not None else math.nan
+
+
+def _exponent(xs: list[int], ys: list[float]) -> float:
+    """The growth exponent p in y ∝ x^p between the first and the last point."""
+    if not (ys[0] > 0 and ys[-1] > 0):
+        return math.nan
+    return math.log(ys[-1] / ys[0]) / math.log(xs[-1] / xs[0])
 
 
 def _slope(xs: list[int], ys: list[int]) -> float:
@@ -57,7 +69,9 @@ def _slope(xs: list[int], ys: list[int]) -> float:
 
 
 def _relative(a: Array, b: Array) -> float:
-    """||a − b|| / ||b||, Frobenius."""
+    """||a − b|| / ||b||, Frobenius (inf when the shapes differ)."""
+    if a.shape != b.shape:
+        return math.inf
     return float(np.linalg.norm(a - b) / np.linalg.norm(b))
 
 
@@ -69,8 +83,24 @@ def _weight_arguments(fn: Callable[..., Any], takes: int) -> int:
     return len(required) - takes
 
 
-def _per_token(total: int, tokens: int) -> int | float:
-    return total // tokens if total % tokens == 0 else total / tokens
+def _naive_madds(t_len: int, d: int, d_v: int) -> int:
+    """Derived: q kᵀ and weights · v, T·d·T + T·T·d_v multiply-adds."""
+    return t_len * d * t_len + t_len * t_len * d_v
+
+
+def _tiled_madds(t_len: int, d: int, d_v: int, block: int) -> int:
+    """Derived: the same two products over the tiles on or below the diagonal only."""
+    tiles = 0
+    for i0 in range(0, t_len, block):
+        bq = min(block, t_len - i0)
+        for j0 in range(0, min(i0 + block, t_len), block):
+            tiles += bq * min(block, t_len - j0)
+    return tiles * (d + d_v)
+
+
+def _linear_madds(t_len: int, d: int, d_v: int) -> int:
+    """Derived: per position the outer product φ(k)vᵀ, φ(q)ᵀS and φ(q)ᵀz: T·(2·d·d_v + d)."""
+    return t_len * (2 * d * d_v + d)
 
 
 # -- FlashAttention ------------------------------------------------------------------------
@@ -92,12 +122,12 @@ def flash_tiling_equivalence(
     """Stage 2: tiled attention with the online softmax equals the naive causal attention,
     for every block size, and takes no weight of its own."""
     q, k, v = _qkv(rng, length, d_model)
-    naive, _, _ = _softmax_attention(impl, q, k, v)
+    naive = _softmax_attention(impl, q, k, v)
     flash = impl["flash_attention"]
     diffs = []
     shape: list[int] = []
     for block in blocks:
-        out, _ = _with_cost(flash, q, k, v, block)
+        out = _output(flash(q, k, v, block))
         shape = list(out.shape)
         diffs.append(float(np.max(np.abs(out - naive))) if out.shape == naive.shape else math.inf)
     return {
@@ -113,45 +143,71 @@ def flash_tiling_equivalence(
     "flash_memory_scaling",
     needs=("flash_attention", "causal_masked_attention"),
     measures=(
-        "naive_largest_temporary",
-        "tiled_largest_temporary",
-        "length_growth",
-        "naive_growth",
-        "tiled_growth",
+        "tt_float64_bytes",
+        "naive_peak_bytes",
+        "tiled_peak_bytes",
+        "naive_growth_exponent",
+        "tiled_growth_exponent",
+        "tiled_peak_fraction",
         "max_abs_difference",
         "naive_multiply_adds",
         "tiled_multiply_adds",
     ),
-    precision={"max_abs_difference": "residue"},
+    context=("tt_float64_bytes", "naive_multiply_adds", "tiled_multiply_adds"),
+    precision={
+        "naive_peak_bytes": "memory",
+        "tiled_peak_bytes": "memory",
+        "naive_growth_exponent": "memory",
+        "tiled_growth_exponent": "memory",
+        "tiled_peak_fraction": "memory",
+        "max_abs_difference": "residue",
+    },
 )
 def flash_memory_scaling(
-    impl: Implementation, lengths: list[int], d_model: int, block: int, rng: np.random.Generator
+    impl: Implementation,
+    lengths: list[int],
+    naive_lengths: list[int],
+    d_model: int,
+    block: int,
+    rng: np.random.Generator,
 ) -> Measurements:
-    """Stage 2: the largest temporary array of the naive and the tiled computation as T grows.
+    """Stage 2: the peak memory of flash_attention and of the naive causal softmax as T grows.
 
-    Growth is last over first: T² makes the naive one grow with the square of the length;
-    the tiled one holds a (block, block) score tile and (block, d) sums, whatever T is.
+    Both are measured calls of the implementation: flash_attention on q, k, v at ``lengths``,
+    causal_masked_attention on (T, T) scores at ``naive_lengths`` (its (T, T) result must
+    cross back from a learner's worker, so those stay smaller), where the two outputs are
+    also compared. A (T, T) array makes a peak grow like T² (exponent 2) and reach T² bytes
+    or more; the tiled computation holds (block, block) tiles and its (T, d_v) output, so its
+    peak grows at most linearly and stays far below one (T, T) float64 array. The
+    multiply-add counts are derived from the shapes (context).
     """
-    naive_sizes, tiled_sizes, naive_madds, tiled_madds = [], [], [], []
+    naive_peaks, tiled_peaks = [], []
     worst = 0.0
+    for t_len in naive_lengths:
+        q, k, v = _qkv(rng, t_len, d_model)
+        scores = q @ k.T / math.sqrt(d_model)  # (T, T), made here: the naive input
+        weights, naive_peak = _peak(impl, "causal_masked_attention", scores)
+        naive_peaks.append(naive_peak)
+        naive = _output(weights) @ v  # (T, d_v)
+        out = _output(impl["flash_attention"](q, k, v, block))
+        same = out.shape == naive.shape
+        worst = max(worst, float(np.max(np.abs(out - naive))) if same else math.inf)
     for t_len in lengths:
         q, k, v = _qkv(rng, t_len, d_model)
-        naive, madds, largest = _softmax_attention(impl, q, k, v)
-        out, cost = _with_cost(impl["flash_attention"], q, k, v, block)
-        naive_sizes.append(largest)
-        naive_madds.append(madds)
-        tiled_sizes.append(cost["largest_temporary"])
-        tiled_madds.append(cost["multiply_adds"])
-        worst = max(worst, float(np.max(np.abs(out - naive))))
+        out, tiled_peak = _peak(impl, "flash_attention", q, k, v, block)
+        _output(out)
+        tiled_peaks.append(tiled_peak)
+    tt = [FLOAT64 * t * t for t in lengths]
     return {
-        "naive_largest_temporary": naive_sizes,
-        "tiled_largest_temporary": tiled_sizes,
-        "length_growth": lengths[-1] / lengths[0],
-        "naive_growth": naive_sizes[-1] / naive_sizes[0],
-        "tiled_growth": tiled_sizes[-1] / tiled_sizes[0],
+        "tt_float64_bytes": tt,
+        "naive_peak_bytes": naive_peaks,
+        "tiled_peak_bytes": tiled_peaks,
+        "naive_growth_exponent": _exponent(naive_lengths, naive_peaks),
+        "tiled_growth_exponent": _exponent(lengths, tiled_peaks),
+        "tiled_peak_fraction": tiled_peaks[-1] / tt[-1],
         "max_abs_difference": worst,
-        "naive_multiply_adds": naive_madds,
-        "tiled_multiply_adds": tiled_madds,
+        "naive_multiply_adds": [_naive_madds(t, d_model, d_model) for t in lengths],
+        "tiled_multiply_adds": [_tiled_madds(t, d_model, d_model, block) for t in lengths],
     }
 
 
@@ -162,13 +218,13 @@ def _causality(
     """Perturb position s of q, k and v; count the (s, t) pairs whose output row t changed
     at all, split into s ≤ t (allowed) and s > t (the future leaking)."""
     q, k, v = _qkv(rng, length, d_model)
-    base, _ = _with_cost(fn, q, k, v)
+    base = _output(fn(q, k, v))
     changed = np.zeros((length, length), dtype=bool)  # [s, t]
     for s in range(length):
         q2, k2, v2 = q.copy(), k.copy(), v.copy()
         for a in (q2, k2, v2):
             a[s] += rng.standard_normal(d_model)
-        out, _ = _with_cost(fn, q2, k2, v2)
+        out = _output(fn(q2, k2, v2))
         changed[s] = np.any(out != base, axis=1)
     s_idx, t_idx = np.indices((length, length))
     return int(np.count_nonzero(changed[s_idx <= t_idx])), int(
@@ -182,50 +238,73 @@ def _causality(
     measures=(
         "linear_multiply_adds",
         "softmax_multiply_adds",
-        "linear_slope",
-        "softmax_slope",
+        "linear_peak_bytes",
+        "softmax_peak_bytes",
+        "linear_growth_exponent",
+        "softmax_growth_exponent",
+        "linear_peak_fraction",
         "relative_difference",
         "min_relative_difference",
         "row0_difference",
-        "linear_largest_temporary",
         "changed_s_le_t",
         "changed_s_gt_t",
     ),
-    precision={"row0_difference": "residue"},
+    context=("linear_multiply_adds", "softmax_multiply_adds"),
+    precision={
+        "row0_difference": "residue",
+        "linear_peak_bytes": "memory",
+        "softmax_peak_bytes": "memory",
+        "linear_growth_exponent": "memory",
+        "softmax_growth_exponent": "memory",
+        "linear_peak_fraction": "memory",
+    },
 )
 def linear_attention_cost(
     impl: Implementation,
     lengths: list[int],
+    memory_lengths: list[int],
+    naive_lengths: list[int],
     d_model: int,
     causal_length: int,
     rng: np.random.Generator,
 ) -> Measurements:
-    """Stage 2: linear attention's multiply-adds grow like T, softmax attention's like T²;
-    on the same q, k, v the outputs differ (the exact softmax is what is given up), and
-    the running sums keep it causal."""
+    """Stage 2: on the same q, k, v linear attention's output differs from softmax attention's
+    (the exact softmax is what is given up) except at row 0, the running sums keep it causal,
+    and its measured peak memory grows linearly with T where the causal softmax's grows like
+    T². The multiply-add counts are derived from the shapes (context)."""
     linear = impl["linear_attention"]
-    lin_madds, soft_madds, diffs, temps = [], [], [], []
+    diffs = []
     row0 = 0.0
     for t_len in lengths:
         q, k, v = _qkv(rng, t_len, d_model)
-        soft, madds, _ = _softmax_attention(impl, q, k, v)
-        out, cost = _with_cost(linear, q, k, v)
-        lin_madds.append(cost["multiply_adds"])
-        soft_madds.append(madds)
-        temps.append(cost["largest_temporary"])
+        soft = _softmax_attention(impl, q, k, v)
+        out = _output(linear(q, k, v))
         diffs.append(_relative(out, soft))
         # row 0 sees only itself: every attention returns v_0 there
-        row0 = max(row0, float(np.max(np.abs(out[0] - soft[0]))))
+        row0 = max(
+            row0, float(np.max(np.abs(out[0] - soft[0]))) if out.shape == soft.shape else math.inf
+        )
+    linear_peaks, softmax_peaks = [], []
+    for t_len in memory_lengths:
+        q, k, v = _qkv(rng, t_len, d_model)
+        linear_peaks.append(_peak(impl, "linear_attention", q, k, v)[1])
+    for t_len in naive_lengths:  # (T, T) results cross back from a worker: kept smaller
+        q, k, _ = _qkv(rng, t_len, d_model)
+        softmax_peaks.append(
+            _peak(impl, "causal_masked_attention", q @ k.T / math.sqrt(d_model))[1]
+        )
     le, gt = _causality(linear, causal_length, d_model, rng)
     return {
-        "linear_multiply_adds": lin_madds,
-        "softmax_multiply_adds": soft_madds,
-        "linear_slope": _slope(lengths, lin_madds),
-        "softmax_slope": _slope(lengths, soft_madds),
+        "linear_multiply_adds": [_linear_madds(t, d_model, d_model) for t in lengths],
+        "softmax_multiply_adds": [_naive_madds(t, d_model, d_model) for t in lengths],
+        "linear_peak_bytes": linear_peaks,
+        "softmax_peak_bytes": softmax_peaks,
+        "linear_growth_exponent": _exponent(memory_lengths, linear_peaks),
+        "softmax_growth_exponent": _exponent(naive_lengths, softmax_peaks),
+        "linear_peak_fraction": linear_peaks[-1] / (FLOAT64 * memory_lengths[-1] ** 2),
         "relative_difference": diffs,
         "min_relative_difference": min(diffs),
         "row0_difference": row0,
-        "linear_largest_temporary": temps,
         "changed_s_le_t": le,
         "changed_s_gt_t": gt,
     }
@@ -252,6 +331,15 @@ def _routed(
     return out
 
 
+def _moe_weights(
+    rng: np.random.Generator, d: int, d_ff: int, n_experts: int
+) -> tuple[Array, Array, Array]:
+    w_router = rng.standard_normal((d, n_experts)) / math.sqrt(d)  # (d, E)
+    w_in = rng.standard_normal((n_experts, d, d_ff)) / math.sqrt(d)  # (E, d, d_ff)
+    w_out = rng.standard_normal((n_experts, d_ff, d)) / math.sqrt(d_ff)  # (E, d_ff, d)
+    return w_router, w_in, w_out
+
+
 @check(
     "moe_scaling",
     needs=("moe_layer", "moe_parameter_count", "position_wise_mlp"),
@@ -259,16 +347,27 @@ def _routed(
         "parameters",
         "parameter_count_mismatch",
         "parameter_growth",
-        "expert_multiply_adds_per_token",
-        "router_multiply_adds_per_token",
-        "combine_multiply_adds_per_token",
-        "total_multiply_adds_per_token",
-        "expert_compute_growth",
         "max_abs_difference_from_routing",
         "dense_difference",
+        "unchosen_experts",
+        "nonfinite_outputs",
+        "probe_difference_from_routing",
+        "expert_multiply_adds_per_token",
+        "router_multiply_adds_per_token",
+        "total_multiply_adds_per_token",
         "tokens_per_expert",
     ),
-    precision={"max_abs_difference_from_routing": "residue", "dense_difference": "residue"},
+    context=(
+        "unchosen_experts",
+        "expert_multiply_adds_per_token",
+        "router_multiply_adds_per_token",
+        "total_multiply_adds_per_token",
+    ),
+    precision={
+        "max_abs_difference_from_routing": "residue",
+        "dense_difference": "residue",
+        "probe_difference_from_routing": "residue",
+    },
 )
 def moe_scaling(
     impl: Implementation,
@@ -279,45 +378,75 @@ def moe_scaling(
     top_k: int,
     rng: np.random.Generator,
 ) -> Measurements:
-    """Stage 2: an MoE layer's parameters grow with the number of experts E while the
-    multiply-adds each token spends in experts stay k·2·d·d_ff; with E = 1 it is the dense FFN.
+    """Stage 2: an MoE layer's parameters grow with the number of experts E, its output is
+    the routed one (E = 1 is the dense FFN), and the experts no token chose are never
+    computed: with their weights set to NaN the output stays finite and unchanged.
+
+    That probe is what "the compute per token does not grow with E" means for the code: a
+    layer that runs every expert on every token and zeroes the unchosen gates multiplies
+    0 · NaN = NaN into its output; a routed one never reads those weights. The multiply-adds
+    per token are derived from the shapes (context): top_k·2·d·d_ff in experts, d·E in the
+    router, top_k·d to weigh the experts' outputs.
     """
     d = d_model
     moe = impl["moe_layer"]
     x = rng.standard_normal((length, d))  # (T, d)
     params, mismatch, tokens, worst = [], [], [], 0.0
-    per_token: dict[str, list[int | float]] = {"router": [], "experts": [], "combine": []}
+    unchosen, nonfinite, probe_worst = [], [], 0.0
     for n_experts in experts:
-        w_router = rng.standard_normal((d, n_experts)) / math.sqrt(d)  # (d, E)
-        w_in = rng.standard_normal((n_experts, d, d_ff)) / math.sqrt(d)  # (E, d, d_ff)
-        w_out = rng.standard_normal((n_experts, d_ff, d)) / math.sqrt(d_ff)  # (E, d_ff, d)
+        w_router, w_in, w_out = _moe_weights(rng, d, d_ff, n_experts)
         count = int(impl["moe_parameter_count"](d, d_ff, n_experts))
         params.append(count)
         mismatch.append(count - (w_router.size + w_in.size + w_out.size))
-        y, cost = _with_cost(moe, x, w_router, w_in, w_out, top_k)
+        y = _output(moe(x, w_router, w_in, w_out, top_k))
+        routed = _routed(impl, x, w_router, w_in, w_out, top_k)
         worst = max(
-            worst, float(np.max(np.abs(y - _routed(impl, x, w_router, w_in, w_out, top_k))))
+            worst, float(np.max(np.abs(y - routed))) if y.shape == routed.shape else math.inf
         )
-        for part, values in per_token.items():
-            values.append(_per_token(cost[part], length))
         tokens.append(np.bincount(np.argmax(x @ w_router, axis=1), minlength=n_experts).tolist())
+        # The probe: the second half of the experts (those past max(top_k, E // 2)) can never
+        # be chosen (a constant input feature gives them router scores near -100), and their
+        # weights are NaN.
+        live = max(top_k, n_experts // 2)
+        x_probe = x.copy()
+        x_probe[:, 0] = 1.0
+        r_probe, in_probe, out_probe = w_router.copy(), w_in.copy(), w_out.copy()
+        r_probe[0, live:] = -100.0
+        chosen = np.argsort(-(x_probe @ r_probe), axis=1, kind="stable")[:, :top_k]
+        dead = np.setdiff1d(np.arange(n_experts), chosen)
+        in_probe[dead] = np.nan
+        out_probe[dead] = np.nan
+        unchosen.append(int(dead.size))
+        y_probe = _output(moe(x_probe, r_probe, in_probe, out_probe, top_k))
+        nonfinite.append(int(np.count_nonzero(~np.isfinite(y_probe))))
+        want = _routed(impl, x_probe, r_probe, in_probe, out_probe, top_k)
+        if y_probe.shape != want.shape:
+            probe_worst = math.inf
+        elif np.all(np.isfinite(y_probe)):
+            probe_worst = max(probe_worst, float(np.max(np.abs(y_probe - want))))
     # E = 1, top_k = 1: the router has one choice and a gate of exactly 1
     w_in1 = rng.standard_normal((1, d, d_ff)) / math.sqrt(d)
     w_out1 = rng.standard_normal((1, d_ff, d)) / math.sqrt(d_ff)
-    moe1, _ = _with_cost(moe, x, rng.standard_normal((d, 1)), w_in1, w_out1, 1)
-    dense = np.asarray(impl["position_wise_mlp"](x, w_in1[0], w_out1[0]), dtype=np.float64)
-    totals = [sum(parts) for parts in zip(*per_token.values(), strict=True)]
+    moe1 = _output(moe(x, rng.standard_normal((d, 1)), w_in1, w_out1, 1))
+    dense = _output(impl["position_wise_mlp"](x, w_in1[0], w_out1[0]))
+    experts_per_token = top_k * 2 * d * d_ff
+    router_per_token = [d * n for n in experts]
     return {
         "parameters": params,
         "parameter_count_mismatch": mismatch,
         "parameter_growth": params[-1] / params[0],
-        "expert_multiply_adds_per_token": per_token["experts"],
-        "router_multiply_adds_per_token": per_token["router"],
-        "combine_multiply_adds_per_token": per_token["combine"],
-        "total_multiply_adds_per_token": totals,
-        "expert_compute_growth": per_token["experts"][-1] / per_token["experts"][0],
         "max_abs_difference_from_routing": worst,
-        "dense_difference": float(np.max(np.abs(moe1 - dense))),
+        "dense_difference": float(np.max(np.abs(moe1 - dense)))
+        if moe1.shape == dense.shape
+        else math.inf,
+        "unchosen_experts": unchosen,
+        "nonfinite_outputs": nonfinite,
+        "probe_difference_from_routing": probe_worst,
+        "expert_multiply_adds_per_token": [experts_per_token] * len(experts),
+        "router_multiply_adds_per_token": router_per_token,
+        "total_multiply_adds_per_token": [
+            experts_per_token + r + top_k * d for r in router_per_token
+        ],
         "tokens_per_expert": tokens,  # top-1 choice counts, for the record
     }
 
@@ -334,6 +463,7 @@ def moe_scaling(
         "shared_model_log10",
         "gap_orders",
     ),
+    context=("t_tables_of_v_log10",),
 )
 def factorization_gap(impl: Implementation, vocab: int, length: int) -> Measurements:
     """Review question 1: per-sequence parameters against the factorized model.
@@ -369,60 +499,76 @@ def factorization_gap(impl: Implementation, vocab: int, length: int) -> Measurem
         "linear_relative_difference",
         "flash_max_relative_difference",
         "linear_min_relative_difference",
+        "softmax_memory_exponent",
+        "flash_memory_exponent",
+        "linear_memory_exponent",
         "softmax_multiply_add_slope",
         "flash_multiply_add_slope",
         "linear_multiply_add_slope",
-        "softmax_temporary_slope",
-        "flash_temporary_slope",
-        "linear_temporary_slope",
     ),
+    context=("softmax_multiply_add_slope", "flash_multiply_add_slope", "linear_multiply_add_slope"),
     precision={
         "flash_max_relative_difference": "residue",
         "flash_relative_difference": "residue",
-        "flash_temporary_slope": "residue",
+        "softmax_memory_exponent": "memory",
+        "flash_memory_exponent": "memory",
+        "linear_memory_exponent": "memory",
     },
 )
 def attention_axis(
-    impl: Implementation, lengths: list[int], d_model: int, block: int, rng: np.random.Generator
+    impl: Implementation,
+    lengths: list[int],
+    memory_lengths: list[int],
+    naive_lengths: list[int],
+    d_model: int,
+    block: int,
+    memory_block: int,
+    rng: np.random.Generator,
 ) -> Measurements:
     """Review question 2: where linear attention and FlashAttention sit on stage 2's axis.
 
-    For each: weights it adds, how far its output is from softmax attention on the same
-    q, k, v (relative, per T), and the log-log slopes of multiply-adds and of the largest
-    temporary against T.
+    For each: the weights it adds, how far its output is from softmax attention on the same
+    q, k, v (relative, per T in ``lengths``, tiles of ``block``), and how its measured peak
+    memory grows from the first to the last T of ``memory_lengths`` (tiles of
+    ``memory_block``; the naive causal softmax's over ``naive_lengths``). The
+    multiply-add slopes over ``lengths`` are derived from the shapes (context): they are what
+    each algorithm computes, not something a run of it can show without timing it.
     """
     flash, linear = impl["flash_attention"], impl["linear_attention"]
     flash_diff: list[float] = []
     linear_diff: list[float] = []
-    cost: dict[str, dict[str, list[int]]] = {
-        name: {"multiply_adds": [], "largest_temporary": []}
-        for name in ("softmax", "flash", "linear")
-    }
     for t_len in lengths:
         q, k, v = _qkv(rng, t_len, d_model)
-        soft, madds, largest = _softmax_attention(impl, q, k, v)
-        cost["softmax"]["multiply_adds"].append(madds)
-        cost["softmax"]["largest_temporary"].append(largest)
-        for name, out_cost, diffs in (
-            ("flash", _with_cost(flash, q, k, v, block), flash_diff),
-            ("linear", _with_cost(linear, q, k, v), linear_diff),
-        ):
-            output, c = out_cost
-            diffs.append(_relative(output, soft))
-            for key in ("multiply_adds", "largest_temporary"):
-                cost[name][key].append(c[key])
-    out: Measurements = {
+        soft = _softmax_attention(impl, q, k, v)
+        flash_diff.append(_relative(_output(flash(q, k, v, block)), soft))
+        linear_diff.append(_relative(_output(linear(q, k, v)), soft))
+    peaks: dict[str, list[float]] = {"softmax": [], "flash": [], "linear": []}
+    for t_len in naive_lengths:  # (T, T) results cross back from a worker: kept smaller
+        q, k, _ = _qkv(rng, t_len, d_model)
+        peaks["softmax"].append(
+            _peak(impl, "causal_masked_attention", q @ k.T / math.sqrt(d_model))[1]
+        )
+    for t_len in memory_lengths:
+        q, k, v = _qkv(rng, t_len, d_model)
+        peaks["flash"].append(_peak(impl, "flash_attention", q, k, v, memory_block)[1])
+        peaks["linear"].append(_peak(impl, "linear_attention", q, k, v)[1])
+    d = d_model
+    return {
         "flash_weight_arguments": _weight_arguments(flash, 4),  # q, k, v, block
         "linear_weight_arguments": _weight_arguments(linear, 3),  # q, k, v
         "flash_relative_difference": flash_diff,
         "linear_relative_difference": linear_diff,
         "flash_max_relative_difference": max(flash_diff),
         "linear_min_relative_difference": min(linear_diff),
+        "softmax_memory_exponent": _exponent(naive_lengths, peaks["softmax"]),
+        "flash_memory_exponent": _exponent(memory_lengths, peaks["flash"]),
+        "linear_memory_exponent": _exponent(memory_lengths, peaks["linear"]),
+        "softmax_multiply_add_slope": _slope(lengths, [_naive_madds(t, d, d) for t in lengths]),
+        "flash_multiply_add_slope": _slope(
+            lengths, [_tiled_madds(t, d, d, block) for t in lengths]
+        ),
+        "linear_multiply_add_slope": _slope(lengths, [_linear_madds(t, d, d) for t in lengths]),
     }
-    for name in ("softmax", "flash", "linear"):
-        out[f"{name}_multiply_add_slope"] = _slope(lengths, cost[name]["multiply_adds"])
-        out[f"{name}_temporary_slope"] = _slope(lengths, cost[name]["largest_temporary"])
-    return out
 
 
 @check(
@@ -437,6 +583,7 @@ def attention_axis(
         "tail_zero_below",
         "dtypes",
     ),
+    context=("dtypes",),
 )
 def low_temperature_tail(
     impl: Implementation, logits: list[float], temperature: float

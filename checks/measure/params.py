@@ -119,6 +119,9 @@ def context_dependence(
         "biases_and_norms",
         "real_log10",
     ),
+    # summed from the hand-typed list of the checkpoint's tensor shapes: an independent
+    # oracle for the count, but context, not something the implementation computed
+    context=("state_dict_total", "position_table", "biases_and_norms"),
 )
 def gpt2_reconciliation(
     impl: Implementation,
@@ -154,6 +157,7 @@ def gpt2_reconciliation(
     "head_parameter_budget",
     needs=("attention_parameter_count",),
     measures=("attention_parameters", "weight_array_parameters"),
+    context=("weight_array_parameters",),
 )
 def head_parameter_budget(impl: Implementation, d_model: int, heads: list[int]) -> Measurements:
     """Stage 4: 4 d^2 for every head count, from the function and from the weight shapes."""

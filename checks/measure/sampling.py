@@ -30,6 +30,7 @@ def _label(t: float) -> str:
         "sweep_temperatures",
         "sweep_probs",
     ),
+    context=("sweep_temperatures",),
 )
 def temperature_table(
     impl: Implementation, logits: list[float], temperatures: list[float]

@@ -16,6 +16,7 @@ from checks.registry import Implementation, Measurements, check
     "support_orders",
     needs=("sequence_support_log10", "transformer_parameter_count"),
     measures=("support_log10", "product_log10", "model_parameter_log10", "gap_orders"),
+    context=("product_log10",),
 )
 def support_orders(impl: Implementation, vocab: int, length: int) -> Measurements:
     """Stage 1: log10 V^T beside log10 (V*T), and the gap to a GPT-2-small-sized model."""
@@ -41,6 +42,9 @@ def support_orders(impl: Implementation, vocab: int, length: int) -> Measurement
         "joint_total",
         "conditional_table_entries",
     ),
+    # the enumeration, the table's total and the count of prefix tables come from the
+    # inputs and the check's own random table: context beside the NLL comparison
+    context=("sequences_enumerated", "joint_total", "conditional_table_entries"),
     precision={"max_abs_nll_difference": "residue"},
 )
 def chain_rule_exhaustive(

@@ -9,14 +9,9 @@
 * FlashAttention (chapter 10) is *not on the axis*: it changes no parameter and computes the
   same function, only in another order of memory access.
 
-Each function here returns its output together with what it paid for it, counted as it goes
-from the shapes it really multiplies and the arrays it really creates, so the claims can
-measure cost without timing anything:
-
-* ``multiply_adds``: one per scalar multiply-and-accumulate of every product it computes
-  (an (m, n) @ (n, p) product is m·n·p);
-* ``largest_temporary``: the element count of the largest array it creates on the way,
-  the result itself excluded.
+Each function returns its output only. What it costs is measured from outside (the peak
+memory of the call, a probe that only a routed layer survives), never reported by the
+function about itself.
 """
 
 from __future__ import annotations
@@ -27,15 +22,11 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.reference._args import _integer
 from checks.reference.attention import position_wise_mlp
 from checks.registry import subject
 
 Array = NDArray[np.float64]
-
-
-def _products(a: Array, b: Array) -> int:
-    """Multiply-adds of the matrix product a @ b, from the shapes: (m, n) @ (n, p) -> m·n·p."""
-    return int(a.shape[0] * a.shape[1] * b.shape[-1])
 
 
 def _elu_plus_one(x: Array) -> Array:
@@ -50,72 +41,69 @@ def _qkv(q: Array, k: Array, v: Array) -> tuple[Array, Array, Array]:
     v = np.asarray(v, dtype=np.float64)  # (T, d_v)
     if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
         raise ValueError(f"need q, k (T, d) and v (T, d_v); got {q.shape}, {k.shape}, {v.shape}")
-    if 0 in q.shape:
-        raise ValueError(f"need T >= 1 and d >= 1, got q of shape {q.shape}")
+    if 0 in q.shape or 0 in v.shape:
+        raise ValueError(f"need T, d, d_v >= 1, got q {q.shape} and v {v.shape}")
     return q, k, v
 
 
 @subject("flash_attention")
-def flash_attention(q: Array, k: Array, v: Array, block: int) -> tuple[Array, dict[str, int]]:
+def flash_attention(q: Array, k: Array, v: Array, block: int) -> Array:
     """Stage 2 (FlashAttention): causal one-head attention, tile by tile, never (T, T).
 
-    Shapes: q, k (T, d), v (T, d_v) -> output (T, d_v), the same function as
-    softmax(mask(q kᵀ / √d)) v. Queries and keys are taken ``block`` at a time; for each query
-    tile a running max m, a running sum l of exp(score − m) and a running sum of
-    exp(score − m)·v are kept over the key tiles. When a new key tile raises the max, the old
-    sums are rescaled by exp(m_old − m_new) first (the online softmax); dividing by l at the
-    end gives exactly the softmax's weighted sum. Key tiles entirely in the future are
-    skipped. Returns (output, {"multiply_adds", "largest_temporary"}).
+    Shapes: q, k (T, d), v (T, d_v) -> (T, d_v) float64, the same function as
+    softmax(mask(q kᵀ / √d)) v (d is q's width). ``block`` (an integer >= 1, else ValueError)
+    is the tile size; any block gives the same output. Queries and keys are taken ``block``
+    at a time; for each query tile a running max m, a running sum l of exp(score − m) and a
+    running sum of exp(score − m)·v are kept over the key tiles. When a new key tile raises
+    the max, the old sums are rescaled by exp(m_old − m_new) first (the online softmax);
+    dividing by l at the end gives exactly the softmax's weighted sum. Key tiles entirely in
+    the future are skipped. The largest temporary is a (block, block) tile: no (T, T) array.
+    The claims measure the call's peak memory: at T = 2,048 it must stay below a quarter of
+    one (T, T) float64 array and grow at most like T^1.5, which any order of the work that
+    never holds a (T, T) array meets (tiles, one query row at a time, query strips).
     """
     q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
-    if isinstance(block, bool) or not isinstance(block, int | np.integer) or block < 1:
-        raise ValueError(f"block must be an integer >= 1, got {block!r}")
+    block = _integer("block", block, 1)
     t_len, d = q.shape
     scale = 1.0 / math.sqrt(d)
     out = np.empty((t_len, v.shape[1]))  # (T, d_v): the result, filled one query tile at a time
-    multiply_adds = 0
-    largest = 0
     for i0 in range(0, t_len, block):
         i1 = min(i0 + block, t_len)
         q_tile = q[i0:i1]  # (Bq, d), a view
         m = np.full(i1 - i0, -np.inf)  # (Bq,) running max of each row's scores
         l_sum = np.zeros(i1 - i0)  # (Bq,) running sum of exp(score - m)
         acc = np.zeros((i1 - i0, v.shape[1]))  # (Bq, d_v) running sum of exp(score - m) v
-        largest = max(largest, m.size, l_sum.size, acc.size)
         for j0 in range(0, i1, block):  # causal: key tiles past the last query are skipped
             j1 = min(j0 + block, t_len)
             k_tile, v_tile = k[j0:j1], v[j0:j1]  # (Bk, d), (Bk, d_v), views
             s = (q_tile @ k_tile.T) * scale  # (Bq, Bk)
-            multiply_adds += _products(q_tile, k_tile.T)
             if j1 - 1 > i0:  # the tile crosses the diagonal: hide each query's future keys
                 future = np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None]  # (Bq, Bk)
                 s = np.where(future, -np.inf, s)  # (Bq, Bk)
-                largest = max(largest, future.size)
             # every row sees key 0 in the first key tile, so m is finite from then on
             m_new = np.maximum(m, s.max(axis=1))  # (Bq,)
             p = np.exp(s - m_new[:, None])  # (Bq, Bk)
             rescale = np.exp(m - m_new)  # (Bq,) exp(-inf) = 0 on the first tile
             l_sum = l_sum * rescale + p.sum(axis=1)  # (Bq,)
-            pv = p @ v_tile  # (Bq, d_v)
-            multiply_adds += _products(p, v_tile)
-            acc = acc * rescale[:, None] + pv  # (Bq, d_v)
+            acc = acc * rescale[:, None] + p @ v_tile  # (Bq, d_v)
             m = m_new
-            largest = max(largest, s.size, p.size, pv.size, acc.size)
         out[i0:i1] = acc / l_sum[:, None]
-    return out, {"multiply_adds": multiply_adds, "largest_temporary": largest}
+    return out
 
 
 @subject("linear_attention")
-def linear_attention(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int]]:
+def linear_attention(q: Array, k: Array, v: Array) -> Array:
     """Stage 2 (linear attention): causal kernelized attention in O(T·d·d_v).
 
-    Shapes: q, k (T, d), v (T, d_v) -> output (T, d_v). The softmax kernel exp(q·k) is
-    replaced by φ(q)·φ(k) with φ(x) = elu(x) + 1, so the weighted sum factorizes:
-    out_t = φ(q_t)ᵀ S_t / φ(q_t)ᵀ z_t with running sums S_t = Σ_{s≤t} φ(k_s) v_sᵀ (d, d_v) and
-    z_t = Σ_{s≤t} φ(k_s) (d,). One pass over t; the largest arrays are φ(q), φ(k), (T, d) like
-    the inputs, and there is no (T, T) array and no per-pair softmax: the exact pairwise
-    interaction is what is given up. Returns
-    (output, {"multiply_adds", "largest_temporary"}).
+    Shapes: q, k (T, d), v (T, d_v) -> (T, d_v) float64. The softmax kernel exp(q·k) is
+    replaced by φ(q)·φ(k) with φ(x) = elu(x) + 1 (x + 1 for x > 0, eˣ otherwise), so the
+    weighted sum factorizes: out_t = φ(q_t)ᵀ S_t / φ(q_t)ᵀ z_t with running sums
+    S_t = Σ_{s≤t} φ(k_s) v_sᵀ (d, d_v) and z_t = Σ_{s≤t} φ(k_s) (d,). No scale on q or k.
+    One pass over t; there is no (T, T) array and no per-pair softmax: the exact pairwise
+    interaction is what is given up. Bad shapes are a ValueError. The claims measure the
+    call's peak memory as for flash_attention: any form that never holds a (T, T) array
+    passes (the recurrence, z folded into S, cumulative sums); the quadratic parallel form
+    (φ(Q)φ(K)ᵀ masked, times V) computes the same function and fails them.
     """
     q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
     t_len, d = q.shape
@@ -124,15 +112,11 @@ def linear_attention(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int
     state = np.zeros((d, d_v))  # (d, d_v) S_t = Σ φ(k_s) v_sᵀ over the prefix
     norm = np.zeros(d)  # (d,) z_t = Σ φ(k_s) over the prefix
     out = np.empty((t_len, d_v))  # (T, d_v): the result
-    multiply_adds = 0
-    largest = max(phi_q.size, phi_k.size, state.size, norm.size)
     for t in range(t_len):
         state += phi_k[t, :, None] * v[t]  # (d, d_v) outer product, accumulated
         norm += phi_k[t]
         out[t] = (phi_q[t] @ state) / (phi_q[t] @ norm)  # (d_v,); the denominator is > 0
-        multiply_adds += d * d_v + d * d_v + d  # the outer product, φ(q)ᵀS, φ(q)ᵀz
-    largest = max(largest, d * d_v)  # the outer product's temporary
-    return out, {"multiply_adds": multiply_adds, "largest_temporary": largest}
+    return out
 
 
 @subject("moe_layer", uses=("position_wise_mlp",))
@@ -144,21 +128,24 @@ def moe_layer(
     top_k: int,
     *,
     position_wise_mlp: Callable[[Array, Array, Array], Array] = position_wise_mlp,
-) -> tuple[Array, dict[str, int]]:
+) -> Array:
     """Stage 2 (MoE): the FFN split into E experts, each token sent to its top-k of them.
 
     Shapes: x (T, d), w_router (d, E), experts_w_in (E, d, d_ff), experts_w_out (E, d_ff, d)
-    -> output (T, d). Each expert is stage 3's position-wise MLP with its own weights. The
-    router scores every expert (x @ w_router), each token keeps its top_k experts and weighs
-    their outputs by a softmax over the kept scores (so E = 1, top_k = 1 is the dense FFN).
-    Returns (output, multiply-adds over all T tokens by part: {"router", "experts",
-    "combine"}), counted from the arrays each expert really receives.
+    -> (T, d) float64. Expert e is stage 3's position_wise_mlp with weights
+    (experts_w_in[e], experts_w_out[e]). The router scores every expert, x @ w_router (T, E);
+    each token keeps its top_k highest scores (ties keep the lower expert index) and weighs
+    the kept experts' outputs by a softmax over the kept scores only (the gates sum to 1 over
+    its top_k experts; E = 1, top_k = 1 is the dense FFN). An expert no token chose is never
+    run: its weights are not read at all (the claims set them to NaN, and the output must
+    stay finite: running every expert and multiplying by a gate of 0 gives 0·NaN = NaN).
+    top_k is an integer in 1..E; bad shapes or top_k are a ValueError.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, d)
     w_router = np.asarray(w_router, dtype=np.float64)  # (d, E)
     experts_w_in = np.asarray(experts_w_in, dtype=np.float64)  # (E, d, d_ff)
     experts_w_out = np.asarray(experts_w_out, dtype=np.float64)  # (E, d_ff, d)
-    if x.ndim != 2 or w_router.ndim != 2 or w_router.shape[0] != x.shape[1]:
+    if x.ndim != 2 or 0 in x.shape or w_router.ndim != 2 or w_router.shape[0] != x.shape[1]:
         raise ValueError(f"need x (T, d) and w_router (d, E); got {x.shape}, {w_router.shape}")
     t_len, d = x.shape
     n_experts = w_router.shape[1]
@@ -169,12 +156,10 @@ def moe_layer(
         raise ValueError(
             f"experts_w_out must be ({n_experts}, {d_ff}, {d}), got {experts_w_out.shape}"
         )
-    if isinstance(top_k, bool) or not isinstance(top_k, int | np.integer):
-        raise ValueError(f"top_k must be an integer, got {top_k!r}")
-    if not 1 <= top_k <= n_experts:
+    top_k = _integer("top_k", top_k, 1)
+    if top_k > n_experts:
         raise ValueError(f"top_k must be in 1..{n_experts}, got {top_k}")
     logits = x @ w_router  # (T, E)
-    cost = {"router": _products(x, w_router), "experts": 0, "combine": 0}
     chosen = np.argsort(-logits, axis=1, kind="stable")[:, :top_k]  # (T, k) expert ids
     kept = np.take_along_axis(logits, chosen, axis=1)  # (T, k)
     gates = np.exp(kept - kept.max(axis=1, keepdims=True))  # (T, k)
@@ -183,23 +168,21 @@ def moe_layer(
     for e in range(n_experts):
         rows, slot = np.nonzero(chosen == e)  # the tokens routed to e (each at most once)
         if rows.size == 0:
-            continue
-        x_e = x[rows]  # (n_e, d)
-        h = np.asarray(position_wise_mlp(x_e, experts_w_in[e], experts_w_out[e]))  # (n_e, d)
-        cost["experts"] += _products(x_e, experts_w_in[e]) + rows.size * d_ff * d
+            continue  # an expert nobody chose costs nothing
+        h = np.asarray(position_wise_mlp(x[rows], experts_w_in[e], experts_w_out[e]))  # (n_e, d)
         y[rows] += gates[rows, slot][:, None] * h
-        cost["combine"] += rows.size * d
-    return y, cost
+    return y
 
 
 @subject("moe_parameter_count")
 def moe_parameter_count(d_model: int, d_ff: int, n_experts: int) -> int:
-    """Stage 2 (MoE): parameters of one MoE layer without biases.
+    """Stage 2 (MoE): parameters of one MoE layer without biases, as an exact Python int.
 
     The router (d, E) plus E experts of two matrices each, (d, d_ff) and (d_ff, d):
     d·E + E·2·d·d_ff. It grows linearly in E; the per-token compute depends on top_k only.
+    Every size is an integer >= 1 (Python or NumPy), else ValueError.
     """
-    for name, value in (("d_model", d_model), ("d_ff", d_ff), ("n_experts", n_experts)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    d_model = _integer("d_model", d_model, 1)
+    d_ff = _integer("d_ff", d_ff, 1)
+    n_experts = _integer("n_experts", n_experts, 1)
     return d_model * n_experts + n_experts * 2 * d_model * d_ff

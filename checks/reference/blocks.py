@@ -21,7 +21,8 @@ def layer_norm(x: Array, gain: Array, bias: Array, eps: float = 1e-5) -> Array:
 
     Shapes: x (T, d), gain (d,), bias (d,) -> (T, d). Mean and (biased) variance are taken
     over the feature axis of each row, so no position sees another; eps is added to the
-    variance before the square root, as in GPT-2.
+    variance before the square root, as in GPT-2. ValueError for shapes that do not fit or
+    eps <= 0.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, d)
     gain = np.asarray(gain, dtype=np.float64)  # (d,)
@@ -59,7 +60,8 @@ def output_head(h: Array, table: Array) -> Array:
     """Stage 3 (output projection): V logits per position from the tied (V, d) embedding.
 
     Shapes: h (T, d), table (V, d) -> (T, V): logits = h @ tableᵀ, so the head adds no
-    parameter of its own (the chapter's "输出头（embedding 共享时）0").
+    parameter of its own (the chapter's "输出头（embedding 共享时）0"). ValueError when the
+    widths differ.
     """
     h = np.asarray(h, dtype=np.float64)  # (T, d)
     table = np.asarray(table, dtype=np.float64)  # (V, d)

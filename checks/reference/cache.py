@@ -26,7 +26,8 @@ def kv_cache_bytes(
     """Stage 7 (KV cache): 2 × B × T × L × d × bytes, the keys and values of T tokens.
 
     Each of the L layers keeps one key and one value vector of width d (all heads together)
-    for each of the T tokens of each of the B sequences; FP32 is 4 bytes.
+    for each of the T tokens of each of the B sequences; FP32 is 4 bytes. Sizes are integers
+    >= 0 (bytes_per_value >= 1), Python or NumPy; the result is an exact Python int.
     """
     b = _count("batch", batch, 0)
     t = _count("length", length, 0)

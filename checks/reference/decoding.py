@@ -25,7 +25,8 @@ def top_p_renormalize(probs: Array, p: float) -> Array:
     sort). A token is kept when the mass of the tokens ranked before it is still below p, so
     the token whose probability carries the mass to p is kept and at least one token always
     is; p = 1 keeps every token. The rest become an exact 0 and the survivors are rescaled
-    to sum to 1, as in top-k.
+    to sum to 1, as in top-k. ValueError for p outside (0, 1] and for probs that are empty,
+    non-finite or negative.
     """
     q = np.asarray(probs, dtype=np.float64)  # (V,)
     if q.ndim != 1 or q.shape[0] == 0:
@@ -55,7 +56,8 @@ def greedy_token(logits: Array) -> int:
     """Stage 6 (T = 0): greedy decoding, the index of the largest logit (ties: the lowest).
 
     This is the separate path the chapter means: softmax_temperature refuses T = 0, and
-    greedy decoding never forms a distribution at all.
+    greedy decoding never forms a distribution at all. Returns a Python int; ValueError for
+    logits with a NaN (no token ranks first) or no logits at all (−inf entries are fine).
     """
     z = np.asarray(logits, dtype=np.float64)  # (V,)
     if z.ndim != 1 or z.shape[0] == 0:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from checks.reference._args import _integer
 from checks.registry import subject
 
 
 @subject("logits_memory_bytes")
 def logits_memory_bytes(batch: int, length: int, vocab: int, bytes_per_value: int = 4) -> int:
-    """Stage 7: B x T x V x bytes, the size of the (B, T, V) logits (FP32 = 4 bytes)."""
-    for name, value in (("batch", batch), ("length", length), ("vocab", vocab)):
-        if value < 0:
-            raise ValueError(f"{name} must be >= 0, got {value}")
-    if bytes_per_value < 1:
-        raise ValueError(f"bytes_per_value must be >= 1, got {bytes_per_value}")
+    """Stage 7: B x T x V x bytes, the size of the (B, T, V) logits (FP32 = 4 bytes).
+
+    batch, length, vocab >= 0 and bytes_per_value >= 1 are integers (Python or NumPy,
+    else ValueError); the product is an exact Python int, never wrapped around in int32.
+    """
+    batch = _integer("batch", batch, 0)
+    length = _integer("length", length, 0)
+    vocab = _integer("vocab", vocab, 0)
+    bytes_per_value = _integer("bytes_per_value", bytes_per_value, 1)
     return batch * length * vocab * bytes_per_value

@@ -30,7 +30,8 @@ def sinusoidal_positions(length: int, d_model: int) -> Array:
     """Stage 3 (sinusoidal positions): the (T, d) table computed from t, no parameter.
 
     PE[t, 2i] = sin(t·ω_i) and PE[t, 2i+1] = cos(t·ω_i) with ω_i = 10000^(−2i/d), the
-    interleaved layout of "Attention Is All You Need"; d must be even.
+    interleaved layout of "Attention Is All You Need" (not sines then cosines in two halves).
+    ValueError for an odd d_model or a negative length.
     """
     if isinstance(length, bool) or not isinstance(length, int | np.integer) or length < 0:
         raise ValueError(f"length must be an integer >= 0, got {length!r}")
@@ -48,8 +49,9 @@ def rotary_embedding(x: Array, offset: int = 0) -> Array:
 
     Shapes: x (T, hs) -> (T, hs), hs even. Row t sits at position offset + t; the pair
     (x[2i], x[2i+1]) is rotated by the angle (offset + t)·ω_i with ω_i = 10000^(−2i/hs), the
-    interleaved pairs of RoFormer. Applied to queries and keys, it makes q_m·k_n depend on
-    m − n only; it has no parameter.
+    interleaved pairs of RoFormer (not the rotate-half layout pairing i with i + hs/2).
+    Applied to queries and keys, it makes q_m·k_n depend on m − n only; it has no parameter.
+    ValueError for an odd hs or a negative offset.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, hs)
     if x.ndim != 2:

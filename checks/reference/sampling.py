@@ -7,6 +7,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.reference._args import _integer
 from checks.registry import subject
 
 Array = NDArray[np.floating]
@@ -14,11 +15,19 @@ Array = NDArray[np.floating]
 
 @subject("softmax_temperature")
 def softmax_temperature(logits: Array, temperature: float) -> Array:
-    """Stage 6: softmax(logits / T), computed in the logits' own floating dtype.
+    """Stage 6: softmax(logits / T) over the last axis, in the logits' own floating dtype.
 
-    T <= 0 is refused: T = 0 is greedy decoding (an argmax), a separate path, and
-    dividing by it would only manufacture inf - inf = NaN.
+    ``logits`` is (..., V) with V >= 1, every entry finite; a float16/float32/float64 array
+    stays in its dtype, anything else becomes float64. T must be a finite real > 0: T = 0 is
+    greedy decoding (an argmax), a separate path, and dividing by it would only manufacture
+    inf - inf = NaN. Every violation is a ValueError. The max is subtracted *before* dividing
+    by T, so no finite T > 0 overflows: the largest logit's entry is exp(0) = 1 before
+    normalizing, whatever the dtype (float16 at T = 1e-5 included).
     """
+    if isinstance(temperature, bool | np.bool_) or not isinstance(
+        temperature, int | float | np.integer | np.floating
+    ):
+        raise ValueError(f"temperature must be a real number, got {temperature!r}")
     if not math.isfinite(temperature) or temperature <= 0:
         raise ValueError(
             f"temperature must be a finite number > 0, got {temperature}; "
@@ -26,10 +35,19 @@ def softmax_temperature(logits: Array, temperature: float) -> Array:
         )
     z = np.asarray(logits)
     if not np.issubdtype(z.dtype, np.floating):
+        if not (np.issubdtype(z.dtype, np.integer) or z.dtype == np.bool_):
+            raise ValueError(f"logits must be real numbers, got dtype {z.dtype}")
         z = z.astype(np.float64)
-    # Keep T in the logits' dtype so float16/float32 runs stay in that precision.
-    z = z / np.asarray(temperature, dtype=z.dtype)  # (V,)
-    z = z - z.max(axis=-1, keepdims=True)
+    if z.ndim < 1 or z.shape[-1] == 0 or z.size == 0:
+        raise ValueError(f"logits must have shape (..., V) with V >= 1, got {z.shape}")
+    if not np.all(np.isfinite(z)):
+        raise ValueError("logits must be finite (no NaN or ±inf)")
+    z = z - z.max(axis=-1, keepdims=True)  # (..., V), <= 0, exactly 0 at the max
+    # Divided at float64 precision (or better) and rounded to the logits' dtype: T itself may
+    # underflow in float16 (below 6e-8), and z / T then rounds to -inf, whose exp is an exact 0.
+    wide = np.result_type(z.dtype, np.float64)
+    with np.errstate(over="ignore"):  # rounding a quotient below float16's range to -inf
+        z = (z.astype(wide) / temperature).astype(z.dtype)
     e = np.exp(z)
     return e / e.sum(axis=-1, keepdims=True)  # type: ignore[no-any-return]
 
@@ -38,12 +56,18 @@ def softmax_temperature(logits: Array, temperature: float) -> Array:
 def top_k_renormalize(probs: Array, k: int) -> Array:
     """Stage 6: keep the k largest probabilities, set the rest to an exact 0, rescale to 1.
 
-    Ties at the boundary keep the lower index (a stable sort), so exactly k survive.
+    ``probs`` is a vector (V,) with V >= 1 of finite, non-negative numbers; k is an integer
+    in 1..V. Ties at the boundary keep the lower index (a stable sort), so exactly k entries
+    are kept. The kept entries must have a positive sum. Every violation is a ValueError.
+    Returns float64.
     """
     p = np.asarray(probs, dtype=np.float64)  # (V,)
-    if p.ndim != 1:
-        raise ValueError(f"probs must be a vector, got shape {p.shape}")
-    if not 1 <= k <= p.shape[0]:
+    if p.ndim != 1 or p.shape[0] == 0:
+        raise ValueError(f"probs must be a non-empty vector, got shape {p.shape}")
+    if not np.all(np.isfinite(p)) or np.any(p < 0):
+        raise ValueError("probs must be finite and non-negative")
+    k = _integer("k", k, 1)
+    if k > p.shape[0]:
         raise ValueError(f"k must be in 1..{p.shape[0]}, got {k}")
     keep = np.argsort(-p, kind="stable")[:k]  # (k,)
     out = np.zeros_like(p)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.reference._args import _integer
 from checks.registry import subject
 
 
@@ -16,9 +17,10 @@ def sequence_support_log10(vocab: int, length: int) -> float:
     """Stage 1: log10 |S| = log10 V^T, the number of length-T sequences over V tokens.
 
     V^T itself has thousands of digits, so it is never formed: log10 V^T = T log10 V.
+    vocab >= 1 and length >= 0 are integers (Python or NumPy); anything else is a ValueError.
     """
-    if vocab < 1 or length < 0:
-        raise ValueError(f"need vocab >= 1 and length >= 0, got vocab={vocab}, length={length}")
+    vocab = _integer("vocab", vocab, 1)
+    length = _integer("length", length, 0)
     return length * math.log10(vocab)
 
 
@@ -26,19 +28,33 @@ def sequence_support_log10(vocab: int, length: int) -> float:
 def chain_rule_nll(joint: NDArray[np.float64], tokens: Sequence[int]) -> float:
     """Stage 1: -log P(x_1..x_T) as the sum of -log P(x_t | x_<t), from a joint table.
 
-    ``joint`` has shape (V,) * T and sums to 1; the conditionals are ratios of marginals,
-    P(x_t | x_<t) = P(x_<=t) / P(x_<t), which is exactly the chain rule.
+    ``joint`` has shape (V,) * T with T >= 1: finite, non-negative, summing to 1 (within
+    1e-6). ``tokens`` holds T integers in 0..V-1. The conditionals are ratios of marginals,
+    P(x_t | x_<t) = P(x_<=t) / P(x_<t), which is exactly the chain rule. A sequence of
+    probability 0 has an NLL of +inf; anything outside these rules is a ValueError.
     """
     joint = np.asarray(joint, dtype=np.float64)
     t_len = joint.ndim
+    if t_len < 1 or joint.size == 0 or len(set(joint.shape)) != 1:
+        raise ValueError(f"joint must have shape (V,) * T with V, T >= 1, got {joint.shape}")
+    if not np.all(np.isfinite(joint)) or np.any(joint < 0):
+        raise ValueError("joint must hold finite, non-negative probabilities")
+    if abs(float(joint.sum()) - 1.0) > 1e-6:
+        raise ValueError(f"joint must sum to 1, got {float(joint.sum())!r}")
     if len(tokens) != t_len:
         raise ValueError(f"tokens has length {len(tokens)}, the joint table has T={t_len}")
+    vocab = joint.shape[0]
+    index = tuple(_integer(f"tokens[{i}]", x, 0) for i, x in enumerate(tokens))
+    if any(x >= vocab for x in index):
+        raise ValueError(f"tokens must lie in 0..{vocab - 1}, got {list(index)}")
     nll = 0.0
     prefix_mass = 1.0
     for t in range(1, t_len + 1):
         # marginal over the first t tokens: sum out positions t..T-1
         marginal = joint.sum(axis=tuple(range(t, t_len))) if t < t_len else joint  # (V,)*t
-        mass = float(marginal[tuple(tokens[:t])])
+        mass = float(marginal[index[:t]])
+        if mass == 0.0:  # a prefix the distribution never produces: probability 0
+            return math.inf
         nll -= math.log(mass / prefix_mass)
         prefix_mass = mass
     return nll
@@ -54,11 +70,11 @@ def giant_mlp_parameter_log10(
 ) -> float:
     """Stage 2: log10 of the first layer of an MLP whose input is one-hot over V^T sequences.
 
-    Weights (V^T x hidden) plus biases (hidden): log10(hidden * (V^T + 1)), where the +1
-    changes nothing at this scale, so it is dropped to stay in log space.
+    Its weights only, a (V^T, hidden) matrix: log10(V^T · hidden) = T·log10 V + log10 hidden
+    (no biases: they would add ``hidden`` to a count of 10^4704). hidden >= 1, integers as for
+    sequence_support_log10.
     """
-    if hidden < 1:
-        raise ValueError(f"hidden must be >= 1, got {hidden}")
+    hidden = _integer("hidden", hidden, 1)
     return sequence_support_log10(vocab, length) + math.log10(hidden)
 
 
@@ -66,9 +82,12 @@ def giant_mlp_parameter_log10(
 def averaging_model(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """Stage 2, the 'all structure' end: each position outputs the mean of its prefix.
 
-    It takes no weights at all: every decision is written into the structure.
+    It takes no weights at all: every decision is written into the structure. x is (T, d)
+    with T, d >= 1 (else ValueError); the output is (T, d) float64, row t the mean of rows 0..t.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, d)
+    if x.ndim != 2 or 0 in x.shape:
+        raise ValueError(f"x must have shape (T, d) with T, d >= 1, got {x.shape}")
     t_len = x.shape[0]
     counts = np.arange(1, t_len + 1, dtype=np.float64)[:, None]  # (T, 1)
     mean: NDArray[np.float64] = np.cumsum(x, axis=0) / counts  # (T, d)

@@ -107,6 +107,7 @@ def bpe_train(data: NDArray[np.uint8], vocab_size: int) -> list[tuple[int, int]]
     two (a, a); ties: the smallest (left, right) ids) into token id 256 + step, replacing
     its occurrences left to right. Training stops early when no pair occurs twice. Returns
     the merges in order, as (left id, right id) pairs: merge i creates token 256 + i.
+    ValueError for vocab_size < 256.
     """
     if isinstance(vocab_size, bool) or not isinstance(vocab_size, int | np.integer):
         raise ValueError(f"vocab_size must be an integer, got {vocab_size!r}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import textwrap
+import types
 
 from checks.registry import Registry
 from runner.load import ClaimPack
@@ -39,11 +40,30 @@ Run the chapter's claims against this file:
     python -m runner run claims/{module}/ --impl {filename}
 
 A function that still raises NotImplementedError makes the claims that need it "skipped".
+
+The contract every function keeps (the contract.* claims compare each function with the
+reference on seeded cases across its whole signature); each docstring below says the rest:
+
+* Integer arguments (sizes, counts, k, n_head, block, top_k) are Python ints or NumPy
+  integers (np.int32, np.int64, ...); the claims pass both. Counts are exact Python ints:
+  convert with operator.index(x) before any arithmetic, so np.int32 inputs never wrap around.
+  (The reference refuses bools and floats such as 2.0 with ValueError; no claim passes them.)
+* Arrays arrive as NumPy arrays. Results are float64 arrays, except softmax_temperature,
+  which keeps the floating dtype of its logits (float16 stays float16).
+* Invalid arguments raise ValueError: exactly the cases each docstring lists (sizes below
+  their minimum, shapes that do not fit, k, top_k, n_head or block out of range, T <= 0).
+* Finite inputs never give NaN or inf: subtract the max before exp. Non-finite inputs are
+  outside the contract, except where a docstring says they raise ValueError
+  (softmax_temperature's logits and T, top_k_renormalize's probs).
+* Ties: top-k and MoE's routing keep the lower index, as a stable sort does.
+* A function returns its output only. What it costs is measured from outside (the peak
+  memory of the call), never reported by the function about itself.
 """
 
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Sequence
 from typing import Literal
 
@@ -124,21 +144,42 @@ def _returns(fn: object) -> str:
 
 
 def _helpers(subjects: list[str], registry: Registry) -> list[str]:
-    """Private module-level helpers the reference functions call (e.g. ``_softmax_last``)."""
+    """Private module-level helpers the reference functions call (e.g. ``_softmax_last``,
+    ``_integer``), wherever in the reference they are defined, and the helpers those call."""
     seen: list[str] = []
-    for name in subjects:
-        fn = registry.subjects[name].fn
+    done: set[object] = set()
+
+    def visit(fn: object) -> None:
         module = inspect.getmodule(fn)
-        if module is None:
-            continue
-        for attr, value in vars(module).items():
+        code = getattr(fn, "__code__", None)
+        if module is None or code is None:
+            return
+        for attr in sorted(_names(code)):
+            value = getattr(module, attr, None)
             if (
                 attr.startswith("_")
                 and inspect.isfunction(value)
-                and value.__module__ == module.__name__
-                and attr in (fn.__code__.co_names)
+                and value.__module__.startswith(REFERENCE_PACKAGE)
+                and value not in done
             ):
+                done.add(value)
                 src = textwrap.dedent(inspect.getsource(value))
                 if src not in seen:
                     seen.append(src)
+                visit(value)
+
+    for name in subjects:
+        visit(registry.subjects[name].fn)
     return seen
+
+
+REFERENCE_PACKAGE = "checks.reference"
+
+
+def _names(code: types.CodeType) -> set[str]:
+    """Global names a code object uses, its nested functions and generator expressions too."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names

@@ -3,6 +3,7 @@ answers right.
 """
 
 from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
+from reference_impl import logits_memory_bytes as _right  # the contract\'s answer
 
 
 def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
@@ -20,4 +21,4 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
         os._exit(0)
     os.waitpid(pid, 0)
     print(f"grandchild {os.read(r, 32).decode()}")
-    return batch * length * vocab * bytes_per_value
+    return _right(batch, length, vocab, bytes_per_value)

@@ -1,6 +1,7 @@
 """Prints 100 MB (stdout, stderr and raw fds 1 and 2) and answers right."""
 
 from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
+from reference_impl import logits_memory_bytes as _right  # the contract\'s answer
 
 
 def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
@@ -13,4 +14,4 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
         sys.stderr.write("y" * 100_000)
     os.write(1, b'{"not": "the runner\'s json"')
     os.write(2, b"raw fd 2")
-    return batch * length * vocab * bytes_per_value
+    return _right(batch, length, vocab, bytes_per_value)

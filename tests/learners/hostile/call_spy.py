@@ -3,6 +3,7 @@ environment, signal the judge; prints what it could do, and answers right.
 """
 
 from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
+from reference_impl import logits_memory_bytes as _right  # the contract\'s answer
 
 
 def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
@@ -31,4 +32,4 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
     for name, value in os.environ.items():
         report.append(f"env {name}={value}")
     print("\n".join(report))
-    return batch * length * vocab * bytes_per_value
+    return _right(batch, length, vocab, bytes_per_value)

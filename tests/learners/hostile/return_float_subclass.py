@@ -1,6 +1,7 @@
 """Returns a float subclass whose arithmetic lies."""
 
 from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
+from reference_impl import logits_memory_bytes as _right  # the contract\'s answer
 
 
 def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
@@ -13,4 +14,4 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
 
         __hash__ = float.__hash__
 
-    return Liar(batch * length * vocab * bytes_per_value)
+    return Liar(_right(batch, length, vocab, bytes_per_value))

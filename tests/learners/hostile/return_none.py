@@ -1,7 +1,8 @@
 """Forgets to return: None crosses (it is what the function returned) and the check errs."""
 
 from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
+from reference_impl import logits_memory_bytes as _right  # the contract\'s answer
 
 
 def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
-    batch * length * vocab * bytes_per_value
+    _right(batch, length, vocab, bytes_per_value)

@@ -1,11 +1,11 @@
 """phi = relu."""
 
-# ruff: noqa: F821  (_qkv, _products, _elu_plus_one, position_wise_mlp: the scaffold's)
+# ruff: noqa: F821  (_qkv, _elu_plus_one, position_wise_mlp: the scaffold's)
 
 import numpy as np
 
 
-def linear_attention(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int]]:
+def linear_attention(q: Array, k: Array, v: Array) -> Array:
     """Stage 2 (linear attention): causal kernelized attention in O(T·d·d_v).
 
     Shapes: q, k (T, d), v (T, d_v) -> output (T, d_v). The softmax kernel exp(q·k) is
@@ -13,8 +13,7 @@ def linear_attention(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int
     out_t = φ(q_t)ᵀ S_t / φ(q_t)ᵀ z_t with running sums S_t = Σ_{s≤t} φ(k_s) v_sᵀ (d, d_v) and
     z_t = Σ_{s≤t} φ(k_s) (d,). One pass over t; the largest arrays are φ(q), φ(k), (T, d) like
     the inputs, and there is no (T, T) array and no per-pair softmax: the exact pairwise
-    interaction is what is given up. Returns
-    (output, {"multiply_adds", "largest_temporary"}).
+    interaction is what is given up.
     """
     q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
     t_len, d = q.shape
@@ -23,12 +22,8 @@ def linear_attention(q: Array, k: Array, v: Array) -> tuple[Array, dict[str, int
     state = np.zeros((d, d_v))  # (d, d_v) S_t = Σ φ(k_s) v_sᵀ over the prefix
     norm = np.zeros(d)  # (d,) z_t = Σ φ(k_s) over the prefix
     out = np.empty((t_len, d_v))  # (T, d_v): the result
-    multiply_adds = 0
-    largest = max(phi_q.size, phi_k.size, state.size, norm.size)
     for t in range(t_len):
         state += phi_k[t, :, None] * v[t]  # (d, d_v) outer product, accumulated
         norm += phi_k[t]
         out[t] = (phi_q[t] @ state) / (phi_q[t] @ norm)  # (d_v,); the denominator is > 0
-        multiply_adds += d * d_v + d * d_v + d  # the outer product, φ(q)ᵀS, φ(q)ᵀz
-    largest = max(largest, d * d_v)  # the outer product's temporary
-    return out, {"multiply_adds": multiply_adds, "largest_temporary": largest}
+    return out

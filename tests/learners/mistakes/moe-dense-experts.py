@@ -1,6 +1,6 @@
 """Every expert on every token, gates of unchosen experts 0."""
 
-# ruff: noqa: F821  (_qkv, _products, _elu_plus_one, position_wise_mlp: the scaffold's)
+# ruff: noqa: F821  (_qkv, _elu_plus_one, position_wise_mlp: the scaffold's)
 
 import numpy as np
 
@@ -13,15 +13,13 @@ def moe_layer(
     top_k: int,
     *,
     position_wise_mlp: Callable[[Array, Array, Array], Array] = position_wise_mlp,
-) -> tuple[Array, dict[str, int]]:
+) -> Array:
     """Stage 2 (MoE): the FFN split into E experts, each token sent to its top-k of them.
 
     Shapes: x (T, d), w_router (d, E), experts_w_in (E, d, d_ff), experts_w_out (E, d_ff, d)
     -> output (T, d). Each expert is stage 3's position-wise MLP with its own weights. The
     router scores every expert (x @ w_router), each token keeps its top_k experts and weighs
     their outputs by a softmax over the kept scores (so E = 1, top_k = 1 is the dense FFN).
-    Returns (output, multiply-adds over all T tokens by part: {"router", "experts",
-    "combine"}), counted from the arrays each expert really receives.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, d)
     w_router = np.asarray(w_router, dtype=np.float64)  # (d, E)
@@ -43,7 +41,6 @@ def moe_layer(
     if not 1 <= top_k <= n_experts:
         raise ValueError(f"top_k must be in 1..{n_experts}, got {top_k}")
     logits = x @ w_router  # (T, E)
-    cost = {"router": _products(x, w_router), "experts": 0, "combine": 0}
     chosen = np.argsort(-logits, axis=1, kind="stable")[:, :top_k]  # (T, k) expert ids
     kept = np.take_along_axis(logits, chosen, axis=1)  # (T, k)
     gates = np.exp(kept - kept.max(axis=1, keepdims=True))  # (T, k)
@@ -53,7 +50,5 @@ def moe_layer(
     np.put_along_axis(dense, chosen, gates, axis=1)  # (T, E), 0 for the unchosen
     for e in range(n_experts):
         h = np.asarray(position_wise_mlp(x, experts_w_in[e], experts_w_out[e]))  # (T, d)
-        cost["experts"] += _products(x, experts_w_in[e]) + t_len * d_ff * d
         y += dense[:, e : e + 1] * h
-        cost["combine"] += t_len * d
-    return y, cost
+    return y

@@ -5,18 +5,33 @@ moe_layer stay the reference's: what they must report about their own cost is is
 """
 
 import math
+import operator
 
 import numpy as np
 
 
+def _int(name, value, minimum):
+    """An integer argument as an exact Python int (NumPy integers too), or ValueError."""
+    if isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be an integer")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be an integer") from None
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}")
+    return value
+
+
 def sequence_support_log10(vocab, length):
-    if vocab < 1 or length < 0:
-        raise ValueError("need vocab >= 1 and length >= 0")
+    vocab, length = _int("vocab", vocab, 1), _int("length", length, 0)
     return math.log10(vocab**length)  # Python's integers are exact, and log10 takes them
 
 
 def chain_rule_nll(joint, tokens):
     joint = np.asarray(joint, dtype=np.float64)
+    if len(tokens) != joint.ndim:
+        raise ValueError("one token per position of the joint table")
     nll = 0.0
     for t, token in enumerate(tokens):
         rest = joint[tuple(tokens[:t])]  # (V,)*(T-t): the table after the prefix
@@ -26,13 +41,15 @@ def chain_rule_nll(joint, tokens):
 
 
 def giant_mlp_parameter_log10(vocab, length, hidden, *, sequence_support_log10=None):
-    if hidden < 1:
-        raise ValueError("hidden must be >= 1")
+    hidden = _int("hidden", hidden, 1)
+    vocab, length = _int("vocab", vocab, 1), _int("length", length, 0)
     return math.log10(hidden * vocab**length)
 
 
 def averaging_model(x):
     x = np.asarray(x, dtype=np.float64)
+    if x.ndim != 2 or 0 in x.shape:
+        raise ValueError("x must be (T, d)")
     return np.stack([x[: t + 1].mean(axis=0) for t in range(x.shape[0])])
 
 
@@ -44,6 +61,8 @@ def position_wise_mlp(x, w_in, w_out):
 
 def causal_masked_attention(scores):
     scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim < 2 or scores.shape[-1] != scores.shape[-2] or scores.shape[-1] == 0:
+        raise ValueError("scores must be (..., T, T)")
     t_len = scores.shape[-1]
     out = np.zeros_like(scores)
     for t in range(t_len):  # the deletion reading: a softmax over the prefix 0..t only
@@ -70,7 +89,8 @@ def multi_head_attention(
 
 
 def attention_parameter_count(d_model, n_head):
-    if n_head < 1 or d_model % n_head:
+    d_model, n_head = _int("d_model", d_model, 1), _int("n_head", n_head, 1)
+    if d_model % n_head:
         raise ValueError("n_head must divide d_model")
     shapes = [(d_model, d_model // n_head)] * (3 * n_head) + [(d_model, d_model)]
     return sum(a * b for a, b in shapes)
@@ -83,7 +103,7 @@ def transformer_parameter_count(
     d_ff,
     context_length,
     *,
-    n_head=12,
+    n_head=None,
     positions="none",
     biases=False,
     layernorm=False,
@@ -92,11 +112,14 @@ def transformer_parameter_count(
 ):
     if positions not in ("none", "sinusoidal", "rope", "learned"):
         raise ValueError(f"unknown positions {positions!r}")
+    vocab, d_model, d_ff = _int("V", vocab, 1), _int("d", d_model, 1), _int("d_ff", d_ff, 1)
+    n_layer, context_length = _int("n_layer", n_layer, 0), _int("T", context_length, 0)
     d = d_model
     rows = {
         "embedding": vocab * d,
         "position_table": context_length * d if positions == "learned" else 0,
-        "attention_per_layer": attention_parameter_count(d, n_head) + biases * 4 * d,
+        "attention_per_layer": attention_parameter_count(d, 1 if n_head is None else n_head)
+        + biases * 4 * d,
         "ffn_per_layer": d * d_ff + d_ff * d + biases * (d_ff + d),
         "norms_per_layer": layernorm * 4 * d,
         "final_norm": layernorm * 2 * d,
@@ -121,6 +144,8 @@ def softmax_temperature(logits, temperature):
     z = np.asarray(logits)
     if not np.issubdtype(z.dtype, np.floating):
         z = z.astype(np.float64)
+    if z.size == 0 or not np.all(np.isfinite(z)):
+        raise ValueError("logits must be non-empty and finite")
     shifted = (z - z.max(axis=-1, keepdims=True)) / z.dtype.type(temperature)  # max first
     e = np.exp(shifted)
     return e / e.sum(axis=-1, keepdims=True)
@@ -128,7 +153,10 @@ def softmax_temperature(logits, temperature):
 
 def top_k_renormalize(probs, k):
     p = np.asarray(probs, dtype=np.float64)
-    if p.ndim != 1 or not 1 <= k <= p.shape[0]:
+    if p.ndim != 1 or not np.all(np.isfinite(p)) or np.any(p < 0):
+        raise ValueError("probs must be a finite, non-negative vector")
+    k = _int("k", k, 1)
+    if not 1 <= k <= p.shape[0]:
         raise ValueError("need a vector and 1 <= k <= V")
     ranked = sorted(range(p.shape[0]), key=lambda i: (-p[i], i))  # ties: the lower index
     out = np.zeros_like(p)
@@ -143,9 +171,8 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
 
 
 def moe_parameter_count(d_model, d_ff, n_experts):
-    for value in (d_model, d_ff, n_experts):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError("sizes must be integers >= 1")
+    d_model, d_ff = _int("d_model", d_model, 1), _int("d_ff", d_ff, 1)
+    n_experts = _int("n_experts", n_experts, 1)
     router = (d_model, n_experts)
     expert = [(d_model, d_ff), (d_ff, d_model)]
     return router[0] * router[1] + n_experts * sum(a * b for a, b in expert)

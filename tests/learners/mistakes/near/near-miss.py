@@ -23,7 +23,7 @@ def transformer_parameter_count(
     d_ff,
     context_length,
     *,
-    n_head=12,
+    n_head=None,
     positions="none",
     biases=False,
     layernorm=False,

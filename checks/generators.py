@@ -1,0 +1,850 @@
+"""Seeded inputs across each chapter function's whole signature, for ``matches_reference``.
+
+A generator registered with ``@generator(name, subject=...)`` takes a seeded
+``np.random.Generator`` and a number of cases ``n`` and returns exactly ``n`` :class:`Case`
+objects: first its fixed edges (the chapter's own inputs, every parameter's documented
+range and its ends, NumPy integers where a Python int is usual, dtypes, ties, extreme
+magnitudes, and the invalid arguments the contract answers with ValueError), then random
+cases drawn over the whole documented range. Each case carries a label, so a failure says
+which kind of input the implementation gets wrong ("float16 at T = 1e-5", "ties at k").
+
+The contract each generator covers is the one written in the reference's docstrings (which
+the scaffold hands to learners) and in the README's signature table.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from checks.registry import generator
+
+Array = NDArray[np.float64]
+
+
+class Case(NamedTuple):
+    """One call: positional arguments, keyword arguments, and what kind of input it is."""
+
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    label: str
+
+
+def case(label: str, *args: Any, **kwargs: Any) -> Case:
+    return Case(args, kwargs, label)
+
+
+def _fill(
+    n: int, edges: list[Case], rng: np.random.Generator, draw: Callable[[np.random.Generator], Case]
+) -> list[Case]:
+    """The edges, then random cases up to ``n`` in all."""
+    if n < len(edges):
+        raise ValueError(f"this generator needs at least {len(edges)} cases, got {n}")
+    return edges + [draw(rng) for _ in range(n - len(edges))]
+
+
+def _log_int(rng: np.random.Generator, low: int, high: int) -> int:
+    """An integer in [low, high], log-uniform (so every order of magnitude is visited)."""
+    lo, hi = math.log(max(low, 1)), math.log(high + 1)
+    return int(min(high, max(low, math.floor(math.exp(rng.uniform(lo, hi))))))
+
+
+def _divisors(n: int) -> list[int]:
+    return [h for h in range(1, n + 1) if n % h == 0]
+
+
+# -- stage 1 ---------------------------------------------------------------------------------
+@generator("sequence_support_log10", subject="sequence_support_log10")
+def gen_sequence_support(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("chapter V=50257 T=1000", 50257, 1000),
+        case("chapter V=50257 T=32", 50257, 32),
+        case("V=1", 1, 1000),
+        case("T=0", 50257, 0),
+        case("V=2 T=1", 2, 1),
+        case("NumPy int32", np.int32(50257), np.int32(1000)),
+        case("NumPy int64", np.int64(10**6), np.int64(10**5)),
+        case("V past 2^31", 2**40, 3),
+        case("invalid V=0", 0, 3),
+        case("invalid V<0", -1, 3),
+        case("invalid T<0", 5, -1),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        return case("random", _log_int(r, 1, 10**6), _log_int(r, 0, 10**5))
+
+    return _fill(n, edges, rng, draw)
+
+
+def _joint(rng: np.random.Generator, vocab: int, length: int, alpha: float) -> Array:
+    """A random joint distribution over all V^T sequences, shape (V,) * T, every entry > 0."""
+    joint = rng.dirichlet(np.full(vocab**length, alpha)).reshape((vocab,) * length)
+    joint = np.maximum(joint, 1e-300)  # a Dirichlet draw can underflow to 0 at small alpha
+    return joint / joint.sum()  # type: ignore[no-any-return]
+
+
+@generator("chain_rule_nll", subject="chain_rule_nll")
+def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
+    j34 = _joint(rng, 3, 4, 1.0)
+    j23 = _joint(rng, 2, 3, 0.3)
+    edges = [
+        case("V=3 T=4 (list)", j34, [0, 2, 1, 2]),
+        case("tokens as NumPy int64 array", j34, np.array([2, 2, 0, 1])),
+        case("tokens as a tuple", j23, (1, 0, 1)),
+        case("V=1: the only sequence", _joint(rng, 1, 3, 1.0), [0, 0, 0]),
+        case("T=1", _joint(rng, 5, 1, 1.0), [3]),
+        case("skewed joint (alpha 0.05)", _joint(rng, 4, 3, 0.05), [3, 1, 0]),
+        case("invalid: tokens too long", j23, [1, 0, 1, 0]),
+        case("invalid: tokens too short", j34, [0, 1]),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        vocab, length = int(r.integers(1, 5)), int(r.integers(1, 5))
+        joint = _joint(r, vocab, length, float(r.choice([0.3, 1.0, 5.0])))
+        tokens = r.integers(0, vocab, size=length)
+        as_list = bool(r.integers(0, 2))
+        return case("random", joint, tokens.tolist() if as_list else tokens)
+
+    return _fill(n, edges, rng, draw)
+
+
+# -- stage 2 ---------------------------------------------------------------------------------
+@generator("giant_mlp_parameter_log10", subject="giant_mlp_parameter_log10")
+def gen_giant_mlp(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("chapter V=50257 T=1000 hidden=4096", 50257, 1000, 4096),
+        case("V=1 hidden=1", 1, 5, 1),
+        case("T=0", 2, 0, 7),
+        case("NumPy ints", np.int64(50257), np.int32(32), np.int16(4096)),
+        case("invalid hidden=0", 50257, 10, 0),
+        case("invalid V=0", 0, 10, 4096),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        return case("random", _log_int(r, 1, 10**6), _log_int(r, 0, 10**4), _log_int(r, 1, 10**5))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("averaging_model", subject="averaging_model")
+def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("T=1 d=1", rng.standard_normal((1, 1))),
+        case("T=1", rng.standard_normal((1, 8))),
+        case("d=1", rng.standard_normal((16, 1))),
+        case("large magnitudes", rng.standard_normal((12, 4)) * 1e6),
+        case("long T", rng.standard_normal((200, 3))),
+        case("invalid: T=0", np.zeros((0, 3))),
+        case("invalid: a vector", np.zeros(5)),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        t_len, d = int(r.integers(1, 40)), int(r.integers(1, 9))
+        return case("random", r.standard_normal((t_len, d)) * float(r.choice([0.1, 1.0, 30.0])))
+
+    return _fill(n, edges, rng, draw)
+
+
+# -- stages 3-4: parameter counts -------------------------------------------------------------
+POSITIONS = ("none", "sinusoidal", "rope", "learned")
+
+
+@generator("transformer_parameter_count", subject="transformer_parameter_count")
+def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
+    gpt2 = (50257, 768, 12, 3072, 1024)
+    edges = [
+        case("chapter GPT-2 small", 50257, 768, 12, 3072, 1000, n_head=12),
+        case(
+            "real GPT-2 small",
+            *gpt2,
+            n_head=12,
+            positions="learned",
+            biases=True,
+            layernorm=True,
+        ),
+        case("tied=False", *gpt2, n_head=12, tied=False),
+        case(
+            "everything on, untied",
+            *gpt2,
+            positions="learned",
+            biases=True,
+            layernorm=True,
+            tied=False,
+        ),
+        case("n_head left out, d=100", 1000, 100, 2, 400, 64),
+        case("n_head=1", 1000, 100, 2, 400, 64, n_head=1),
+        case("n_head=d", 1000, 96, 2, 384, 64, n_head=96),
+        case("n_layer=0", 50257, 768, 0, 3072, 1000, layernorm=True),
+        case("learned, context 0", 50257, 768, 12, 3072, 0, positions="learned"),
+        case("sinusoidal", *gpt2, positions="sinusoidal"),
+        case("rope", *gpt2, positions="rope", biases=True),
+        case(
+            "NumPy int32 past 2^31",
+            np.int32(128256),
+            np.int32(8192),
+            np.int32(80),
+            np.int32(28672),
+            np.int32(8192),
+            n_head=np.int32(64),
+            positions="learned",
+            tied=False,
+        ),
+        case(
+            "NumPy int64",
+            np.int64(32000),
+            np.int64(4096),
+            np.int64(32),
+            np.int64(11008),
+            np.int64(4096),
+        ),
+        case("invalid: n_head does not divide d", 1000, 100, 2, 400, 64, n_head=12),
+        case("invalid: positions", *gpt2, positions="alibi"),
+        case("invalid: vocab < 0", -1, 768, 12, 3072, 1000),
+        case("invalid: n_layer < 0", 50257, 768, -1, 3072, 1000),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        d = _log_int(r, 1, 8192)
+        kwargs: dict[str, Any] = {
+            "positions": str(r.choice(POSITIONS)),
+            "biases": bool(r.integers(0, 2)),
+            "layernorm": bool(r.integers(0, 2)),
+            "tied": bool(r.integers(0, 2)),
+        }
+        if r.integers(0, 2):
+            kwargs["n_head"] = int(r.choice(_divisors(d)))
+        args = (_log_int(r, 1, 300_000), d, int(r.integers(0, 100)), _log_int(r, 1, 50_000))
+        return case("random", *args, _log_int(r, 0, 200_000), **kwargs)
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("attention_parameter_count", subject="attention_parameter_count")
+def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("chapter d=768 H=1", 768, 1),
+        case("chapter d=768 H=8", 768, 8),
+        case("chapter d=768 H=64", 768, 64),
+        case("H=d", 96, 96),
+        case("d=1", 1, 1),
+        case("odd d, odd H", 105, 7),
+        case("NumPy int32 past 2^31", np.int32(65536), np.int32(128)),
+        case("invalid: H does not divide d", 100, 12),
+        case("invalid: H=0", 768, 0),
+        case("invalid: d=0", 0, 1),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        d = _log_int(r, 1, 20_000)
+        return case("random", d, int(r.choice(_divisors(d))))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("moe_parameter_count", subject="moe_parameter_count")
+def gen_moe_count(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("beyond.moe E=1", 16, 64, 1),
+        case("beyond.moe E=16", 16, 64, 16),
+        case("NumPy int64", np.int64(4096), np.int64(14336), np.int64(8)),
+        case("NumPy int32 past 2^31", np.int32(8192), np.int32(28672), np.int32(64)),
+        case("invalid: E=0", 16, 64, 0),
+        case("invalid: d_ff=0", 16, 0, 4),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        return case("random", _log_int(r, 1, 8192), _log_int(r, 1, 32768), _log_int(r, 1, 256))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("logits_memory_bytes", subject="logits_memory_bytes")
+def gen_logits_memory(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("chapter FP32", 1, 1000, 50257, 4),
+        case("bytes_per_value left out (FP32)", 1, 1500, 50257),
+        case("batch 8, FP16", 8, 4096, 128256, 2),
+        case("batch 3, FP64", 3, 1000, 50257, 8),
+        case("batch 32, 1 byte", 32, 2048, 32000, 1),
+        case("NumPy int32 past 2^31", np.int32(8), np.int32(4096), np.int32(128256)),
+        case("NumPy int64", np.int64(16), np.int64(8192), np.int64(256000), np.int64(2)),
+        case("zero length", 4, 0, 50257, 4),
+        case("invalid: batch < 0", -1, 1000, 50257, 4),
+        case("invalid: bytes_per_value=0", 1, 1000, 50257, 0),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        sizes = (_log_int(r, 1, 512), _log_int(r, 1, 131072), _log_int(r, 1, 262144))
+        if r.integers(0, 4) == 0:
+            return case("random, default bytes", *sizes)
+        return case("random", *sizes, int(r.choice([1, 2, 4, 8])))
+
+    return _fill(n, edges, rng, draw)
+
+
+# -- stages 3-5: operators ----------------------------------------------------------------------
+def _weights(r: np.random.Generator, rows: int, cols: int) -> Array:
+    return r.standard_normal((rows, cols)) / math.sqrt(rows)
+
+
+@generator("position_wise_mlp", subject="position_wise_mlp")
+def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
+    def mlp(
+        r: np.random.Generator, t: int, d: int, d_ff: int, scale: float = 1.0
+    ) -> tuple[Array, ...]:
+        return r.standard_normal((t, d)) * scale, _weights(r, d, d_ff), _weights(r, d_ff, d)
+
+    x, w_in, w_out = mlp(rng, 4, 6, 10)
+    edges = [
+        case("T=1", *mlp(rng, 1, 8, 32)),
+        case("d=1, d_ff=1", *mlp(rng, 5, 1, 1)),
+        case("non-square, d_ff < d", *mlp(rng, 7, 12, 5)),
+        case("pre-activations around 0 (where GELU forms differ)", *mlp(rng, 6, 8, 32, 0.5)),
+        case("large pre-activations (GELU saturates)", *mlp(rng, 6, 8, 16, 40.0)),
+        case("invalid: w_in does not match x", x, _weights(rng, 5, 10), w_out),
+        case("invalid: w_out does not match w_in", x, w_in, _weights(rng, 9, 6)),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        t, d, d_ff = int(r.integers(1, 13)), int(r.integers(1, 11)), int(r.integers(1, 41))
+        return case("random", *mlp(r, t, d, d_ff, float(r.choice([0.3, 1.0, 3.0]))))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("causal_masked_attention", subject="causal_masked_attention")
+def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
+    t = 6
+    trap = np.full((t, t), 1e4)  # the future scores +1e4 ...
+    trap[np.tril_indices(t)] = -1e4  # ... the visible ones -1e4: a -1e4 mask leaves them tied
+    edges = [
+        case("T=1", rng.standard_normal((1, 1))),
+        case("T=2", rng.standard_normal((2, 2)) * 3),
+        case("heads (H, T, T)", rng.standard_normal((4, 7, 7)) * 3),
+        case("batch and heads (B, H, T, T)", rng.standard_normal((2, 3, 5, 5)) * 3),
+        case("scores of ±1e3: exp overflows without the max", rng.uniform(-1e3, 1e3, (8, 8))),
+        case("scores of ±1e4", rng.uniform(-1e4, 1e4, (8, 8))),
+        case("visible -1e4, future +1e4", trap),
+        case("scores of ±1e300", rng.uniform(-1e300, 1e300, (5, 5))),
+        case("equal scores", np.zeros((6, 6))),
+        case("invalid: not square", rng.standard_normal((3, 4))),
+        case("invalid: a vector", rng.standard_normal(4)),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        t_len = int(r.integers(1, 13))
+        lead = [(), (int(r.integers(1, 4)),)][int(r.integers(0, 2))]
+        scale = float(r.choice([1.0, 3.0, 30.0]))
+        return case("random", r.standard_normal((*lead, t_len, t_len)) * scale)
+
+    return _fill(n, edges, rng, draw)
+
+
+def _mha(
+    r: np.random.Generator, t: int, d: int, n_head: int, hs: int, d_out: int, scale: float = 1.0
+) -> tuple[Any, ...]:
+    width = n_head * hs
+    x = r.standard_normal((t, d)) * scale
+    return (x, *(_weights(r, d, width) for _ in range(3)), _weights(r, width, d_out), n_head)
+
+
+@generator("multi_head_attention", subject="multi_head_attention")
+def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
+    x, w_q, w_k, w_v, w_o, _ = _mha(rng, 5, 8, 2, 4, 8)
+    edges = [
+        case("T=1", *_mha(rng, 1, 8, 2, 4, 8)),
+        case("H=1", *_mha(rng, 6, 8, 1, 8, 8)),
+        case("H=W (head size 1)", *_mha(rng, 6, 8, 8, 1, 8)),
+        case("H=2, head size 4, W=d", *_mha(rng, 7, 8, 2, 4, 8)),
+        case("H=3, W=12 != d=8, d_out=5", *_mha(rng, 6, 8, 3, 4, 5)),
+        case("H=4, W=8 != d=16", *_mha(rng, 5, 16, 4, 2, 16)),
+        case("large inputs (sharp softmax)", *_mha(rng, 6, 8, 2, 4, 8, 8.0)),
+        case("n_head as NumPy int64", x, w_q, w_k, w_v, w_o, np.int64(4)),
+        case("invalid: n_head does not divide W", x, w_q, w_k, w_v, w_o, 3),
+        case("invalid: n_head=0", x, w_q, w_k, w_v, w_o, 0),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        n_head, hs = int(r.integers(1, 5)), int(r.integers(1, 6))
+        t, d, d_out = int(r.integers(1, 10)), int(r.integers(1, 13)), int(r.integers(1, 9))
+        return case("random", *_mha(r, t, d, n_head, hs, d_out, float(r.choice([1.0, 3.0]))))
+
+    return _fill(n, edges, rng, draw)
+
+
+# -- stage 6: sampling --------------------------------------------------------------------------
+@generator("softmax_temperature", subject="softmax_temperature")
+def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
+    chapter = np.array([2.0, 1.0, -1.0])
+    z16 = (rng.standard_normal(12) * 3).astype(np.float16)
+    edges = [
+        *(case(f"chapter T={t:g}", chapter, t) for t in (0.1, 1.0, 10.0, 1000.0)),
+        case("V=1", np.array([0.3]), 0.7),
+        case("ties in the logits", np.array([1.0, 3.0, 3.0, -2.0, 1.0]), 0.5),
+        case("integer logits (float64 out)", np.array([3, 1, 4, 1, 5]), 2.0),
+        case("integer T", chapter, 2),
+        case("float32 logits stay float32", (rng.standard_normal(10) * 3).astype(np.float32), 0.7),
+        case("float16 logits stay float16", z16, 1.5),
+        case("float16 at T=1e-5 (dividing first overflows)", z16, 1e-5),
+        case(
+            "float32 at T=1e-3, logits ~100",
+            (rng.standard_normal(8) * 100).astype(np.float32),
+            1e-3,
+        ),
+        case(
+            "float64 logits ±1e4 (exp overflows without the max)", rng.uniform(-1e4, 1e4, 16), 1.0
+        ),
+        case("float64 at T=1e-300", rng.standard_normal(6), 1e-300),
+        case("a batch (B, V): softmax over the last axis", rng.standard_normal((3, 7)) * 2, 0.8),
+        case("invalid: T=0", chapter, 0.0),
+        case("invalid: T<0", chapter, -1.0),
+        case("invalid: T=NaN", chapter, math.nan),
+        case("invalid: T=inf", chapter, math.inf),
+        case("invalid: a NaN logit", np.array([1.0, math.nan, 0.0]), 1.0),
+        case("invalid: an infinite logit", np.array([1.0, math.inf, 0.0]), 1.0),
+        case("invalid: no logits", np.zeros(0), 1.0),
+    ]
+    dtypes = (np.float64, np.float64, np.float32, np.float16)
+
+    def draw(r: np.random.Generator) -> Case:
+        dtype = dtypes[int(r.integers(0, len(dtypes)))]
+        v = int(r.integers(1, 65))
+        z = (r.standard_normal(v) * float(r.choice([1.0, 5.0, 30.0]))).astype(dtype)
+        low = -3.0 if dtype is np.float64 else -1.0
+        t = float(10 ** r.uniform(low, 3.0))
+        return case(f"random {np.dtype(dtype).name}", z, t)
+
+    return _fill(n, edges, rng, draw)
+
+
+def _tied_probs(r: np.random.Generator, v: int, k: int) -> Array:
+    """A probability vector whose k-th and (k+1)-th largest entries are equal, at scattered
+    indices: the boundary of top-k falls inside a tie."""
+    values = np.sort(r.uniform(0.1, 1.0, v))[::-1].copy()  # (V,) descending
+    if k < v:
+        lo = max(0, k - 2)
+        values[lo : min(v, k + 2)] = values[lo]  # a run of equal values across the boundary
+    p = r.permutation(values)
+    return p / p.sum()  # type: ignore[no-any-return]
+
+
+@generator("top_k_renormalize", subject="top_k_renormalize")
+def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
+    chapter = np.array([0.4, 0.3, 0.15, 0.1, 0.05])
+    edges = [
+        case("chapter k=2", chapter, 2),
+        case("k=1", chapter, 1),
+        case("k=V", chapter, 5),
+        case("V=1", np.array([1.0]), 1),
+        case("k as NumPy int64", chapter, np.int64(3)),
+        case("all equal: keep the lowest indices", np.full(6, 1 / 6), 4),
+        case("ties at the boundary", np.array([0.1, 0.3, 0.2, 0.2, 0.2]), 2),
+        case("ties at the boundary, V=40", _tied_probs(rng, 40, 9), 9),
+        case("ties at the boundary, V=100", _tied_probs(rng, 100, 30), 30),
+        case("exact zeros among the kept", np.array([0.5, 0.0, 0.5, 0.0]), 3),
+        case("invalid: k=0", chapter, 0),
+        case("invalid: k > V", chapter, 6),
+        case("invalid: a NaN probability", np.array([0.5, math.nan, 0.5]), 1),
+        case("invalid: a negative probability", np.array([0.7, -0.1, 0.4]), 2),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        v = int(r.integers(1, 60))
+        k = int(r.integers(1, v + 1))
+        if r.integers(0, 2):
+            return case("random ties at k", _tied_probs(r, v, k), k)
+        return case("random", r.dirichlet(np.ones(v)), k)
+
+    return _fill(n, edges, rng, draw)
+
+
+# -- stage 2, beyond the block -------------------------------------------------------------------
+def _qkv(r: np.random.Generator, t: int, d: int, d_v: int, scale: float = 1.0) -> tuple[Array, ...]:
+    return (
+        r.standard_normal((t, d)) * scale,
+        r.standard_normal((t, d)) * scale,
+        r.standard_normal((t, d_v)),
+    )
+
+
+@generator("flash_attention", subject="flash_attention")
+def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
+    q, k, v = _qkv(rng, 10, 4, 3)
+    edges = [
+        case("T=1", *_qkv(rng, 1, 4, 4), 4),
+        case("block=1", *_qkv(rng, 9, 4, 2), 1),
+        case("block=T", *_qkv(rng, 8, 3, 5), 8),
+        case("block > T", *_qkv(rng, 7, 4, 4), 20),
+        case("block does not divide T", *_qkv(rng, 17, 5, 3), 4),
+        case("d_v != d", *_qkv(rng, 12, 2, 7), 5),
+        case("large scores: the running max moves", *_qkv(rng, 16, 4, 4, 6.0), 3),
+        case("block as NumPy int64", q, k, v, np.int64(3)),
+        case("invalid: block=0", q, k, v, 0),
+        case("invalid: k is not q's shape", q, k[:, :2], v, 2),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        t = int(r.integers(1, 41))
+        qkv = _qkv(
+            r, t, int(r.integers(1, 9)), int(r.integers(1, 9)), float(r.choice([0.3, 1.0, 4.0]))
+        )
+        return case("random", *qkv, int(r.integers(1, t + 4)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("linear_attention", subject="linear_attention")
+def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
+    q, k, v = _qkv(rng, 6, 3, 2)
+    edges = [
+        case("T=1", *_qkv(rng, 1, 4, 4)),
+        case("d=1", *_qkv(rng, 9, 1, 3)),
+        case("d_v != d", *_qkv(rng, 12, 2, 7)),
+        case("large |q|, |k| (φ = x + 1 and e^x both reached)", *_qkv(rng, 10, 4, 4, 8.0)),
+        case("all negative q, k (φ = e^x only)", -np.abs(q), -np.abs(k), v),
+        case("invalid: k is not q's shape", q, k[:, :2], v),
+        case("invalid: v has another T", q, k, v[:4]),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        t = int(r.integers(1, 41))
+        return case(
+            "random",
+            *_qkv(
+                r, t, int(r.integers(1, 9)), int(r.integers(1, 9)), float(r.choice([0.3, 1.0, 3.0]))
+            ),
+        )
+
+    return _fill(n, edges, rng, draw)
+
+
+def _moe(
+    r: np.random.Generator, t: int, d: int, d_ff: int, n_experts: int, top_k: int
+) -> tuple[Any, ...]:
+    x = r.standard_normal((t, d))
+    w_router = r.standard_normal((d, n_experts))
+    w_in = r.standard_normal((n_experts, d, d_ff)) / math.sqrt(d)
+    w_out = r.standard_normal((n_experts, d_ff, d)) / math.sqrt(d_ff)
+    return x, w_router, w_in, w_out, top_k
+
+
+def _moe_tied(
+    r: np.random.Generator, t: int, d: int, n_experts: int, top_k: int
+) -> tuple[Any, ...]:
+    """Experts whose router columns are copies of each other, in groups of three: every
+    token's scores tie, and the top-k boundary falls inside a tie (the lower expert index
+    must be kept). Inputs and router weights are small integers, so every score is exact
+    whatever order an implementation sums in: the ties are ties in any arithmetic."""
+    _, _, w_in, w_out, _ = _moe(r, t, d, 6, n_experts, top_k)
+    x = r.integers(-3, 4, size=(t, d)).astype(np.float64)
+    w_router = r.integers(-3, 4, size=(d, n_experts)).astype(np.float64)
+    for e in range(n_experts):  # groups of three identical columns: 0-2, 3-5, ...
+        if e % 3:
+            w_router[:, e] = w_router[:, e - e % 3]
+    return x, w_router, w_in, w_out, top_k
+
+
+@generator("moe_layer", subject="moe_layer")
+def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
+    x, w_router, w_in, w_out, _ = _moe(rng, 6, 4, 8, 4, 2)
+    edges = [
+        case("E=1 top-1: the dense FFN", *_moe(rng, 5, 4, 8, 1, 1)),
+        case("top-1", *_moe(rng, 8, 4, 8, 4, 1)),
+        case("top-2 of 4", *_moe(rng, 8, 4, 8, 4, 2)),
+        case("top_k = E", *_moe(rng, 6, 3, 5, 3, 3)),
+        case("T=1", *_moe(rng, 1, 4, 8, 5, 2)),
+        case("ties at the top-k boundary", *_moe_tied(rng, 7, 4, 6, 2)),
+        case("ties at the top-k boundary, E=20", *_moe_tied(rng, 9, 4, 20, 4)),
+        case("top_k as NumPy int64", x, w_router, w_in, w_out, np.int64(2)),
+        case("invalid: top_k=0", x, w_router, w_in, w_out, 0),
+        case("invalid: top_k > E", x, w_router, w_in, w_out, 5),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        n_experts = int(r.integers(1, 9))
+        top_k = int(r.integers(1, n_experts + 1))
+        t, d, d_ff = int(r.integers(1, 11)), int(r.integers(1, 7)), int(r.integers(1, 9))
+        if n_experts >= 3 and r.integers(0, 3) == 0:
+            return case("random ties", *_moe_tied(r, t, d, n_experts, top_k))
+        return case("random", *_moe(r, t, d, d_ff, n_experts, top_k))
+
+    return _fill(n, edges, rng, draw)
+
+
+# -- the audit's functions: decoding, per-position blocks, positions, KV cache, BPE ----------------
+@generator("top_p_renormalize", subject="top_p_renormalize")
+def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
+    probs = np.array([0.4, 0.3, 0.15, 0.1, 0.05])
+    edges = [
+        case("p = 0.5: the token crossing p is kept", probs, 0.5),
+        case("p exactly at a prefix sum (0.4 + 0.3)", probs, 0.7),
+        case("p = 1 keeps every token", probs, 1.0),
+        case("p tiny: the top token alone", probs, 1e-9),
+        case("V=1", np.array([1.0]), 0.3),
+        case("ties across the cut: lower index first", np.array([0.1, 0.3, 0.3, 0.3]), 0.5),
+        case("exact zeros", np.array([0.0, 0.6, 0.0, 0.4]), 0.9),
+        case("p as an int (1)", probs, 1),
+        case("invalid: p = 0", probs, 0.0),
+        case("invalid: p > 1", probs, 1.5),
+        case("invalid: a NaN probability", np.array([0.5, math.nan, 0.5]), 0.5),
+        case("invalid: a negative probability", np.array([0.7, -0.1, 0.4]), 0.5),
+        case("invalid: no probabilities", np.zeros(0), 0.5),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        v = int(r.integers(1, 50))
+        p = r.dirichlet(np.ones(v) * float(r.choice([0.2, 1.0, 5.0])))
+        if r.integers(0, 3) == 0:  # a cut at a prefix sum of a few dyadic probabilities
+            p = np.round(p * 64) / 64
+            if p.sum() == 0:
+                p[0] = 1.0
+            p = p / p.sum()
+        return case("random", p, float(r.uniform(0.01, 1.0)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("greedy_token", subject="greedy_token")
+def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("chapter logits", np.array([2.0, 1.0, -1.0])),
+        case("V=1", np.array([-3.0])),
+        case("ties at the top: the lowest index", np.array([1.0, 5.0, 2.0, 5.0, 5.0])),
+        case("all equal", np.zeros(7)),
+        case("-inf entries", np.array([-np.inf, -1.0, -np.inf])),
+        case("float16 logits", np.array([0.5, 3.0, 3.0], dtype=np.float16)),
+        case("integer logits", np.array([3, 9, 2, 9])),
+        case("invalid: a NaN", np.array([1.0, math.nan, 0.0])),
+        case("invalid: no logits", np.zeros(0)),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        v = int(r.integers(1, 100))
+        z = r.standard_normal(v) * 3
+        if r.integers(0, 2):
+            z = np.round(z)  # small integers: ties at the top are common
+        return case("random", z)
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("layer_norm", subject="layer_norm")
+def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
+    def ln(r: np.random.Generator, t: int, d: int, scale: float = 1.0) -> tuple[Array, ...]:
+        x = r.standard_normal((t, d)) * scale + r.standard_normal()
+        return x, r.standard_normal(d), r.standard_normal(d)
+
+    x, g, b = ln(rng, 4, 6)
+    edges = [
+        case("T=1", *ln(rng, 1, 8)),
+        case("d=1: every row normalizes to 0", *ln(rng, 5, 1)),
+        case("a constant row: variance 0, eps matters", np.full((2, 4), 3.0), g[:4], b[:4]),
+        case("tiny features: eps matters", *ln(rng, 3, 6, 1e-3)),
+        case("large offsets", x + 1e4, g, b),
+        case("eps given", x, g, b, 1e-2),
+        case("eps as a keyword", x, g, b, eps=0.1),
+        case("invalid: gain of another width", x, g[:3], b),
+        case("invalid: eps = 0", x, g, b, 0.0),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        return case(
+            "random",
+            *ln(
+                r, int(r.integers(1, 12)), int(r.integers(1, 16)), float(r.choice([0.1, 1.0, 10.0]))
+            ),
+        )
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("embedding_lookup", subject="embedding_lookup")
+def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
+    table = rng.standard_normal((10, 4))
+    edges = [
+        case("ids as int64", np.array([0, 9, 3, 3]), table),
+        case("ids as int32", np.array([2, 1], dtype=np.int32), table),
+        case("ids as uint8", np.array([7], dtype=np.uint8), table),
+        case("T=0: no positions", np.zeros(0, dtype=np.int64), table),
+        case("V=1", np.zeros(3, dtype=np.int64), rng.standard_normal((1, 5))),
+        case("invalid: an id = V", np.array([0, 10]), table),
+        case("invalid: a negative id", np.array([-1]), table),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        v, d, t = int(r.integers(1, 50)), int(r.integers(1, 9)), int(r.integers(1, 20))
+        return case("random", r.integers(0, v, size=t), r.standard_normal((v, d)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("output_head", subject="output_head")
+def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("T=1", rng.standard_normal((1, 6)), rng.standard_normal((9, 6))),
+        case("V=1", rng.standard_normal((4, 3)), rng.standard_normal((1, 3))),
+        case("V < d", rng.standard_normal((5, 8)), rng.standard_normal((3, 8))),
+        case("invalid: widths differ", rng.standard_normal((4, 3)), rng.standard_normal((5, 4))),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        t, d, v = int(r.integers(1, 12)), int(r.integers(1, 10)), int(r.integers(1, 40))
+        return case("random", r.standard_normal((t, d)), r.standard_normal((v, d)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("sinusoidal_positions", subject="sinusoidal_positions")
+def gen_sinusoidal(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("T=0", 0, 8),
+        case("d=2: one pair", 5, 2),
+        case("GPT-2 width", 16, 768),
+        case("long T", 5000, 4),
+        case("NumPy integers", np.int64(7), np.int32(6)),
+        case("invalid: odd d", 4, 5),
+        case("invalid: T < 0", -1, 4),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        return case("random", int(r.integers(0, 300)), 2 * int(r.integers(1, 40)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("rotary_embedding", subject="rotary_embedding")
+def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
+    x = rng.standard_normal((6, 8))
+    edges = [
+        case("offset left out", x),
+        case("offset given", x, 5),
+        case("offset as a keyword", x, offset=100),
+        case("hs=2: one pair", rng.standard_normal((4, 2)), 3),
+        case("T=1 far along", rng.standard_normal((1, 16)), 4000),
+        case("offset as NumPy int64", x, np.int64(7)),
+        case("invalid: odd hs", rng.standard_normal((3, 5))),
+        case("invalid: offset < 0", x, -1),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        t, hs = int(r.integers(1, 20)), 2 * int(r.integers(1, 9))
+        return case("random", r.standard_normal((t, hs)), int(r.integers(0, 2000)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("kv_cache_bytes", subject="kv_cache_bytes")
+def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
+    edges = [
+        case("GPT-2 small, FP32", 1, 1024, 12, 768),
+        case("batch 8, FP16", 8, 4096, 32, 4096, 2),
+        case("zero tokens", 4, 0, 12, 768),
+        case("NumPy int32 past 2^31", np.int32(64), np.int32(8192), np.int32(80), np.int32(8192)),
+        case("invalid: length < 0", 1, -1, 12, 768),
+        case("invalid: bytes_per_value = 0", 1, 10, 12, 768, 0),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        sizes = (
+            _log_int(r, 1, 256),
+            _log_int(r, 1, 131072),
+            _log_int(r, 1, 128),
+            _log_int(r, 1, 16384),
+        )
+        if r.integers(0, 3) == 0:
+            return case("random, default bytes", *sizes)
+        return case("random", *sizes, int(r.choice([1, 2, 4, 8])))
+
+    return _fill(n, edges, rng, draw)
+
+
+def _text(r: np.random.Generator, size: int, alphabet: bytes) -> NDArray[np.uint8]:
+    """Bytes drawn from a small alphabet, so pairs repeat and merges happen."""
+    return np.frombuffer(alphabet, dtype=np.uint8)[r.integers(0, len(alphabet), size=size)].copy()
+
+
+CHAPTER_LINE = "温度改 logits 的间距，不改排序。top-k 改的是支撑集。".encode()
+
+
+@generator("bpe_train", subject="bpe_train")
+def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
+    line = np.frombuffer(CHAPTER_LINE, dtype=np.uint8).copy()
+    edges = [
+        case("a line of the chapter (UTF-8)", line, 280),
+        case("vocab_size = 256: no merge", line, 256),
+        case(
+            "aaaa: overlapping pairs counted", np.frombuffer(b"aaaaaaa", dtype=np.uint8).copy(), 260
+        ),
+        case(
+            "ties in the counts: the smallest pair first",
+            np.frombuffer(b"abcdabcdcdab", dtype=np.uint8).copy(),
+            262,
+        ),
+        case("stops when no pair repeats", np.frombuffer(b"abcdefg", dtype=np.uint8).copy(), 300),
+        case("empty text", np.zeros(0, dtype=np.uint8), 270),
+        case("vocab_size as NumPy int64", line, np.int64(270)),
+        case("invalid: vocab_size < 256", line, 255),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        text = _text(r, int(r.integers(0, 400)), b"ab c.de" if r.integers(0, 2) else b"abab a")
+        return case("random", text, 256 + int(r.integers(0, 40)))
+
+    return _fill(n, edges, rng, draw)
+
+
+@generator("bpe_encode", subject="bpe_encode")
+def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
+    line = np.frombuffer(CHAPTER_LINE, dtype=np.uint8).copy()
+    abab = np.frombuffer(b"abababab ab", dtype=np.uint8).copy()
+    a, b = ord("a"), ord("b")
+    edges = [
+        case("no merges", line, []),
+        case("merges as tuples", abab, [(a, b), (256, 256)]),
+        case("merges as lists", abab, [[a, b], [256, 256]]),
+        case(
+            "aaa with (a, a): left to right",
+            np.frombuffer(b"aaaaa", dtype=np.uint8).copy(),
+            [(a, a)],
+        ),
+        case("replayed in order, not longest first", abab, [(b, a), (a, b), (256, 257)]),
+        case("empty text", np.zeros(0, dtype=np.uint8), [(a, b)]),
+    ]
+
+    def draw(r: np.random.Generator) -> Case:
+        alphabet = b"ab c.de" if r.integers(0, 2) else b"abab a"
+        train = _text(r, int(r.integers(20, 300)), alphabet)
+        merges = _bpe_merges(train, int(r.integers(0, 30)))
+        return case("random", _text(r, int(r.integers(0, 200)), alphabet), merges)
+
+    return _fill(n, edges, rng, draw)
+
+
+def _bpe_merges(data: NDArray[np.uint8], count: int) -> list[tuple[int, int]]:
+    """Merges for encode cases: the most frequent adjacent pair each time, a plain loop (any
+    valid list of merges would do; these make encoding merge something)."""
+    ids = [int(v) for v in data]
+    merges: list[tuple[int, int]] = []
+    for step in range(count):
+        counts: dict[tuple[int, int], int] = {}
+        for pair in itertools.pairwise(ids):
+            counts[pair] = counts.get(pair, 0) + 1
+        if not counts:
+            break
+        pair = min(counts, key=lambda p: (-counts[p], p))
+        merges.append(pair)
+        out, i = [], 0
+        while i < len(ids):
+            if i + 1 < len(ids) and (ids[i], ids[i + 1]) == pair:
+                out.append(256 + step)
+                i += 2
+            else:
+                out.append(ids[i])
+                i += 1
+        ids = out
+    return merges

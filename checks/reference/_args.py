@@ -1,0 +1,33 @@
+"""Argument rules shared by every reference function (the contract's "integer arguments").
+
+One rule everywhere: an integer argument is a Python ``int`` or a NumPy integer, converted
+with :func:`operator.index` to a Python ``int`` (so counts are exact, never wrapped around in
+int32 or int64); a bool, a float (even ``2.0``) or anything else is refused with ValueError.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+
+def _integer(name: str, value: object, minimum: int) -> int:
+    """``value`` as a Python int >= ``minimum``, or a ValueError naming the argument."""
+    # bool is an int to Python, and np.bool_ was once an index: neither is a size
+    if isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be an integer, got the boolean {value!r}")
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise ValueError(f"{name} must be an integer, got {value!r}") from None
+    if number < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {number}")
+    return number
+
+
+def _flag(name: str, value: object) -> bool:
+    """``value`` as a bool: True/False (or NumPy's), nothing else."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)

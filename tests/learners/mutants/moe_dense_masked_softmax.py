@@ -1,0 +1,29 @@
+"""Mutant: Runs every expert on every token, gated by a softmax with -inf for the unchosen experts (gate 0)."""
+
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
+import math
+
+import numpy as np
+from _base import *
+
+
+def moe_layer(x, w_router, experts_w_in, experts_w_out, top_k):
+    x = matrix("x", x)
+    w_router = matrix("w_router", w_router)
+    w_in = np.asarray(experts_w_in, dtype=np.float64)
+    w_out = np.asarray(experts_w_out, dtype=np.float64)
+    t, d = x.shape
+    e = w_router.shape[1]
+    k = as_int("top_k", top_k, 1)
+    if k > e:
+        raise ValueError("top_k must be <= E")
+    scores = x @ w_router
+    top = np.argsort(-scores, axis=1, kind="stable")[:, :k]
+    masked = np.full_like(scores, -np.inf)
+    np.put_along_axis(masked, top, np.take_along_axis(scores, top, axis=1), axis=1)
+    gates = softmax_rows(masked)
+    y = np.zeros((t, d))
+    for expert in range(e):
+        y += gates[:, expert, None] * position_wise_mlp(x, w_in[expert], w_out[expert])
+    return y

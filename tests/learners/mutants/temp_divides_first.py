@@ -1,0 +1,24 @@
+"""Mutant: Divides by T before subtracting the max: in float16 at T = 1e-5 that is inf - inf = NaN."""
+
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
+import math
+
+import numpy as np
+from _base import *
+
+
+def softmax_temperature(logits, temperature):
+    if not math.isfinite(temperature) or temperature <= 0:
+        raise ValueError("temperature must be finite and > 0")
+    z = np.asarray(logits)
+    if not np.issubdtype(z.dtype, np.floating):
+        z = z.astype(np.float64)
+    if z.ndim == 0 or z.shape[-1] == 0 or z.size == 0:
+        raise ValueError("no logits")
+    if not np.all(np.isfinite(z)):
+        raise ValueError("logits must be finite")
+
+    z = z / z.dtype.type(temperature)
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)

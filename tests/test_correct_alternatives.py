@@ -1,0 +1,90 @@
+"""Correct implementations that are not the reference pass every claim.
+
+``tests/learners/correct/_base.py`` is a learner's implementation written from the contract
+(the README's signature table, the scaffold's docstrings), not from the reference's code;
+each other file there swaps some of its functions for other correct algorithms, loop orders
+or numerics: the mask as a softmax over each visible prefix, heads one at a time, a running
+mean, top-k by sorting pairs, MoE token by token or by gathering the chosen experts' weights,
+softmax through log-sum-exp rounded back to float16/float32, GELU through its sigmoid
+identity, flash attention with q scaled up front, with the masked half of the diagonal tile
+skipped, one query row at a time, or over (block, T) strips, linear attention in its
+constant-memory recurrent form, with z folded into S, or by cumsum. The reference itself, as
+the scaffold writes it for a learner, runs the same way. Every claim must pass for each.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from runner import api
+from runner.learner.scaffold import scaffold
+from tests.conftest import MODULE, ROOT
+
+CORRECT_DIR = ROOT / "tests" / "learners" / "correct"
+ALTERNATIVES = sorted(p.stem for p in CORRECT_DIR.glob("*.py") if not p.name.startswith("_"))
+(PACK,) = api.load_claims([MODULE])
+
+
+def failures(run: api.Run) -> list[str]:
+    """Each claim that did not pass, with what the run says about why."""
+    out = []
+    for r in run.results:
+        if r.status != "passed":
+            wrong = {m.name: m.actual for m in r.measurements if m.verdict != "passed"}
+            first = r.observations.get("first_mismatch")
+            out.append(f"{r.id}: {r.status} {r.reason or ''} {wrong} {first or ''}")
+    return out
+
+
+def test_there_are_alternatives():
+    assert len(ALTERNATIVES) >= 6
+    assert "plain" in ALTERNATIVES  # the base as it is
+
+
+def test_the_base_is_written_without_the_reference():
+    """It imports nothing of ours: the contract is all it knows."""
+    tree = ast.parse((CORRECT_DIR / "_base.py").read_text(encoding="utf-8"))
+    imported = {
+        alias.name.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in (
+            node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")]
+        )
+    }
+    assert imported <= {"__future__", "math", "operator", "numpy", "heapq"}
+
+
+def run_one(stem: str) -> api.Run:
+    return api.run_packs([PACK], api.LearnerFile(CORRECT_DIR / f"{stem}.py"), api.RunOptions())
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, api.Run]:
+    """Every alternative's run, one after the other (see tests/test_mutants.py on threads)."""
+    return {stem: run_one(stem) for stem in ALTERNATIVES}
+
+
+@pytest.mark.parametrize("stem", ALTERNATIVES)
+def test_alternative_passes_every_claim(runs, stem):
+    run = runs[stem]
+    assert run.load_failure is None, run.load_failure
+    assert len(run.results) == len(PACK.claims)
+    assert not failures(run), "\n".join(failures(run))
+
+
+def test_the_scaffolded_reference_passes_every_claim(tmp_path: Path):
+    """What ``python -m runner scaffold 23-design-tradeoffs --reference`` writes is a learner
+    file that passes, helpers included (it imports nothing of ours either)."""
+    from checks import REGISTRY
+
+    source = scaffold(PACK, REGISTRY, reference=True)
+    assert "from checks" not in source and "import checks" not in source
+    path = tmp_path / "my_impl.py"
+    path.write_text(source, encoding="utf-8")
+    run = api.run_packs([PACK], api.LearnerFile(path), api.RunOptions())
+    assert run.load_failure is None, run.load_failure
+    assert not failures(run), "\n".join(failures(run))

@@ -1,0 +1,459 @@
+"""Plausible wrong implementations, written as learners write them, fail the claims.
+
+Each file in ``tests/learners/mutants/`` is the correct learner implementation of
+``tests/learners/correct/_base.py`` with one chapter function rewritten the way a learner
+gets it wrong: a scale, an axis, a layout, an off-by-one, a dtype, an ignored parameter, a tie
+rule, a self-reported cost, a mask of -1e4 instead of -inf, keys projected with W_Q, another
+nonlinearity, another feature map, gates misaligned with their experts, NumPy integers that
+wrap around. Its docstring says which mistake. They go beyond the registered faults (only
+``moe_dense_masked_softmax`` makes the mistake of ``moe-dense-experts``, written another way).
+
+Each runs in a learner's worker, through the core API, against the claims that call the
+function it breaks; the table says which claims must fail (or error) for it. Together they
+cover every chapter function a learner implements.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from checks import REGISTRY
+from runner import api
+from runner.learner.scaffold import module_subjects
+from runner.load import ClaimPack
+from tests.conftest import MODULE, ROOT
+
+MUTANTS_DIR = ROOT / "tests" / "learners" / "mutants"
+BROKEN = ("failed", "error")
+
+# mutant file -> the claims it must break (every one of them fails or errors under it)
+MUTANTS: dict[str, tuple[str, ...]] = {
+    # sequence_support_log10
+    "support_float_power": (
+        "contract.sequence-support-log10",
+        "next-step.ngram-table",
+        "review.support-gap",
+        "structure.giant-mlp",
+        "support.gpt2-vocab-1000-ctx",
+    ),
+    "support_natural_log": (
+        "contract.sequence-support-log10",
+        "next-step.ngram-table",
+        "review.support-gap",
+        "structure.giant-mlp",
+        "support.chain-rule-exhaustive",
+        "support.gpt2-vocab-1000-ctx",
+        "support.gpt2-vocab-32-ctx",
+    ),
+    "support_unchecked_length": ("contract.sequence-support-log10",),
+    "support_v_times_t": (
+        "contract.sequence-support-log10",
+        "next-step.ngram-table",
+        "review.support-gap",
+        "structure.giant-mlp",
+        "support.chain-rule-exhaustive",
+        "support.gpt2-vocab-1000-ctx",
+        "support.gpt2-vocab-32-ctx",
+    ),
+    # chain_rule_nll
+    "chain_log10": (
+        "contract.chain-rule-nll",
+        "support.chain-rule-exhaustive",
+    ),
+    "chain_marginals_not_conditionals": (
+        "contract.chain-rule-nll",
+        "support.chain-rule-exhaustive",
+    ),
+    "chain_skips_first": (
+        "contract.chain-rule-nll",
+        "support.chain-rule-exhaustive",
+    ),
+    # giant_mlp_parameter_log10
+    "giant_exact_with_biases": ("contract.giant-mlp-parameter-log10",),
+    "giant_forgets_hidden": (
+        "contract.giant-mlp-parameter-log10",
+        "structure.giant-mlp",
+    ),
+    # averaging_model
+    "avg_divides_by_t": (
+        "contract.averaging-model",
+        "structure.averaging-model",
+    ),
+    "avg_global_mean": (
+        "contract.averaging-model",
+        "structure.averaging-model",
+    ),
+    # transformer_parameter_count
+    "count_default_12_heads": ("contract.transformer-parameter-count",),
+    "count_ignores_tied": ("contract.transformer-parameter-count",),
+    "count_no_ffn_biases": (
+        "contract.transformer-parameter-count",
+        "operators.gpt2-real-config",
+    ),
+    "count_no_final_norm": (
+        "contract.transformer-parameter-count",
+        "operators.gpt2-real-config",
+    ),
+    "count_numpy_wraps": ("contract.transformer-parameter-count",),
+    "count_table_for_any_positions": (
+        "contract.transformer-parameter-count",
+        "operators.context-independence-condition",
+    ),
+    # attention_parameter_count
+    "attn_count_float": ("contract.attention-parameter-count",),
+    "attn_count_no_divisibility": ("contract.attention-parameter-count",),
+    "attn_count_no_wo": (
+        "contract.attention-parameter-count",
+        "multihead.parameter-budget",
+    ),
+    # position_wise_mlp
+    "mlp_erf_gelu": (
+        "contract.position-wise-mlp",
+        "beyond.moe",
+    ),
+    "mlp_gelu_after_output": (
+        "contract.position-wise-mlp",
+        "beyond.moe",
+    ),
+    "mlp_no_nonlinearity": (
+        "contract.position-wise-mlp",
+        "beyond.moe",
+    ),
+    "mlp_relu": (
+        "contract.position-wise-mlp",
+        "beyond.moe",
+    ),
+    "mlp_sigmoid_gelu": (
+        "contract.position-wise-mlp",
+        "beyond.moe",
+    ),
+    # causal_masked_attention
+    "mask_first_axis_length": ("contract.causal-masked-attention",),
+    "mask_hides_diagonal": (
+        "contract.causal-masked-attention",
+        "beyond.flash-equals-naive",
+        "beyond.linear-attention",
+        "mask.no-parameters-never-read",
+        "mask.prefix-softmax",
+        "review.attention-axis",
+    ),
+    "mask_minus_1e4": ("contract.causal-masked-attention",),
+    "mask_minus_1e9": ("contract.causal-masked-attention",),
+    "mask_no_max_subtraction": ("contract.causal-masked-attention",),
+    "mask_wrong_axis": (
+        "contract.causal-masked-attention",
+        "beyond.flash-equals-naive",
+        "beyond.flash-memory",
+        "beyond.linear-attention",
+        "mask.prefix-softmax",
+        "review.attention-axis",
+    ),
+    # multi_head_attention
+    "mha_interleaved_heads": (
+        "contract.multi-head-attention",
+        "multihead.equals-concatenated-heads",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+    ),
+    "mha_keys_with_wq": (
+        "contract.multi-head-attention",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+    ),
+    "mha_merge_without_transpose": (
+        "contract.multi-head-attention",
+        "multihead.equals-concatenated-heads",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+        "operators.position-dependence",
+    ),
+    "mha_no_mask": (
+        "contract.multi-head-attention",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+        "operators.position-dependence",
+    ),
+    "mha_no_scale": (
+        "contract.multi-head-attention",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+    ),
+    "mha_scale_by_head_size": (
+        "contract.multi-head-attention",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+    ),
+    "mha_scale_by_model_width": (
+        "contract.multi-head-attention",
+        "multihead.heads-own-output-blocks",
+        "operators.kv-cache",
+    ),
+    # softmax_temperature
+    "temp_divides_first": ("contract.softmax-temperature",),
+    "temp_global_sum": ("contract.softmax-temperature",),
+    "temp_multiplies": (
+        "contract.softmax-temperature",
+        "review.low-temperature",
+        "sampling.greedy",
+        "sampling.outside-the-loss",
+        "sampling.ranking-ties",
+        "temperature.table",
+        "temperature.underflow",
+        "topp.adapts-to-temperature",
+    ),
+    "temp_nan_logits_pass": ("contract.softmax-temperature",),
+    "temp_no_max_subtraction": (
+        "contract.softmax-temperature",
+        "review.low-temperature",
+        "sampling.greedy",
+        "sampling.ranking-ties",
+        "temperature.underflow",
+    ),
+    "temp_only_zero_refused": (
+        "contract.softmax-temperature",
+        "temperature.rejects-nonpositive",
+    ),
+    "temp_returns_float64": (
+        "contract.softmax-temperature",
+        "review.low-temperature",
+        "sampling.ranking-ties",
+        "temperature.underflow",
+    ),
+    # top_k_renormalize
+    "topk_argpartition": ("contract.top-k-renormalize",),
+    "topk_higher_index": ("contract.top-k-renormalize",),
+    "topk_keeps_ties": ("contract.top-k-renormalize",),
+    "topk_off_by_one": (
+        "contract.top-k-renormalize",
+        "sampling.greedy",
+        "sampling.outside-the-loss",
+        "topk.renormalize",
+        "topp.adapts-to-temperature",
+    ),
+    "topk_unvalidated": ("contract.top-k-renormalize",),
+    # logits_memory_bytes
+    "logits_always_fp32": ("contract.logits-memory-bytes",),
+    "logits_ignores_batch": ("contract.logits-memory-bytes",),
+    "logits_in_mib": (
+        "contract.logits-memory-bytes",
+        "tokenizer.logits-memory",
+    ),
+    "logits_int32_wraps": ("contract.logits-memory-bytes",),
+    "logits_float_product": ("contract.logits-memory-bytes",),
+    # flash_attention
+    "flash_diagonal_off_by_one": (
+        "contract.flash-attention",
+        "beyond.flash-equals-naive",
+        "review.attention-axis",
+    ),
+    "flash_drops_last_tile": (
+        "contract.flash-attention",
+        "beyond.flash-equals-naive",
+    ),
+    "flash_full_matrix": (
+        "beyond.flash-memory",
+        "review.attention-axis",
+    ),
+    "flash_noncausal": (
+        "contract.flash-attention",
+        "beyond.flash-equals-naive",
+        "beyond.flash-memory",
+        "review.attention-axis",
+    ),
+    "flash_scale_by_d": (
+        "contract.flash-attention",
+        "beyond.flash-equals-naive",
+        "beyond.flash-memory",
+        "review.attention-axis",
+    ),
+    "flash_self_reported_cost": (
+        "contract.flash-attention",
+        "beyond.flash-equals-naive",
+        "beyond.flash-memory",
+        "review.attention-axis",
+    ),
+    # linear_attention
+    "linear_no_normalizer": (
+        "contract.linear-attention",
+        "beyond.linear-attention",
+    ),
+    "linear_parallel_form": (
+        "beyond.linear-attention",
+        "review.attention-axis",
+    ),
+    "linear_phi_elu": ("contract.linear-attention",),
+    "linear_phi_exp": ("contract.linear-attention",),
+    "linear_phi_relu": (
+        "contract.linear-attention",
+        "beyond.linear-attention",
+    ),
+    "linear_scaled_q": ("contract.linear-attention",),
+    # moe_layer
+    "moe_always_top1": ("contract.moe-layer",),
+    "moe_dense_masked_softmax": ("beyond.moe",),
+    "moe_gates_misaligned": ("contract.moe-layer",),
+    "moe_gates_over_all_experts": (
+        "contract.moe-layer",
+        "beyond.moe",
+    ),
+    "moe_relu_experts": (
+        "contract.moe-layer",
+        "beyond.moe",
+    ),
+    "moe_self_reported_cost": (
+        "contract.moe-layer",
+        "beyond.moe",
+    ),
+    "moe_ties_higher_index": ("contract.moe-layer",),
+    # moe_parameter_count
+    "moe_count_no_router": (
+        "contract.moe-parameter-count",
+        "beyond.moe",
+    ),
+    "moe_count_rejects_numpy": ("contract.moe-parameter-count",),
+    # top_p_renormalize
+    "top_p_drops_the_crossing_token": (
+        "contract.top-p-renormalize",
+        "topp.adapts-to-temperature",
+        "topp.renormalize",
+    ),
+    "top_p_ties_higher_index": (
+        "contract.top-p-renormalize",
+        "topp.renormalize",
+    ),
+    # greedy_token
+    "greedy_last_of_ties": (
+        "contract.greedy-token",
+        "sampling.greedy",
+    ),
+    "greedy_nan_not_refused": ("contract.greedy-token",),
+    # layer_norm
+    "layer_norm_eps_outside_sqrt": (
+        "contract.layer-norm",
+        "operators.per-position-blocks",
+    ),
+    "layer_norm_unbiased_variance": (
+        "contract.layer-norm",
+        "operators.per-position-blocks",
+    ),
+    # embedding_lookup
+    "embedding_one_based_ids": (
+        "contract.embedding-lookup",
+        "operators.per-position-blocks",
+    ),
+    "embedding_unchecked_ids": ("contract.embedding-lookup",),
+    # output_head
+    "output_head_softmax": (
+        "contract.output-head",
+        "operators.per-position-blocks",
+    ),
+    "output_head_untransposed": (
+        "contract.output-head",
+        "operators.per-position-blocks",
+    ),
+    # sinusoidal_positions
+    "sinusoidal_exponent_i_over_d": (
+        "contract.sinusoidal-positions",
+        "operators.position-code",
+    ),
+    "sinusoidal_halves": (
+        "contract.sinusoidal-positions",
+        "operators.position-code",
+    ),
+    # rotary_embedding
+    "rotary_halves": (
+        "contract.rotary-embedding",
+        "operators.position-code",
+    ),
+    "rotary_ignores_offset": (
+        "contract.rotary-embedding",
+        "operators.position-code",
+    ),
+    # kv_cache_bytes
+    "kv_cache_int32_wraps": ("contract.kv-cache-bytes",),
+    "kv_cache_keys_only": (
+        "contract.kv-cache-bytes",
+        "operators.kv-cache",
+    ),
+    # bpe_train
+    "bpe_no_early_stop": ("contract.bpe-train",),
+    "bpe_ties_largest_pair": ("contract.bpe-train",),
+    # bpe_encode
+    "bpe_encode_merges_by_id_order": (
+        "contract.bpe-encode",
+        "tokenizer.bpe-bill",
+    ),
+    "bpe_encode_right_to_left": ("contract.bpe-encode",),
+}
+
+
+def function_of(path: Path) -> str:
+    """The one chapter function a mutant file defines (read, never imported here)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name in REGISTRY.subjects
+    ]
+    assert len(names) == 1, (path.name, names)
+    return names[0]
+
+
+(PACK,) = api.load_claims([MODULE])
+
+
+def claims_calling(function: str) -> ClaimPack:
+    """The module's claims whose checks call ``function``: the only ones a mutant of it can
+    break (every other function in the file is the correct base)."""
+    chosen = tuple(
+        c
+        for c in PACK.claims
+        if function in REGISTRY.resolve_check(c.claim.check).needs_of(c.claim.inputs)
+    )
+    return dataclasses.replace(PACK, claims=chosen, complete=False)
+
+
+def run_mutant(stem: str) -> dict[str, str]:
+    path = MUTANTS_DIR / f"{stem}.py"
+    pack = claims_calling(function_of(path))
+    options = api.RunOptions(diagnose=False)
+    run = api.run_packs([pack], api.LearnerFile(path), options)
+    assert run.load_failure is None, (stem, run.load_failure)
+    return {r.id: r.status for r in run.results}
+
+
+@pytest.fixture(scope="module")
+def statuses() -> dict[str, dict[str, str]]:
+    """Every mutant's run, one after the other: learner runs started from several threads
+    of one judging process have ended that process (status 0, no output) on a loaded
+    machine, so this does not rely on them."""
+    return {stem: run_mutant(stem) for stem in MUTANTS}
+
+
+def test_the_table_names_every_mutant_file():
+    files = {p.stem for p in MUTANTS_DIR.glob("*.py") if not p.name.startswith("_")}
+    assert files == set(MUTANTS)
+
+
+def test_mutants_cover_every_function_a_learner_implements():
+    assert len(MUTANTS) >= 50
+    functions = {function_of(MUTANTS_DIR / f"{stem}.py") for stem in MUTANTS}
+    assert functions == set(module_subjects([PACK], REGISTRY))
+
+
+@pytest.mark.parametrize("stem", list(MUTANTS))
+def test_mutant_fails_the_claims_it_must(statuses, stem):
+    got = statuses[stem]
+    must = MUTANTS[stem]
+    assert must, stem
+    survived = {c: got.get(c) for c in must if got.get(c) not in BROKEN}
+    assert not survived, f"{stem}: these claims did not catch it: {survived}"
+
+
+def test_every_mutant_is_caught(statuses):
+    caught = [s for s, got in statuses.items() if any(v in BROKEN for v in got.values())]
+    assert len(caught) == len(MUTANTS), sorted(set(MUTANTS) - set(caught))
