@@ -44,11 +44,33 @@ HOSTILE = ROOT / "tests" / "learners" / "hostile"
 LOGITS = "tokenizer.logits-memory"  # the chapter's claim that calls logits_memory_bytes
 # ... and the claim judging it whole, on its whole signature (it breaks with any wrong answer)
 LOGITS_CONTRACT = "contract.logits-memory-bytes"
-N_CLAIMS = 25
 TIMEOUT = 2.0  # --timeout of every run here: hangs cost this much, once per claim they touch
 BOUND_S = 30.0  # any run here, however hostile the file, ends within this (a loaded machine)
 MAX_EVIDENCE_BYTES = 1_000_000
 AS_ROOT = os.geteuid() == 0 if hasattr(os, "geteuid") else False
+
+
+CALLS = {LOGITS: "logits_memory_bytes"}
+
+
+@functools.cache
+def pack_claims() -> dict[str, tuple[str, ...]]:
+    """Every claim of the module, and the chapter functions its check calls."""
+    from checks import REGISTRY
+    from runner.api import load_claims
+
+    (pack,) = load_claims([MODULE])
+    return {
+        c.claim.id: REGISTRY.resolve_check(c.claim.check).needs_of(c.claim.inputs)
+        for c in pack.claims
+    }
+
+
+def claims_calling(function: str) -> set[str]:
+    return {claim for claim, needs in pack_claims().items() if function in needs}
+
+
+N_CLAIMS = len(pack_claims())
 
 
 @functools.cache
@@ -105,8 +127,9 @@ class Judged:
         return {i: c["status"] for i, c in self.claims.items()}
 
     def others(self, claim_id: str = LOGITS) -> set[str]:
-        """The statuses of every claim but ``claim_id`` and the contract claim beside it."""
-        return {s for i, s in self.statuses().items() if i not in (claim_id, LOGITS_CONTRACT)}
+        """The statuses of every claim that does not call the function ``claim_id`` calls."""
+        touched = claims_calling(CALLS[claim_id])
+        return {s for i, s in self.statuses().items() if i not in touched}
 
 
 def judge(cli: Any, work: Path, path: Path, *extra: str) -> Judged:
