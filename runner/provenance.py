@@ -105,8 +105,11 @@ def blas() -> dict[str, str]:
         return {}
     for info in threadpool_info():
         if info.get("user_api") == "blas":
+            # three parts of the version (0.3.31, not 0.3.31.188.0, which reads like an
+            # IPv4 address to the sanitization check of evidence)
+            version = ".".join(str(info.get("version") or "?").split(".")[:3])
             return {
-                "blas": f"{info.get('internal_api', '?')} {info.get('version') or '?'}",
+                "blas": f"{info.get('internal_api', '?')} {version}",
                 "blas_kernel": str(info.get("architecture") or "?"),
                 "blas_threads": str(info.get("num_threads") or "?"),
             }

@@ -176,7 +176,7 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem
             message = msg("claim.injected_input", name=name)
             out.append((f"inputs.{name}", message, ("inputs", name)))
         elif name not in params:
-            expected = ", ".join(params) or "-"
+            expected: Msg | str = ", ".join(params) or msg("claim.no_inputs")
             out.append(
                 (
                     f"inputs.{name}",

@@ -42,3 +42,14 @@ def cli() -> Callable[..., Result]:
 def english_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests read English output unless they ask for Chinese with --lang zh."""
     monkeypatch.setenv("LEARN_LLM_LANG", "en")
+
+
+def claim_ids() -> list[str]:
+    """The ids of the real module's claims, in run order (the pack decides how many)."""
+    from runner.load import load_packs
+
+    (pack,) = load_packs([MODULE])
+    return [c.claim.id for c in pack.claims]
+
+
+N_CLAIMS = len(claim_ids())

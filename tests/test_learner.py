@@ -44,11 +44,11 @@ FUNCTIONS = {
     "top_k_renormalize",
     "logits_memory_bytes",
 }
-CHALLENGE_METRICS = sorted(
+CHALLENGE_METRICS = [  # in the order the module's challenge makes them
     metric_name(c.claim.id, e.measure, e.metric)
     for c in challenge_claims(PACK, "any", REGISTRY)
     for e in c.claim.expect
-)
+]
 
 
 def _validate_ported() -> bool:
@@ -74,7 +74,9 @@ def pack():
 
 def claims_needing(pack, function: str) -> list[str]:
     return [
-        c.claim.id for c in pack.claims if function in REGISTRY.resolve_check(c.claim.check).needs
+        c.claim.id
+        for c in pack.claims
+        if function in REGISTRY.resolve_check(c.claim.check).needs_of(c.claim.inputs)
     ]
 
 
@@ -221,9 +223,12 @@ def test_a_function_that_raises_makes_its_claims_error_at_its_line(cli, work, re
     found = statuses(result.out)
     assert {c for c, s in found.items() if s != "passed"} == set(affected)
     for claim_id in affected:
+        if claim_id.startswith("contract."):  # it compares outcomes, raising included
+            assert found[claim_id] == "FAILED"
+            continue
         assert found[claim_id] == "ERROR"
-        assert details(result.out, claim_id)[-1] == (
-            f"broken.py:{line}: top_k_renormalize() raised IndexError: oops"
+        assert f"broken.py:{line}: top_k_renormalize() raised IndexError: oops" in details(
+            result.out, claim_id
         )
     assert result.code == 1
 
@@ -240,12 +245,15 @@ def test_a_function_returning_a_wrong_value_makes_its_claims_fail(cli, work, ref
 
     affected = claims_needing(pack, "logits_memory_bytes")
     found = statuses(result.out)
-    assert {c for c, s in found.items() if s != "passed"} == set(affected)
-    assert {found[c] for c in affected} == {"FAILED"}
+    failing = {c for c, s in found.items() if s != "passed"}
+    # only claims that call it can fail; a ratio of two of its counts cannot see a factor 2
+    assert failing <= set(affected)
+    assert {"tokenizer.logits-memory", "contract.logits-memory-bytes"} <= failing
+    assert {found[c] for c in failing} == {"FAILED"}
     assert result.code == 1
     doc = evidence(work, "wrong")
     failed = [c for c in doc["claims"] if c["status"] == "failed"]
-    assert [c["id"] for c in failed] == affected
+    assert {c["id"] for c in failed} == failing
     assert any(m["verdict"] == "failed" for c in failed for m in c["measurements"])
 
 
@@ -257,7 +265,7 @@ def test_a_missing_function_skips_its_claims_and_is_never_filled_in(
     end = text.index("\n\n\ndef ", start) + 3
     lacking = work / "lacking.py"
     lacking.write_text(text[:start] + text[end:], encoding="utf-8")
-    assert "softmax_temperature" not in lacking.read_text(encoding="utf-8")
+    assert "def softmax_temperature(" not in lacking.read_text(encoding="utf-8")
 
     result = run(cli, lacking)
 
