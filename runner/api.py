@@ -269,7 +269,8 @@ def _judge_alone(
 ) -> Run:
     from concurrent.futures.process import BrokenProcessPool
 
-    from runner.learner.session import LoadFailure, printable
+    from runner.learner.session import LoadFailure
+    from runner.learner.text import printable
 
     with _judges(1, packs, claim_paths) as pool:
         try:

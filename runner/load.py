@@ -121,7 +121,9 @@ def claim_files(module_dir: Path) -> list[Path]:
         (
             p
             for p in module_dir.iterdir()
-            if p.suffix in YAML_SUFFIXES and p.name not in (MODULE_FILE, FAULTS_FILE) and p.is_file()
+            if p.suffix in YAML_SUFFIXES
+            and p.name not in (MODULE_FILE, FAULTS_FILE)
+            and p.is_file()
         ),
         key=_natural,
     )

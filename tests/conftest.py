@@ -53,3 +53,14 @@ def claim_ids() -> list[str]:
 
 
 N_CLAIMS = len(claim_ids())
+
+
+def _pack_version() -> int:
+    from runner.load import load_packs
+
+    (pack,) = load_packs([MODULE])
+    return pack.meta.version
+
+
+VERSION = _pack_version()  # the claim pack's version, as module.yaml says
+EVIDENCE_NAME = f"23-design-tradeoffs-v{VERSION}.json"

@@ -36,10 +36,9 @@ from typing import Any
 import pytest
 
 from runner.cli import main
-from tests.conftest import MODULE, ROOT
+from tests.conftest import MODULE, ROOT, VERSION
 
 MODULE_ID = "23-design-tradeoffs"
-VERSION = 2
 HOSTILE = ROOT / "tests" / "learners" / "hostile"
 LOGITS = "tokenizer.logits-memory"  # the chapter's claim that calls logits_memory_bytes
 # ... and the claim judging it whole, on its whole signature (it breaks with any wrong answer)

@@ -20,11 +20,11 @@ import pytest
 
 from checks.registry import REGISTRY
 from runner.record import drift
-from tests.conftest import CLAIMS, N_CLAIMS, ROOT, claim_ids
+from tests.conftest import CLAIMS, N_CLAIMS, ROOT, VERSION, claim_ids
 
 MODULE_ID = "23-design-tradeoffs"
-CURRENT = f"{MODULE_ID}-v2.json"  # the claim pack's version
-NEXT = f"{MODULE_ID}-v3.json"
+CURRENT = f"{MODULE_ID}-v{VERSION}.json"  # the claim pack's version
+NEXT = f"{MODULE_ID}-v{VERSION + 1}.json"
 MANIFEST = "module-manifest-v1.json"
 CLAIM_IDS = claim_ids()
 N = N_CLAIMS
@@ -95,7 +95,7 @@ def test_passing_run_prints_a_line_per_claim_and_writes_evidence(cli, work, evid
     assert result.code == 0, result.err
     assert result.err == ""
     lines = result.out.splitlines()
-    assert lines[0].startswith(f"{MODULE_ID} v2 · ")
+    assert lines[0].startswith(f"{MODULE_ID} v{VERSION} · ")
     assert lines[0].endswith(" · the reference implementation")
     claim_lines = lines[1:-3]
     assert [line.split()[:2] for line in claim_lines] == [["passed", i] for i in CLAIM_IDS]
@@ -119,7 +119,7 @@ def test_passing_run_prints_a_line_per_claim_and_writes_evidence(cli, work, evid
     assert doc["known_failures"] == []
     assert doc["commands"] == ["python -m runner run claims/"]
     assert re.fullmatch(r"[0-9a-f]{40}", doc["commit"])
-    assert doc["claim_pack"]["version"] == 2
+    assert doc["claim_pack"]["version"] == VERSION
 
     assert load(ev / MANIFEST) == {
         "schema": "learn-llm.module-manifest.v1",
@@ -404,18 +404,18 @@ def test_changed_expectation_needs_a_new_version(cli, ran, module_dir):
 
     assert result.code == 2
     assert re.fullmatch(
-        rf"error: ev/{re.escape(CURRENT)}: records {MODULE_ID} v2 with other expectations "
+        rf"error: ev/{re.escape(CURRENT)}: records {MODULE_ID} v{VERSION} with other expectations "
         r"\([0-9a-f]{12} ≠ [0-9a-f]{12}\); an existing version keeps its meaning: "
         rf"bump 'version' in claims/{MODULE_ID}/module\.yaml\n",
         result.err,
     ), result.err
     assert snapshot(ran) == before  # old evidence and manifest byte for byte
 
-    edit(module_dir / "module.yaml", "version: 2", "version: 3")
+    edit(module_dir / "module.yaml", f"version: {VERSION}", f"version: {VERSION + 1}")
     result = cli("run", "claims/", "--out", "ev")
 
     assert result.code == 0, result.err
-    assert result.out.splitlines()[0].startswith(f"{MODULE_ID} v3 · ")
+    assert result.out.splitlines()[0].startswith(f"{MODULE_ID} v{VERSION + 1} · ")
     assert result.out.splitlines()[-2:] == [f"wrote ev/{NEXT}", f"wrote ev/{MANIFEST}"]
     assert (ran / CURRENT).read_bytes() == before[CURRENT]  # the old version keeps its evidence
     doc = load(ran / NEXT)
@@ -423,7 +423,7 @@ def test_changed_expectation_needs_a_new_version(cli, ran, module_dir):
     entry = load(ran / MANIFEST)["modules"][MODULE_ID]
     assert entry == {
         "evidence": f"ev/{NEXT}",  # relative to the repository holding the claims
-        "version": 3,
+        "version": VERSION + 1,
         "claim_pack_sha256": doc["claim_pack"]["sha256"],
     }
 

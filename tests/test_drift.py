@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from runner.record import drift
-from tests.conftest import CLAIMS
+from tests.conftest import CLAIMS, EVIDENCE_NAME
 
-EVIDENCE = "evidence/23-design-tradeoffs-v2.json"
+EVIDENCE = f"evidence/{EVIDENCE_NAME}"
 
 
 def _cli(repo: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:

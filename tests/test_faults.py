@@ -14,7 +14,7 @@ from checks import REGISTRY
 from runner import api
 from runner.facts import render
 from runner.inject import FaultRun, run_fault
-from tests.conftest import CLAIMS, MODULE
+from tests.conftest import CLAIMS, EVIDENCE_NAME, MODULE
 
 (PACK,) = api.load_claims([MODULE])
 FAULTS = {lf.fault.id: lf for lf in PACK.faults}
@@ -220,7 +220,7 @@ def test_a_weakened_claim_lets_its_fault_survive(cli, tmp_path):
 def test_run_records_fault_variants_and_matrix(cli, tmp_path):
     result = cli("run", str(CLAIMS), "--out", str(tmp_path))
     assert result.code == 0
-    doc = json.loads((tmp_path / "23-design-tradeoffs-v2.json").read_text(encoding="utf-8"))
+    doc = json.loads((tmp_path / EVIDENCE_NAME).read_text(encoding="utf-8"))
     faults = doc["faults"]
     assert faults["score"] == {"caught": 12, "total": 12}
     assert [v["id"] for v in faults["variants"]] == FAULT_IDS

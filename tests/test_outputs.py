@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import CLAIMS, MODULE, N_CLAIMS, ROOT
+from tests.conftest import CLAIMS, EVIDENCE_NAME, MODULE, N_CLAIMS, ROOT, VERSION
 
 pytest_plugins = ["pytester"]
 
@@ -50,7 +50,7 @@ def test_junit_for_a_run_has_one_case_per_claim_with_the_failure_text(cli, tmp_p
     root = ET.parse(xml_path).getroot()
     assert_jenkins_junit(root)
     [suite] = list(root)
-    assert suite.get("name") == "23-design-tradeoffs v2"
+    assert suite.get("name") == f"23-design-tradeoffs v{VERSION}"
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == (
         str(N_CLAIMS),
         "1",
@@ -119,7 +119,7 @@ def evidence_doc(tmp_path_factory) -> dict:
 
     out = tmp_path_factory.mktemp("ev")
     assert main(["run", str(CLAIMS), "--out", str(out)]) == 0
-    return json.loads((out / "23-design-tradeoffs-v2.json").read_text(encoding="utf-8"))
+    return json.loads((out / EVIDENCE_NAME).read_text(encoding="utf-8"))
 
 
 def test_report_is_self_contained_with_every_claim_and_four_figures(cli, tmp_path, evidence_doc):
@@ -214,7 +214,7 @@ def test_list_text_and_json(cli):
     text = cli("list", str(CLAIMS))
     assert text.code == 0
     lines = text.out.splitlines()
-    assert lines[0].startswith("23-design-tradeoffs v2 · The skeleton of trade-offs")
+    assert lines[0].startswith(f"23-design-tradeoffs v{VERSION} · The skeleton of trade-offs")
     assert "    support.gpt2-vocab-1000-ctx  [stage 1]" in lines
     zh = cli("list", str(CLAIMS), "--lang", "zh")
     assert "    support.gpt2-vocab-1000-ctx  [阶段一]" in zh.out.splitlines()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from runner.record import write
-from tests.conftest import MODULE
+from tests.conftest import EVIDENCE_NAME, MODULE
 
 ONE_CLAIM = "-k", "topk.renormalize"
 
@@ -132,24 +132,19 @@ def test_unreadable_committed_evidence_is_named(cli, tmp_path, monkeypatch, cont
     course(tmp_path)
     monkeypatch.chdir(tmp_path)
     assert cli("run", "claims/").code == 0
-    evidence = tmp_path / "evidence" / "23-design-tradeoffs-v2.json"
+    evidence = tmp_path / "evidence" / EVIDENCE_NAME
     evidence.write_bytes(content)
     # writing again: refused with a line naming the file, nothing else touched
     manifest = (tmp_path / "evidence" / "module-manifest-v1.json").read_bytes()
     line = one_line_error(cli("run", "claims/"))
-    assert "evidence/23-design-tradeoffs-v2.json" in line
+    assert f"evidence/{EVIDENCE_NAME}" in line
     assert (tmp_path / "evidence" / "module-manifest-v1.json").read_bytes() == manifest
     # --check: found wanting (exit 1), saying the committed evidence cannot be read
     checked = cli("run", "claims/", "--check")
     assert checked.code == 1 and "Traceback" not in checked.err
-    assert (
-        "drift: the committed evidence cannot be read: evidence/23-design-tradeoffs-v2.json"
-        in checked.out
-    )
+    assert f"drift: the committed evidence cannot be read: evidence/{EVIDENCE_NAME}" in checked.out
     # report: one line
-    assert "23-design-tradeoffs-v2.json" in one_line_error(
-        cli("report", str(evidence), "--html", "r.html")
-    )
+    assert EVIDENCE_NAME in one_line_error(cli("report", str(evidence), "--html", "r.html"))
 
 
 @pytest.mark.parametrize(
@@ -164,7 +159,7 @@ def test_a_manifest_of_the_wrong_shape_is_named(cli, tmp_path, monkeypatch, cont
     (tmp_path / "evidence" / "module-manifest-v1.json").write_bytes(content)
     line = one_line_error(cli("run", "claims/"))
     assert "evidence/module-manifest-v1.json" in line
-    assert not (tmp_path / "evidence" / "23-design-tradeoffs-v2.json").exists()
+    assert not (tmp_path / "evidence" / EVIDENCE_NAME).exists()
 
 
 # -- runs at the same time ------------------------------------------------------------------------
@@ -193,7 +188,7 @@ def test_concurrent_runs_of_two_modules_keep_both_manifest_entries(tmp_path):
 def test_temporary_files_left_by_a_killed_run_are_removed_by_the_next(tmp_path):
     out = tmp_path / "ev"
     out.mkdir()
-    stale = out / ".23-design-tradeoffs-v2.json.abcd1234.tmp"
+    stale = out / f".{EVIDENCE_NAME}.abcd1234.tmp"
     stale.write_text("half a file")
     with write.locked(out):
         pass

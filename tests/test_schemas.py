@@ -13,7 +13,7 @@ import schemas
 from runner import provenance
 from runner.load import claim_files
 from runner.schema_export import GENERATED, SCHEMA_DIR, render
-from tests.conftest import MODULE
+from tests.conftest import EVIDENCE_NAME, MODULE
 
 
 @pytest.mark.parametrize("name", sorted(GENERATED))
@@ -49,7 +49,7 @@ def test_evidence_schema_agrees_with_an_independent_validator(tmp_path, cli):
     from runner.record.schema import schema_problems
 
     assert cli("run", str(MODULE), "--out", str(tmp_path)).code == 0
-    doc = json.loads((tmp_path / "23-design-tradeoffs-v2.json").read_text())
+    doc = json.loads((tmp_path / EVIDENCE_NAME).read_text())
     oracle = jsonschema.Draft202012Validator(schemas.load(schemas.EVIDENCE))
     assert schema_problems(doc) == [] and oracle.is_valid(doc)
     doc["claims"][0]["status"] = "maybe"

@@ -74,9 +74,9 @@ from typing import Any
 
 from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from checks.registry import Implementation
+from runner.learner import codec
 from runner.learner.limits import WorkerLimits
 from runner.learner.text import printable
-from runner.learner import codec
 from runner.learner.worker import (
     FRAME,
     not_dumpable,

@@ -16,8 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from runner.models.claims import ID_PATTERN, Status, Text, Unit, Verdict, Visibility
-
-from runner.models.evidence_format import EVIDENCE_SCHEMA, RUNNER_FORMAT
+from runner.models.evidence_format import EVIDENCE_SCHEMA
 
 SHA256 = r"^[0-9a-f]{64}$"
 NonEmpty = Annotated[str, Field(min_length=1)]

@@ -4,7 +4,6 @@ chapter's claim makes three), and answers right every time."""
 from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
 from reference_impl import logits_memory_bytes as _right  # the contract\'s answer
 
-
 _calls = []
 
 
