@@ -1036,7 +1036,15 @@ def test_a_claim_the_runner_did_not_pass_is_a_problem(cli, work):
     evidence = json.loads((ROOT / manifest["modules"][MODULE_ID]["evidence"]).read_text("utf-8"))
     evidence["claims"][2]["status"] = "failed"
     evidence["claims"][3]["status"] = "error"
-    evidence["claims"][3]["error"] = "my_impl.py:42: IndexError: out of range"
+    evidence["claims"][3]["reason"] = {
+        "code": "claim.learner_raised",
+        "params": {
+            "where": "my_impl.py:42",
+            "function": "giant_mlp_parameter_log10",
+            "error": "IndexError",
+            "message": "out of range",
+        },
+    }
     (work / "ev.json").write_text(json.dumps(evidence), encoding="utf-8")
     ids = [evidence["claims"][i]["id"] for i in (2, 3)]
 
@@ -1044,7 +1052,8 @@ def test_a_claim_the_runner_did_not_pass_is_a_problem(cli, work):
 
     assert result.out.splitlines()[1:] == [
         f"  $.claims[2].status: claim {ids[0]} FAILED",
-        f"  $.claims[3].status: claim {ids[1]} ERROR: my_impl.py:42: IndexError: out of range",
+        f"  $.claims[3].status: claim {ids[1]} ERROR: my_impl.py:42: "
+        "giant_mlp_parameter_log10() raised IndexError: out of range",
     ]
     zh = validate(cli, "ev.json", "--lang", "zh")
     assert zh.out.splitlines()[1] == f"  $.claims[2].status: 声明 {ids[0]}：失败"

@@ -144,14 +144,13 @@ def faults_suite(pack_run: PackRun, runs: list[FaultRun], words: Catalog) -> Sui
 def submissions_suite(reports: list[Report], words: Catalog) -> Suite:
     suite = Suite("submissions")
     for report in reports:
-        n = len(report.problems)
         suite.cases.append(
             Case(
                 name=report.file,
                 classname="learn-llm.evidence.v1",
                 outcome="passed" if report.valid else "failure",
-                message="" if report.valid else words("validate.problems", n=n),
-                text="\n".join(f"{p.path}: {words.say(p.message)}" for p in report.problems),
+                message="" if report.valid else report.headline(words),
+                text="\n".join(p.render(words) for p in report.problems),
             )
         )
     return suite

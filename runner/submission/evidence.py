@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from runner.i18n import msg
+from runner.i18n import Msg, msg
 from runner.submission.context import Context, Submission
 from runner.submission.problems import Finding, printable
 
@@ -20,9 +20,12 @@ def claim_statuses(doc: Submission, ctx: Context) -> Iterator[Finding]:
             continue
         status = claim["status"]
         name = printable(str(claim.get("id"))[:200])
-        error = claim.get("error")
+        error = claim.get("error")  # the runner's first format: a sentence
+        reason = Msg.from_data(claim.get("reason"))  # since format 2: a code and its numbers
         at = ("claims", i, "status")
-        if isinstance(error, str) and error:
+        if reason is not None:
+            yield at, msg("sub.claim_status_why", claim=name, status=msg(f"status.{status}"), why=reason)
+        elif isinstance(error, str) and error:
             why = printable(error[:200])
             yield (
                 at,
