@@ -326,7 +326,7 @@ CASES = [
         {"c.yaml": variant(("check: top_k_support", "check: top_k_suport"))},
         [
             "mod/c.yaml:7: claim topk.small: check: "
-            "unknown check 'top_k_suport'; closest: top_k_support"
+            f"unknown check 'top_k_suport'; closest: {closest_checks('top_k_suport')}"
         ],
     ),
     Case(
@@ -529,7 +529,7 @@ DESIRED = [
             },
             [
                 "mod/c.yaml:7: claim topk.small: check: "
-                "unknown check 'top_k_suport'; closest: top_k_support",
+                f"unknown check 'top_k_suport'; closest: {closest_checks('top_k_suport')}",
                 "mod/c.yaml:15: claim topk.small: expect[0].unit: expected one of 'count', "
                 "'log10', 'orders', 'MiB', 'bytes', 'ratio', 'probability', 'number', "
                 "got 'tokens'",

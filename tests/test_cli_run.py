@@ -126,7 +126,7 @@ def test_passing_run_prints_a_line_per_claim_and_writes_evidence(cli, work, evid
         "modules": {
             MODULE_ID: {
                 "evidence": f"ev/{CURRENT}",
-                "version": 2,
+                "version": VERSION,
                 "claim_pack_sha256": doc["claim_pack"]["sha256"],
             }
         },
@@ -419,7 +419,7 @@ def test_changed_expectation_needs_a_new_version(cli, ran, module_dir):
     assert result.out.splitlines()[-2:] == [f"wrote ev/{NEXT}", f"wrote ev/{MANIFEST}"]
     assert (ran / CURRENT).read_bytes() == before[CURRENT]  # the old version keeps its evidence
     doc = load(ran / NEXT)
-    assert doc["claim_pack"]["version"] == 3
+    assert doc["claim_pack"]["version"] == VERSION + 1
     entry = load(ran / MANIFEST)["modules"][MODULE_ID]
     assert entry == {
         "evidence": f"ev/{NEXT}",  # relative to the repository holding the claims

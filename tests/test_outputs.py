@@ -81,7 +81,7 @@ def test_junit_for_faults_and_submissions(cli, tmp_path):
     assert_jenkins_junit(root)
     [case] = list(root.iter("testcase"))
     failure = case.find("failure")
-    assert failure is not None and failure.get("message", "").endswith("problems")
+    assert failure is not None and failure.get("message", "").endswith("problems)")
     assert "$: 'module' is a required property" in (failure.text or "")
 
 

@@ -24,7 +24,10 @@ def claim_statuses(doc: Submission, ctx: Context) -> Iterator[Finding]:
         reason = Msg.from_data(claim.get("reason"))  # since format 2: a code and its numbers
         at = ("claims", i, "status")
         if reason is not None:
-            yield at, msg("sub.claim_status_why", claim=name, status=msg(f"status.{status}"), why=reason)
+            yield (
+                at,
+                msg("sub.claim_status_why", claim=name, status=msg(f"status.{status}"), why=reason),
+            )
         elif isinstance(error, str) and error:
             why = printable(error[:200])
             yield (
