@@ -41,6 +41,8 @@ MAX_RECORDED_VALUES = 4096
 class Session(Protocol):
     """What the engine needs of a learner's worker (runner.learner.session)."""
 
+    last_returned: str | None  # the learner's function whose value came back last
+
     def begin_claim(self) -> None: ...
 
     def end_claim(self) -> Any: ...
@@ -76,7 +78,7 @@ def run_claim(
     if session is not None:
         session.begin_claim()
     log = CallLog() if diagnoser is not None else None
-    result = _run(loaded, impl, registry, seed, log)
+    result = _run(loaded, impl, registry, seed, log, session)
     if session is not None:
         capture = session.end_claim()
         if capture.output or capture.dropped:
@@ -97,7 +99,12 @@ def _diagnosable(result: ClaimResult) -> bool:
 
 
 def _run(
-    loaded: LoadedClaim, impl: Implementation, registry: Registry, seed: int, log: CallLog | None
+    loaded: LoadedClaim,
+    impl: Implementation,
+    registry: Registry,
+    seed: int,
+    log: CallLog | None,
+    session: Session | None = None,
 ) -> ClaimResult:
     claim = loaded.claim
     spec = registry.resolve_check(claim.check)
@@ -151,7 +158,12 @@ def _run(
         reason = Detail(code=exc.code, params=dict(exc.params))
         return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
     except Exception as exc:
-        reason = Detail.of("claim.raised", error=type(exc).__name__, message=last_line(exc))
+        error, message = type(exc).__name__, last_line(exc)
+        last = session.last_returned if session is not None else None
+        if last is not None:  # the check could not use a value the learner's code returned
+            reason = Detail.of("claim.check_choked", function=last, error=error, message=message)
+        else:
+            reason = Detail.of("claim.raised", error=error, message=message)
         return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
     duration = _ms(start)
 

@@ -389,6 +389,7 @@ class LearnerSession:
 
     # -- claims -------------------------------------------------------------------------
     def begin_claim(self) -> None:
+        self.last_returned: str | None = None
         self._budget = self.limits.timeout_s
         self.capture = ClaimCapture()
         self._decoder = _utf8()
@@ -425,6 +426,7 @@ class LearnerSession:
         status = reply.get("status")
         if status == "returned":
             peak = reply.get("peak_bytes")
+            self.last_returned = name  # what a check that chokes on a value was given last
             return reply.get("value"), peak if type(peak) is int and peak >= 0 else None
         if status == "raised":
             error, names = shown(reply.get("type"), 200), reply.get("names")

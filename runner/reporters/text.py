@@ -98,6 +98,18 @@ def claim_detail_lines(r: ClaimResult, words: Catalog, verbose: bool = False) ->
             lines.append(measurement_line(m, words, mark=verbose))
     for d in r.diagnosis:
         lines += diagnosis_lines(d, words)
+    first = r.observations.get("first_mismatch")
+    explained = any(d.matches or d.first_difference for d in r.diagnosis)
+    if r.status == "failed" and isinstance(first, dict) and not explained:
+        lines.append(
+            words(
+                "run.first_mismatch",
+                case=first.get("case", "?"),
+                label=first.get("label", ""),
+                expected=first.get("expected", ""),
+                actual=first.get("actual", ""),
+            )
+        )
     if r.output and (verbose or r.status != "passed"):
         lines.append(words("run.printed"))
         lines += printed_lines(r.output, r.output_dropped, words)
