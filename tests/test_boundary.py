@@ -534,12 +534,16 @@ def test_descendants_are_killed_by_user_or_by_descent(work, reference_source, dr
 def test_a_fork_bomb_is_capped_and_killed(cli, work, reference_source):
     """64 processes beyond what the worker's user runs (its own user id as root), then
     fork fails; all of them are killed with the worker."""
+    others = set(_sandbox_processes())  # workers of runs outside this test (a shared machine)
     judged = judge(cli, work, hostile(work, reference_source, "call_fork_bomb.py"))
 
     assert judged.code == 1
     assert judged.claims[LOGITS]["reason"]["code"] == "boundary.timeout"
     assert judged.others() == {"passed"}
-    assert _sandbox_processes() == []
+    deadline = time.monotonic() + 5  # the kernel reaps killed processes in its own time
+    while (left := set(_sandbox_processes()) - others) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert left == set()
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a parent-death signal is Linux's")
