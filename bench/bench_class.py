@@ -121,12 +121,12 @@ def phases(alone: Path, files: list[Path]) -> list[str]:
 
     from runner import api, cmd_run
     from runner.learner import session
-    from runner.provenance import start_measured_commit
+    from runner.provenance import Commit, start_measured_commit
     from runner.record import write_evidence
 
     packs = api.load_claims([ROOT / "claims"])
     commit = start_measured_commit([p.directory for p in packs])()
-    if commit is None:
+    if not isinstance(commit, Commit):
         sys.exit("the claims are not in a git checkout: evidence cannot be written")
     spent = {"start": 0.0, "import": 0.0, "wait": 0.0, "calls": 0.0}
     real_start, real_receive, real_exchange = (

@@ -8,7 +8,10 @@ invalid); 2 misuse or input that cannot be used. Never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import importlib
+import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -17,6 +20,7 @@ from typing import Any
 from runner.errors import ClaimsError, InvalidClaims, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE
 from runner.i18n import LANGS, Catalog, catalog, resolve_language
+from runner.learner.text import printable
 
 # command -> (module, arguments function, command function); imported only when chosen, so
 # `run` never loads what `validate` or `report` need.
@@ -81,36 +85,81 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     words = catalog(resolve_language(_language_asked(argv)))
     try:
+        code = _main(argv, words)
+        sys.stdout.flush()  # a full disk or a closed reader shows here, not at exit
+        return code
+    except BrokenPipeError:
+        # the reader (e.g. `| head`) left; say nothing more, as other command-line tools do
+        _silence_stdout()
+        return EXIT_FOUND_WANTING
+    except OSError as exc:  # the output itself cannot be written (e.g. stdout on a full disk)
+        _silence_stdout()
+        _say(words("error", message=words("error.output", reason=exc.strerror or str(exc))))
+        return EXIT_MISUSE
+
+
+def _main(argv: list[str], words: Catalog) -> int:
+    json_wanted = _wants_json(argv)
+    try:
         chosen = argv[0] if argv and argv[0] in COMMANDS and not _asks_help(argv) else None
         args = build_parser(words, chosen).parse_args(argv)
         return _command(args.command)(args, words)
     except InvalidClaims as exc:
         for problem in exc.problems:
-            print(problem.render(words), file=sys.stderr)
-        print(exc.render(words), file=sys.stderr)
+            _say(problem.render(words))
+        _say(exc.render(words))
+        if json_wanted:
+            problems = [p.render(words) for p in exc.problems]
+            _json_error(exc.message.code, exc.render(words), EXIT_MISUSE, problems=problems)
         return EXIT_MISUSE
     except ClaimsError as exc:
-        print(words("error", message=exc.render(words)), file=sys.stderr)
+        _say(words("error", message=exc.render(words)))
+        if json_wanted:
+            _json_error(exc.message.code, exc.render(words), exc.exit_code)
         return exc.exit_code
     except KeyboardInterrupt:
-        print(words("interrupted"), file=sys.stderr)
+        _say(words("interrupted"))
         return 130
-    except BrokenPipeError:
-        # the reader (e.g. `| head`) left; say nothing more, as other command-line tools do
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_FOUND_WANTING
     except SystemExit as exc:  # argparse's --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_MISUSE
+    except (BrokenPipeError, OSError) as exc:
+        if isinstance(exc, BrokenPipeError) or exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO):
+            raise  # the output could not be written: main says so
+        return _internal(exc, words)
     except Exception as exc:
-        if os.environ.get("LEARN_LLM_DEBUG"):
-            raise
-        # a bug of ours: one line, not a traceback, and an exit code that says "not ok"
-        print(
-            words("internal_error", error=type(exc).__name__, message=str(exc)[:300]),
-            file=sys.stderr,
-        )
-        return EXIT_MISUSE
+        return _internal(exc, words)
+
+
+def _internal(exc: BaseException, words: Catalog) -> int:
+    if os.environ.get("LEARN_LLM_DEBUG"):
+        raise exc
+    # a bug of ours: one line, not a traceback, and an exit code that says "not ok"
+    _say(words("internal_error", error=type(exc).__name__, message=printable(str(exc)[:300])))
+    return EXIT_MISUSE
+
+
+def _say(line: str) -> None:
+    """One line on stderr; a closed or full stderr is not worth a traceback."""
+    with contextlib.suppress(OSError):
+        print(line, file=sys.stderr)
+
+
+def _json_error(code: str, message: str, exit_code: int, **extra: Any) -> None:
+    """A script asked for JSON: the error is on stdout too, as a document."""
+    print(json.dumps({"error": {"code": code, "message": message, **extra}, "exit_code": exit_code},
+                     ensure_ascii=False))  # fmt: skip
+
+
+def _wants_json(argv: Sequence[str]) -> bool:
+    for i, arg in enumerate(argv):
+        if arg == "--format=json" or (arg == "--format" and argv[i + 1 : i + 2] == ["json"]):
+            return True
+    return False
+
+
+def _silence_stdout() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 def _asks_help(argv: Sequence[str]) -> bool:

@@ -18,7 +18,13 @@ from runner.i18n import Catalog
 from runner.learner.limits import WorkerLimits
 from runner.learner.text import printable
 from runner.load import ClaimPack, display_path
-from runner.provenance import Commit, repo_relative, start_measured_commit
+from runner.provenance import (
+    GIT_TIMEOUT_S,
+    Commit,
+    Unmeasured,
+    repo_relative,
+    start_measured_commit,
+)
 from runner.record import (
     Drift,
     build_evidence,
@@ -153,7 +159,8 @@ def _single_run(
     # asked once everything is known to be runnable: git answers while the claims run
     pending_commit = start_measured_commit([p.directory for p in packs])
     run = api.run_packs(packs, subject, options)
-    commit = pending_commit()
+    measured = pending_commit()
+    commit = measured if isinstance(measured, Commit) else None
     if run.load_failure is not None:
         _print(text.run_lines(run, words), args)
         if args.format == "json":
@@ -174,7 +181,7 @@ def _single_run(
             raise UsageError("use.check_needs_whole")
         drifted = _drift(Path(args.out), docs)
     elif commit is None:
-        notes.append(words("run.not_written.git"))
+        notes.append(_no_commit(measured, words))
     elif not run.complete:
         notes.append(words("run.not_written.partial"))
     else:
@@ -215,7 +222,8 @@ def _class_run(
     results = api.run_class(
         packs, learners, options, jobs=args.jobs, claim_paths=[Path(p) for p in args.paths]
     )
-    commit = pending_commit()
+    measured = pending_commit()
+    commit = measured if isinstance(measured, Commit) else None
     gradescope_dir = Path(args.gradescope_results) if args.gradescope_results else None
     written: list[str] = []
     notes: list[str] = []
@@ -265,6 +273,12 @@ def _gradescope(
         target = target / f"{variant or _variant(run, args, None) or 'results'}.json"
     claims = [c for p in packs for c in select(p.claims, args.pattern)]
     gradescope.write(target, run, words, claims)
+
+
+def _no_commit(measured: Commit | Unmeasured, words: Catalog) -> str:
+    if isinstance(measured, Unmeasured) and measured.silent:
+        return words("run.not_written.git_silent", seconds=GIT_TIMEOUT_S)
+    return words("run.not_written.git")
 
 
 def _evidence(

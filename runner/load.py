@@ -11,8 +11,10 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from runner.errors import ClaimProblem, InvalidClaims, UsageError
+from runner.files import NotRegular, read_regular
 from runner.i18n import Msg, msg
 from runner.models import Claim, Fault, FaultsFile, ModuleMeta, PropositionFile, Text
+from runner.safeyaml import MAX_BYTES as MAX_CLAIM_BYTES
 from runner.safeyaml import Document, YamlError, parse
 
 MODULE_FILE = "module.yaml"
@@ -121,9 +123,8 @@ def claim_files(module_dir: Path) -> list[Path]:
         (
             p
             for p in module_dir.iterdir()
-            if p.suffix in YAML_SUFFIXES
-            and p.name not in (MODULE_FILE, FAULTS_FILE)
-            and p.is_file()
+            # not only regular files: a FIFO or a device named like a claim file is reported
+            if p.suffix in YAML_SUFFIXES and p.name not in (MODULE_FILE, FAULTS_FILE)
         ),
         key=_natural,
     )
@@ -179,7 +180,17 @@ def _load_pack(
     if meta is None:
         return None
     chapter = module_dir / meta.chapter
-    if not chapter.is_file():
+    inside = chapter.resolve().parent == module_dir.resolve()  # no link out of the module
+    if chapter.is_file() and not inside:
+        problems.append(
+            ClaimProblem(
+                display_path(module_dir / MODULE_FILE),
+                meta_doc.line_of(("chapter",)) if meta_doc is not None else None,
+                msg("claim.chapter_outside", chapter=meta.chapter),
+                field="chapter",
+            )
+        )
+    elif not chapter.is_file():
         problems.append(
             ClaimProblem(
                 display_path(module_dir / MODULE_FILE),
@@ -232,11 +243,21 @@ def _claims_that_parse(data: Any) -> list[tuple[int, Claim]]:
 
 
 def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
+    """A claim file parsed, or None with its problem: read only if it is a regular file,
+    and never more than the parser's size limit (a 3 GB file is not read to be refused)."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_CLAIM_BYTES + 1)
+    except NotRegular:
+        problems.append(ClaimProblem(display_path(path), None, msg("claim.not_regular")))
+        return None
     except OSError as exc:
         reason = msg("claim.cannot_read", reason=exc.strerror or str(exc))
         problems.append(ClaimProblem(display_path(path), None, reason))
+        return None
+    if len(raw) > MAX_CLAIM_BYTES:
+        problems.append(
+            ClaimProblem(display_path(path), None, msg("claim.too_large", limit=MAX_CLAIM_BYTES))
+        )
         return None
     try:
         return parse(raw)

@@ -35,30 +35,54 @@ class Commit:
     root: Path
 
 
-def _git(cwd: Path, *args: str) -> Callable[[], str | None]:
-    """Start ``git ARGS`` in ``cwd`` now; the returned function waits for its output."""
-    try:
-        proc = subprocess.Popen(
-            ["git", *args],
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-    except OSError:
-        return lambda: None
+@dataclass(frozen=True)
+class Unmeasured:
+    """Why no commit can be recorded: not a git checkout (or nothing committed), or git
+    did not answer in time."""
 
-    def result() -> str | None:
+    silent: bool = False  # git was asked and did not answer within GIT_TIMEOUT_S
+
+
+# The repository holding the claims is the course's, not a learner's; still, git is asked
+# without the configuration hooks that run programs on every status (fsmonitor) and
+# without the system-wide configuration.
+GIT_ARGS = ("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "--no-optional-locks")
+GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
+
+
+class _Git:
+    """``git ARGS`` started in ``cwd`` now; :meth:`result` waits for its output."""
+
+    def __init__(self, cwd: Path, *args: str) -> None:
+        self.timed_out = False
         try:
-            out, _ = proc.communicate(timeout=GIT_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            return None
-        return out.strip() if proc.returncode == 0 else None
+            self.proc: subprocess.Popen[str] | None = subprocess.Popen(
+                ["git", *GIT_ARGS, *args],
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                env={**os.environ, **GIT_ENV},
+            )
+        except OSError:
+            self.proc = None
 
-    return result
+    def result(self) -> str | None:
+        if self.proc is None:
+            return None
+        try:
+            out, _ = self.proc.communicate(timeout=GIT_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.timed_out = True
+            self.proc.kill()
+            self.proc.communicate()
+            return None
+        return out.strip() if self.proc.returncode == 0 else None
+
+
+def _git(cwd: Path, *args: str) -> Callable[[], str | None]:
+    return _Git(cwd, *args).result
 
 
 def repository_root(path: Path) -> Path | None:
@@ -77,22 +101,29 @@ def measured_paths(module_dirs: Iterable[Path], root: Path) -> list[str]:
     return paths
 
 
-def start_measured_commit(module_dirs: list[Path]) -> Callable[[], Commit | None]:
+def start_measured_commit(module_dirs: list[Path]) -> Callable[[], Commit | Unmeasured]:
     """Ask git now, answer later: the last commit that changed what the run measures, and
     whether those files differ from it. The questions run in their own processes while the
-    claims run; the answer is None outside a git checkout (or without git)."""
+    claims run; outside a git checkout (or without git, or when git does not answer) the
+    answer says why there is no commit."""
     if not module_dirs:
-        return lambda: None
-    root = repository_root(module_dirs[0])
-    if root is None:
-        return lambda: None
+        return Unmeasured
+    top = _Git(module_dirs[0] if module_dirs[0].is_dir() else module_dirs[0].parent,
+               "rev-parse", "--show-toplevel")  # fmt: skip
+    found_top = top.result()
+    if not found_top:
+        silent = top.timed_out
+        return lambda: Unmeasured(silent)
+    root = Path(found_top).resolve()
     paths = measured_paths(module_dirs, root)
-    sha = _git(root, "log", "-1", "--format=%H", "--", *paths)
-    status = _git(root, "status", "--porcelain", "--untracked-files=all", "--", *paths)
+    sha = _Git(root, "log", "-1", "--format=%H", "--", *paths)
+    status = _Git(root, "status", "--porcelain", "--untracked-files=all", "--", *paths)
 
-    def answer() -> Commit | None:
-        found, changed = sha(), status()
-        return Commit(found, dirty=bool(changed), root=root) if found else None
+    def answer() -> Commit | Unmeasured:
+        found, changed = sha.result(), status.result()
+        if not found or status.timed_out:
+            return Unmeasured(sha.timed_out or status.timed_out)
+        return Commit(found, dirty=bool(changed), root=root)
 
     return answer
 

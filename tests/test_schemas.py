@@ -108,12 +108,27 @@ def test_commit_is_the_last_one_that_touched_the_claims_being_run(tmp_path):
 
 def test_no_git_means_no_commit(tmp_path):
     (tmp_path / "m").mkdir()
-    assert provenance.start_measured_commit([tmp_path / "m"])() is None
+    assert provenance.start_measured_commit([tmp_path / "m"])() == provenance.Unmeasured()
 
 
 def test_no_git_program_means_no_commit(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", "")  # git cannot be found: not a traceback, no commit
-    assert provenance.start_measured_commit([tmp_path])() is None
+    assert provenance.start_measured_commit([tmp_path])() == provenance.Unmeasured()
+
+
+def test_the_repositorys_fsmonitor_hook_is_never_run(tmp_path):
+    """git status would run core.fsmonitor's command: the runner asks git without it."""
+    repo = tmp_path / "course"
+    module = repo / "claims" / "m"
+    module.mkdir(parents=True)
+    (module / "a.yaml").write_text("x: 1\n")
+    git(repo, "init", "-q")
+    commit_all(repo, "claims")
+    marker = tmp_path / "ran"
+    git(repo, "config", "core.fsmonitor", f"touch {marker}; echo")
+    answer = provenance.start_measured_commit([module])()
+    assert isinstance(answer, provenance.Commit)
+    assert not marker.exists()
 
 
 def test_the_environment_names_the_blas_kernel_and_nothing_personal():

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import EvidenceError
+from runner.files import NotRegular, read_regular
 from runner.load import ClaimPack, display_path
 from runner.provenance import repo_relative
 from runner.record.schema import schema_problems
@@ -45,11 +46,15 @@ def variant_name(stem: str) -> str:
 
 # -- reading ---------------------------------------------------------------------------------
 def read_json(path: Path, what: str = "evidence") -> Any:
-    """A JSON file this project wrote earlier, or EvidenceError saying why it cannot be read."""
+    """A JSON file this project wrote earlier, or EvidenceError saying why it cannot be read.
+
+    Opened without blocking and only if it is a regular file: a FIFO or a device put where
+    evidence belongs is named, never waited on (the directory's lock may be held)."""
     shown = display_path(path)
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_EVIDENCE_BYTES + 1)
+        raw = read_regular(path, MAX_EVIDENCE_BYTES + 1)
+    except NotRegular:
+        raise EvidenceError("io.not_regular", path=shown) from None
     except OSError as exc:
         raise EvidenceError("io.cannot_read", path=shown, reason=_reason(exc)) from None
     if len(raw) > MAX_EVIDENCE_BYTES:
@@ -106,17 +111,25 @@ def _remove_stale_temporaries(out_dir: Path) -> None:
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:
-    write_text_atomic(path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    write_text_atomic(path, _json(doc))
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file beside ``path``, then rename: all of it or nothing."""
+    """Write to a temporary file beside ``path``, then rename: all of it or nothing. The
+    folder must exist (a report is not a reason to create directories)."""
+    commit_staged([stage(path, text)])
+
+
+def stage(path: Path, text: str) -> tuple[Path, str]:
+    """Write ``text`` to a temporary file beside ``path``; (path, temporary) to rename later.
+    Nothing at ``path`` changes yet; an error removes the temporary file."""
     shown = display_path(path)
     if path.is_dir():
         raise EvidenceError("io.is_directory", path=shown)
+    if not path.parent.is_dir():
+        raise EvidenceError("io.no_directory", path=shown)
     tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -124,18 +137,38 @@ def write_text_atomic(path: Path, text: str) -> None:
             os.fsync(fh.fileno())
         # mkstemp makes the file private (0600); give it the permissions of a normal file
         os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
+        return path, tmp
     except OSError as exc:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        _discard([tmp])
         code = "io.disk_full" if exc.errno == errno.ENOSPC else "io.cannot_write"
         raise EvidenceError(code, path=shown, reason=_reason(exc)) from None
     except BaseException:
+        _discard([tmp])
+        raise
+
+
+def commit_staged(staged: list[tuple[Path, str]]) -> None:
+    """Rename every staged file into place. Renames need no space, so once everything is
+    staged (where a full disk shows) the set is written whole; a rename that still fails
+    removes every temporary file not yet renamed."""
+    for i, (path, tmp) in enumerate(staged):
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:
+            _discard([t for _, t in staged[i:]])
+            code = "io.disk_full" if exc.errno == errno.ENOSPC else "io.cannot_write"
+            raise EvidenceError(code, path=display_path(path), reason=_reason(exc)) from None
+
+
+def _discard(temporaries: list[str | None]) -> None:
+    for tmp in temporaries:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-        raise
+
+
+def _json(doc: Any) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def _umask() -> int:
@@ -162,16 +195,13 @@ def write_evidence(
         problems = schema_problems(doc)
         if problems:
             raise EvidenceError("io.schema", problems="; ".join(problems[:5]))
-    written: list[Path] = []
     with locked(out_dir):
         # everything that can refuse is asked before the first byte is written
         manifest = _read_manifest(out_dir / MANIFEST_NAME) if variant is None else None
         paths = [out_dir / evidence_name(pack, variant) for pack, _ in docs]
         for path, (pack, doc) in zip(paths, docs, strict=True):
             _refuse_changed_meaning(path, pack, doc)
-        for path, (_, doc) in zip(paths, docs, strict=True):
-            write_json_atomic(path, doc)
-            written.append(path)
+        texts = [(path, _json(doc)) for path, (_, doc) in zip(paths, docs, strict=True)]
         if manifest is not None:  # re-read under the lock: merged, not replaced
             for pack, doc in docs:
                 manifest["modules"][pack.meta.id] = {
@@ -180,8 +210,18 @@ def write_evidence(
                     "claim_pack_sha256": doc["claim_pack"]["sha256"],
                 }
             manifest["modules"] = dict(sorted(manifest["modules"].items()))
-            write_json_atomic(out_dir / MANIFEST_NAME, manifest)
-            written.append(out_dir / MANIFEST_NAME)
+            texts.append((out_dir / MANIFEST_NAME, _json(manifest)))
+        # evidence and manifest are written as a set: all staged first (a full disk fails
+        # here, before anything changed), then renamed into place
+        staged: list[tuple[Path, str]] = []
+        try:
+            for path, text in texts:
+                staged.append(stage(path, text))
+        except BaseException:
+            _discard([tmp for _, tmp in staged])
+            raise
+        commit_staged(staged)
+        written = [path for path, _ in texts]
     return written
 
 
