@@ -42,9 +42,10 @@ Array = NDArray[np.float64]
     },
 )
 def support_as_product(vocab: int, length: int) -> float:
-    """Reads 'V tokens, T positions' as V·T sequences instead of V^T (at T = 0, log10 0: a
-    ValueError)."""
+    """Reads 'V tokens, T positions' as V·T sequences instead of V^T."""
     vocab, length = args.sizes(vocab, length)
+    if length == 0:  # log10(V·0): the mistake has no value here (see MistakeUndefined)
+        raise args.MistakeUndefined("log10(V·T) at T = 0 is log10 0")
     return math.log10(vocab * length)
 
 

@@ -131,8 +131,10 @@ def support_natural_log(vocab: int, length: int) -> float:
     where=STAGE1,
 )
 def support_t_to_the_v(vocab: int, length: int) -> float:
-    """log10 T^V: the exponent and the base swapped (at T = 0, log10 0: a ValueError)."""
+    """log10 T^V: the exponent and the base swapped."""
     vocab, length = args.sizes(vocab, length)
+    if length == 0:  # log10(0^V): the mistake has no value here (see MistakeUndefined)
+        raise args.MistakeUndefined("log10(T^V) at T = 0 is log10 0")
     return vocab * math.log10(length)
 
 

@@ -1,4 +1,5 @@
-"""The reference's argument checks, for the twins (:mod:`checks.faults`, :mod:`checks.mistakes`).
+"""The reference's argument checks, for the twins (:mod:`checks.faults`, :mod:`checks.mistakes`),
+and :class:`MistakeUndefined`, for inputs where a mistake has no value of its own.
 
 A twin is the reference with one thing wrong, so it refuses exactly the arguments the
 reference refuses, with a ValueError, and converts them the same way (integers to exact
@@ -22,6 +23,14 @@ from checks.reference._args import _integer
 from checks.reference.attention import _matrix
 
 Array = NDArray[np.float64]
+
+
+class MistakeUndefined(ValueError):
+    """The mistake has no value of its own at these inputs: log10(V·T) at T = 0 is log10 0,
+    which a learner who makes the mistake may leave as Python's ValueError, guard as the
+    reference does (0.0), or compute with NumPy (-inf). A twin raises this there (a
+    ValueError, as the plain computation would); the diagnosis does not count such a call
+    for or against the mistake ("where its twin is defined")."""
 
 
 def sizes(vocab: object, length: object) -> tuple[int, int]:

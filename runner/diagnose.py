@@ -13,8 +13,11 @@ function in that log, this module
 3. names every twin that reproduced the learner's outcome on *every* call of *every* failing
    claim of the run that logged the function (the evidence is pooled: one claim's inputs may
    not tell two mistakes apart, e.g. √d and √hs coincide when d = 16 and H = 4, while
-   another claim's do). When none does, it says so and shows the first call where the
-   learner and the reference differ.
+   another claim's do). A call where the twin is not defined (it raises
+   :class:`~checks.twin_args.MistakeUndefined`: log10(V·T) at T = 0) counts neither for nor
+   against it, but a twin is named only if it reproduces, somewhere, the call where the
+   learner first leaves the reference. When none is named, the diagnosis says so and shows
+   that call.
 
 One :class:`Diagnoser` serves one learner's run, claim after claim. A diagnosis it returned
 for an earlier claim is revised in place when a later claim's calls rule out one of its
@@ -51,6 +54,7 @@ import numpy as np
 
 from checks.outcome import Raised, attempt
 from checks.registry import CallLog, CallRecord, Implementation, Registry, TwinSpec, _copy, _size
+from checks.twin_args import MistakeUndefined
 from runner.load import LoadedClaim
 from runner.models import Diagnosis, MistakeMatch, Text
 
@@ -363,6 +367,19 @@ class _Budget:
         return True
 
 
+# A twin against one claim's calls of a function: it differs from the learner on a call where
+# it is defined (MISS); it reproduces every call where it is defined, including the one where
+# the learner first leaves the reference, if there is one (MATCH); or it reproduces every
+# call where it is defined but is not defined where the learner first leaves the reference
+# (UNSUPPORTED: it does not contradict the learner there, nor explain them).
+MISS, MATCH, UNSUPPORTED = "miss", "match", "unsupported"
+
+
+def _undefined(outcome: Any) -> bool:
+    """A twin's outcome on inputs where its mistake has no value of its own."""
+    return isinstance(outcome, Raised) and MistakeUndefined.__name__ in outcome.names
+
+
 @dataclass
 class _Evidence:
     """One failing claim's calls of one function, and what they decided."""
@@ -371,7 +388,7 @@ class _Evidence:
     compared: bool = True  # False: the reference ran out of budget before deciding
     first: int | None = None  # the first call where the learner differs from the reference
     first_difference: dict[str, Any] | None = None
-    verdicts: dict[str, bool] = field(default_factory=dict)  # twin id: reproduces every call
+    verdicts: dict[str, str] = field(default_factory=dict)  # twin id: MISS, MATCH, UNSUPPORTED
 
     def order(self) -> list[CallRecord]:
         """The calls, the one where the learner left the reference first (it rules out
@@ -446,30 +463,33 @@ class Diagnoser:
     def _matching(
         self, name: str, pool: list[_Evidence], budget: _Budget
     ) -> tuple[list[TwinSpec], bool]:
-        """The candidate twins that reproduce every call in ``pool``, and whether some twin
-        could not be compared in full (it is then not named)."""
+        """The candidate twins that reproduce every call in ``pool`` (where they are defined)
+        and the learner's first departure from the reference in one of its claims, and
+        whether some twin could not be compared in full (it is then not named)."""
         # the claims where the learner left the reference first: they rule out the most
         ordered = sorted(pool, key=lambda e: e.first is None)
         matches = []
         unknown = False
         for twin in self.candidates(name):
-            if any(e.verdicts.get(twin.id) is False for e in pool):
+            if any(e.verdicts.get(twin.id) == MISS for e in pool):
                 continue  # ruled out by a claim compared before
             fn = self._impl(twin.id)[name]
-            verdict: bool | None = True
+            verdicts: list[str] = []
             for evidence in ordered:
                 known = evidence.verdicts.get(twin.id)
                 if known is None:
-                    known = self._reproduces(fn, evidence.order(), budget)
-                    if known is not None:
-                        evidence.verdicts[twin.id] = known
-                if known is not True:
-                    verdict = known
+                    known = self._reproduces(fn, evidence, budget)
+                    if known is None:
+                        unknown = True
+                        break
+                    evidence.verdicts[twin.id] = known
+                if known == MISS:
                     break
-            if verdict is True:
-                matches.append(twin)
-            elif verdict is None:
-                unknown = True
+                if evidence.first is not None:
+                    verdicts.append(known)
+            else:
+                if MATCH in verdicts:
+                    matches.append(twin)
         return matches, unknown
 
     @staticmethod
@@ -492,16 +512,21 @@ class Diagnoser:
         return self._candidates[name]
 
     def _reproduces(
-        self, fn: Callable[..., Any], calls: list[CallRecord], budget: _Budget
-    ) -> bool | None:
-        """Whether ``fn`` reproduces the learner on every call; None when the budget ran out
-        first (not compared on every call: never named)."""
-        for call in calls:
+        self, fn: Callable[..., Any], evidence: _Evidence, budget: _Budget
+    ) -> str | None:
+        """MISS, MATCH or UNSUPPORTED (see their comment) for ``fn`` on one claim's calls;
+        None when the budget ran out first (not compared on every call: never named)."""
+        supported = evidence.first is None
+        for i, call in enumerate(evidence.order()):
             if not budget.take(call):
                 return None
-            if not same(call.outcome, replay(fn, call)):
-                return False
-        return True
+            outcome = replay(fn, call)
+            if _undefined(outcome):
+                continue
+            supported = supported or i == 0  # defined where the learner left the reference
+            if not same(call.outcome, outcome):
+                return MISS
+        return MATCH if supported else UNSUPPORTED
 
     def _impl(self, twin_id: str | None) -> Implementation:
         key = twin_id or ""

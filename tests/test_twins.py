@@ -11,7 +11,8 @@ explanation. A twin not listed there may differ on any case the reference accept
 on an invalid one (it refuses what the reference refuses).
 
 The learner files of ``tests/learners/mistakes/`` make each mistake on its own too: they
-agree with their twin on every case of every function the twin reaches.
+agree with their twin on every case of every function the twin reaches (except where the
+twin's mistake has no value of its own, :class:`~checks.twin_args.MistakeUndefined`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import pytest
 
 from checks import REGISTRY
 from checks.outcome import Raised, attempt
+from checks.twin_args import MistakeUndefined
 from runner.diagnose import same
 from tests.test_diagnose import TWIN_FILES, learner_source
 
@@ -210,8 +212,10 @@ def test_each_learner_file_makes_its_twins_mistake_and_nothing_else(twin_id):
             continue
         for seed in SEEDS:
             for case in GENERATORS[subject].fn(np.random.default_rng(seed), CASES):
-                theirs = _outcome(getattr(learner, subject), case.args, case.kwargs)
                 ours = _outcome(impl[subject], case.args, case.kwargs)
+                if isinstance(ours, Raised) and MistakeUndefined.__name__ in ours.names:
+                    continue  # the mistake has no value of its own here (log10 0)
+                theirs = _outcome(getattr(learner, subject), case.args, case.kwargs)
                 assert same(theirs, ours), (subject, case.label, theirs, ours)
                 compared += 1
     assert compared >= len(SEEDS) * CASES
