@@ -1,7 +1,10 @@
 """The chapter's fault table as code: each mistake is a broken twin of one subject.
 
 Every twin is written the way a person really makes the mistake, then registered under the
-fault's id in the same registry as the reference. Injecting a fault builds an implementation
+fault's id in the same registry as the reference. Each is the reference with that one thing
+wrong: it checks its arguments as the reference does (:mod:`checks.twin_args`) and differs
+from it only where its explanation says, so that the diagnosis can name a learner who made
+the mistake alone. Injecting a fault builds an implementation
 where the twin stands in for the subject (and for every reference function that calls it);
 the reference code is never edited or branched on a flag.
 """
@@ -13,6 +16,10 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from checks import twin_args as args
+from checks.reference._args import _integer
+from checks.reference.attention import _softmax_last
+from checks.reference.beyond import _elu_plus_one, _qkv
 from checks.reference.params import Positions
 from checks.registry import twin
 
@@ -36,6 +43,9 @@ Array = NDArray[np.float64]
 )
 def support_as_product(vocab: int, length: int) -> float:
     """Reads 'V tokens, T positions' as V·T sequences instead of V^T."""
+    vocab, length = args.sizes(vocab, length)
+    if length == 0:  # log10(V·0): the mistake has no value here (see MistakeUndefined)
+        raise args.MistakeUndefined("log10(V·T) at T = 0 is log10 0")
     return math.log10(vocab * length)
 
 
@@ -56,6 +66,8 @@ def support_as_product(vocab: int, length: int) -> float:
 )
 def giant_mlp_one_token_input(vocab: int, length: int, hidden: int) -> float:
     """Sizes the MLP's input as one token's one-hot (V) and forgets it must see V^T sequences."""
+    hidden = _integer("hidden", hidden, 1)
+    vocab, _ = args.sizes(vocab, length)
     return math.log10(vocab * hidden)
 
 
@@ -102,10 +114,11 @@ def parameter_count_with_attention_matrix(
         layernorm=layernorm,
         tied=tied,
     )
-    attention_matrix = context_length * context_length
+    context = _integer("context_length", context_length, 0)  # exact, as the reference counts
+    attention_matrix = context * context
     table["attention_per_layer"] += attention_matrix
     table["per_layer"] += attention_matrix
-    table["total"] += n_layer * attention_matrix
+    table["total"] += _integer("n_layer", n_layer, 0) * attention_matrix
     return table
 
 
@@ -123,6 +136,7 @@ def parameter_count_with_attention_matrix(
 )
 def attention_parameters_per_copy(d_model: int, n_head: int) -> int:
     """Counts H heads as H full copies of a d-wide attention, 4d² each."""
+    d_model, n_head, _ = args.heads(d_model, n_head)
     return n_head * 4 * d_model * d_model
 
 
@@ -143,13 +157,11 @@ def attention_parameters_per_copy(d_model: int, n_head: int) -> int:
 )
 def causal_mask_by_multiplying(scores: Array) -> Array:
     """Multiplies the future scores by 0 instead of setting them to -inf, then softmaxes."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = args.scores(scores)  # (..., T, T)
     t_len = scores.shape[-1]
     visible = np.tril(np.ones((t_len, t_len)))  # (T, T): 1 where s <= t
-    z = scores * visible  # the future is now a score of 0, not -inf: exp(0) is not 0
-    e = np.exp(z - z.max(axis=-1, keepdims=True))
-    out: Array = e / e.sum(axis=-1, keepdims=True)
-    return out
+    # the future is now a score of 0, not -inf: exp(0) is not 0
+    return _softmax_last(scores * visible)
 
 
 @twin(
@@ -169,10 +181,9 @@ def causal_mask_by_multiplying(scores: Array) -> Array:
 )
 def causal_mask_after_softmax(scores: Array) -> Array:
     """Softmaxes over all T keys, then zeroes the future and stops there."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = args.scores(scores)  # (..., T, T)
     t_len = scores.shape[-1]
-    e = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    weights = e / e.sum(axis=-1, keepdims=True)  # (..., T, T) over every key, future included
+    weights = _softmax_last(scores)  # (..., T, T) over every key, future included
     out: Array = weights * np.tril(np.ones((t_len, t_len)))
     return out
 
@@ -181,9 +192,13 @@ def causal_mask_after_softmax(scores: Array) -> Array:
     "temperature-zero",
     replaces="softmax_temperature",
     explanation={
-        "zh": "没有拒绝 T ≤ 0：T=0 除出 ∞−∞=NaN，负的 T 把排序反过来",
+        "zh": (
+            "没有拒绝 T ≤ 0（也没有拒绝 NaN 或 ∞ 的 T）：T=0 时最大值处是 0/0 = NaN，整个输出都是"
+            " NaN；负的 T 把排序反过来"
+        ),
         "en": (
-            "does not refuse T ≤ 0: T = 0 divides into ∞ − ∞ = NaN, and a negative T reverses the order"
+            "does not refuse T ≤ 0 (nor a NaN or infinite T): at T = 0 the max gives 0/0 = NaN "
+            "and the whole output is NaN; a negative T reverses the order"
         ),
     },
     where={
@@ -192,12 +207,11 @@ def causal_mask_after_softmax(scores: Array) -> Array:
     },
 )
 def softmax_temperature_unguarded(logits: NDArray[np.floating], temperature: float) -> Array:
-    """The reference without its T <= 0 guard: divides by whatever T it is given."""
-    z = np.asarray(logits)
-    if not np.issubdtype(z.dtype, np.floating):
-        z = z.astype(np.float64)
-    z = z / np.asarray(temperature, dtype=z.dtype)
-    z = z - z.max(axis=-1, keepdims=True)
+    """The reference without its guard on T: divides by whatever T it is given."""
+    args.temperature_is_real(temperature)  # the guard `T finite and > 0` is what is missing
+    z = args.logits(logits)
+    z = z - z.max(axis=-1, keepdims=True)  # (..., V), <= 0, exactly 0 at the max
+    z = args.over_temperature(z, temperature)  # at T = 0: 0/0 = NaN at the max, -inf elsewhere
     e = np.exp(z)
     out: Array = e / e.sum(axis=-1, keepdims=True)
     return out
@@ -219,14 +233,17 @@ def softmax_temperature_unguarded(logits: NDArray[np.floating], temperature: flo
     },
 )
 def softmax_temperature_half(logits: NDArray[np.floating], temperature: float) -> Array:
-    """Runs the softmax in float16 'to save memory': the tail underflows long before float64's."""
-    if not math.isfinite(temperature) or temperature <= 0:
-        raise ValueError(f"temperature must be a finite number > 0, got {temperature}")
-    z = np.asarray(logits).astype(np.float16)
-    z = z / np.float16(temperature)
+    """Runs the softmax in float16 'to save memory' and hands the result back in the logits'
+    dtype: the tail underflows long before float64's."""
+    args.temperature_is_real(temperature)
+    args.temperature_is_positive(temperature)
+    z = args.logits(logits)
+    dtype = z.dtype
+    z = z.astype(np.float16)  # the one change: every step below runs in float16
     z = z - z.max(axis=-1, keepdims=True)
+    z = args.over_temperature(z, temperature)  # rounded to float16: exp(-3/T) is 0 below T≈0.173
     e = np.exp(z)
-    out: Array = (e / e.sum(axis=-1, keepdims=True)).astype(np.float64)
+    out: Array = (e / e.sum(axis=-1, keepdims=True)).astype(dtype)
     return out
 
 
@@ -246,8 +263,8 @@ def softmax_temperature_half(logits: NDArray[np.floating], temperature: float) -
 )
 def top_k_zero_only(probs: Array, k: int) -> Array:
     """Zeroes everything but the k largest and forgets to rescale the survivors."""
-    p = np.asarray(probs, dtype=np.float64)
-    keep = np.argsort(-p, kind="stable")[:k]
+    p, k = args.probs_and_k(probs, k)  # (V,)
+    keep = np.argsort(-p, kind="stable")[:k]  # (k,)
     out = np.zeros_like(p)
     out[keep] = p[keep]
     return out
@@ -271,19 +288,23 @@ def top_k_zero_only(probs: Array, k: int) -> Array:
 def flash_attention_without_rescale(q: Array, k: Array, v: Array, block: int) -> Array:
     """Tiled attention that tracks the running max but never rescales the sums already taken
     under the old max: exp(s − m_old) and exp(s − m_new) terms end up added together."""
-    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
+    block = _integer("block", block, 1)
     t_len, d = q.shape
-    out = np.empty((t_len, v.shape[1]))
+    scale = 1.0 / math.sqrt(d)
+    out = np.empty((t_len, v.shape[1]))  # (T, d_v)
     for i0 in range(0, t_len, block):
         i1 = min(i0 + block, t_len)
-        m = np.full(i1 - i0, -np.inf)
-        l_sum = np.zeros(i1 - i0)
-        acc = np.zeros((i1 - i0, v.shape[1]))
+        q_tile = q[i0:i1]  # (Bq, d)
+        m = np.full(i1 - i0, -np.inf)  # (Bq,) running max
+        l_sum = np.zeros(i1 - i0)  # (Bq,)
+        acc = np.zeros((i1 - i0, v.shape[1]))  # (Bq, d_v)
         for j0 in range(0, i1, block):
             j1 = min(j0 + block, t_len)
-            s = q[i0:i1] @ k[j0:j1].T / math.sqrt(d)  # (Bq, Bk)
-            future = np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None]
-            s = np.where(future, -np.inf, s)
+            s = (q_tile @ k[j0:j1].T) * scale  # (Bq, Bk)
+            if j1 - 1 > i0:  # the tile crosses the diagonal: hide each query's future keys
+                future = np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None]
+                s = np.where(future, -np.inf, s)
             m = np.maximum(m, s.max(axis=1))
             p = np.exp(s - m[:, None])
             l_sum = l_sum + p.sum(axis=1)  # the old sum was taken under the old max
@@ -310,9 +331,8 @@ def linear_attention_noncausal(q: Array, k: Array, v: Array) -> Array:
     """The linear-attention formula as usually printed, φ(Q)(φ(K)ᵀV) / φ(Q)(φ(K)ᵀ1): the
     sums run over all T keys at once instead of the prefix, so every position sees the future.
     """
-    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
-    phi_q = np.where(q > 0, q + 1.0, np.exp(np.minimum(q, 0.0)))  # (T, d)
-    phi_k = np.where(k > 0, k + 1.0, np.exp(np.minimum(k, 0.0)))  # (T, d)
+    q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
+    phi_q, phi_k = _elu_plus_one(q), _elu_plus_one(k)  # (T, d) each
     state = phi_k.T @ v  # (d, d_v), over every position
     norm = phi_k.sum(axis=0)  # (d,)
     out: Array = (phi_q @ state) / (phi_q @ norm)[:, None]
@@ -339,7 +359,14 @@ def moe_layer_all_experts(
 ) -> Array:
     """Runs every expert on every token and zeroes the gates of the unchosen ones: the same
     output as routing while every weight is finite, and none of the saving (an unchosen
-    expert's weights are read and multiplied by a gate of 0)."""
+    expert's weights are read and multiplied by a gate of 0).
+
+    Unlike every other twin, it does not check its arguments as the reference does (top_k > E
+    is not refused). That is its one difference from the reference on the whole-function
+    claim's cases (checks/generators.py has no unchosen expert with NaN weights, the input
+    beyond.moe catches it with), so it stays until such a case exists: with the reference's
+    checks it would pass contract.moe-layer, which tests/test_faults.py requires it to fail.
+    """
     from checks.reference.attention import position_wise_mlp
 
     x = np.asarray(x, dtype=np.float64)  # (T, d)

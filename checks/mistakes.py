@@ -8,6 +8,13 @@ bytes, and so on. Each is the reference with the one line a person gets wrong, w
 way they write it, and registered with ``@mistake``: an explanation in both languages and
 the chapter's fault-table row or stage it belongs to.
 
+Each makes exactly one mistake: it checks its arguments as the reference does (with the
+reference's own helpers, or the same lines where the reference writes them inline), computes
+in the same order and dtype, and differs from it only where its explanation says. A second,
+unintended difference would stop the diagnosis from naming a learner who made the mistake
+alone; ``tests/test_diagnose.py`` runs every twin against the reference on the generators'
+cases to keep it so.
+
 Nothing injects these into a reference run. They are what :mod:`runner.diagnose` compares a
 failing learner function with, call by call, to tell the learner which mistake they made.
 """
@@ -19,8 +26,15 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from checks import twin_args as args
 from checks.reference import params as _params
-from checks.reference.attention import causal_masked_attention, position_wise_mlp
+from checks.reference._args import _integer
+from checks.reference.attention import (
+    _softmax_last,
+    causal_masked_attention,
+    position_wise_mlp,
+)
+from checks.reference.beyond import _elu_plus_one, _qkv
 from checks.reference.params import Positions
 from checks.registry import mistake
 
@@ -103,8 +117,7 @@ def _softmax(z: NDArray[np.floating], axis: int = -1) -> Array:
 )
 def support_natural_log(vocab: int, length: int) -> float:
     """log V^T with math.log, which is ln, not log10."""
-    if vocab < 1 or length < 0:
-        raise ValueError(f"need vocab >= 1 and length >= 0, got vocab={vocab}, length={length}")
+    vocab, length = args.sizes(vocab, length)
     return length * math.log(vocab)
 
 
@@ -119,8 +132,9 @@ def support_natural_log(vocab: int, length: int) -> float:
 )
 def support_t_to_the_v(vocab: int, length: int) -> float:
     """log10 T^V: the exponent and the base swapped."""
-    if vocab < 1 or length < 0:
-        raise ValueError(f"need vocab >= 1 and length >= 0, got vocab={vocab}, length={length}")
+    vocab, length = args.sizes(vocab, length)
+    if length == 0:  # log10(0^V): the mistake has no value here (see MistakeUndefined)
+        raise args.MistakeUndefined("log10(T^V) at T = 0 is log10 0")
     return vocab * math.log10(length)
 
 
@@ -138,8 +152,7 @@ def support_t_to_the_v(vocab: int, length: int) -> float:
 )
 def support_float_power(vocab: int, length: int) -> float:
     """log10 of V^T formed as a float first, which overflows long before T = 1000."""
-    if vocab < 1 or length < 0:
-        raise ValueError(f"need vocab >= 1 and length >= 0, got vocab={vocab}, length={length}")
+    vocab, length = args.sizes(vocab, length)
     return math.log10(math.pow(vocab, length))
 
 
@@ -154,15 +167,15 @@ def support_float_power(vocab: int, length: int) -> float:
 )
 def chain_rule_nll_bits(joint: Array, tokens: list[int]) -> float:
     """The chain rule with math.log2 in place of the natural log."""
-    joint = np.asarray(joint, dtype=np.float64)
+    joint, index = args.joint_and_tokens(joint, tokens)
     t_len = joint.ndim
-    if len(tokens) != t_len:
-        raise ValueError(f"tokens has length {len(tokens)}, the joint table has T={t_len}")
     nll = 0.0
     prefix_mass = 1.0
     for t in range(1, t_len + 1):
         marginal = joint.sum(axis=tuple(range(t, t_len))) if t < t_len else joint  # (V,)*t
-        mass = float(marginal[tuple(tokens[:t])])
+        mass = float(marginal[index[:t]])
+        if mass == 0.0:  # a prefix the distribution never produces: probability 0
+            return math.inf
         nll -= math.log2(mass / prefix_mass)
         prefix_mass = mass
     return nll
@@ -185,15 +198,16 @@ def chain_rule_nll_bits(joint: Array, tokens: list[int]) -> float:
 )
 def chain_rule_nll_marginals(joint: Array, tokens: list[int]) -> float:
     """Sums -log P(x_t) of each position's marginal, forgetting the condition on x_<t."""
-    joint = np.asarray(joint, dtype=np.float64)
+    joint, index = args.joint_and_tokens(joint, tokens)
     t_len = joint.ndim
-    if len(tokens) != t_len:
-        raise ValueError(f"tokens has length {len(tokens)}, the joint table has T={t_len}")
     nll = 0.0
     for t in range(t_len):
         others = tuple(a for a in range(t_len) if a != t)
         marginal = joint.sum(axis=others)  # (V,): P(x_t), whatever came before
-        nll -= math.log(float(marginal[tokens[t]]))
+        mass = float(marginal[index[t]])
+        if mass == 0.0:  # a token the distribution never produces there: probability 0
+            return math.inf
+        nll -= math.log(mass)
     return nll
 
 
@@ -210,16 +224,16 @@ def chain_rule_nll_marginals(joint: Array, tokens: list[int]) -> float:
     where=STAGE1,
 )
 def chain_rule_log_likelihood(joint: Array, tokens: list[int]) -> float:
-    """Adds log P(x_t | x_<t) where the NLL subtracts it."""
-    joint = np.asarray(joint, dtype=np.float64)
+    """Adds log P(x_t | x_<t) where the NLL subtracts it (so an impossible sequence is −∞)."""
+    joint, index = args.joint_and_tokens(joint, tokens)
     t_len = joint.ndim
-    if len(tokens) != t_len:
-        raise ValueError(f"tokens has length {len(tokens)}, the joint table has T={t_len}")
     total = 0.0
     prefix_mass = 1.0
     for t in range(1, t_len + 1):
         marginal = joint.sum(axis=tuple(range(t, t_len))) if t < t_len else joint  # (V,)*t
-        mass = float(marginal[tuple(tokens[:t])])
+        mass = float(marginal[index[:t]])
+        if mass == 0.0:  # a prefix the distribution never produces: log 0
+            return -math.inf
         total += math.log(mass / prefix_mass)
         prefix_mass = mass
     return total
@@ -240,8 +254,8 @@ def chain_rule_log_likelihood(joint: Array, tokens: list[int]) -> float:
 )
 def giant_mlp_widths_added(vocab: int, length: int, hidden: int) -> float:
     """log10(V^T + hidden) with Python's exact integers: the widths added, not multiplied."""
-    if hidden < 1:
-        raise ValueError(f"hidden must be >= 1, got {hidden}")
+    hidden = _integer("hidden", hidden, 1)
+    vocab, length = args.sizes(vocab, length)
     return math.log10(vocab**length + hidden)
 
 
@@ -259,7 +273,7 @@ def giant_mlp_widths_added(vocab: int, length: int, hidden: int) -> float:
 )
 def averaging_whole_sequence(x: Array) -> Array:
     """One mean over all T positions, repeated at every position."""
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
+    x = args.sequence(x)  # (T, d)
     out: Array = np.broadcast_to(x.mean(axis=0), x.shape).copy()  # (T, d)
     return out
 
@@ -275,7 +289,7 @@ def averaging_whole_sequence(x: Array) -> Array:
 )
 def averaging_prefix_sum(x: Array) -> Array:
     """np.cumsum over positions, without the division by the count."""
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
+    x = args.sequence(x)  # (T, d)
     out: Array = np.cumsum(x, axis=0)  # (T, d)
     return out
 
@@ -294,7 +308,7 @@ def averaging_prefix_sum(x: Array) -> Array:
 )
 def averaging_count_from_zero(x: Array) -> Array:
     """Divides the prefix sum at t by t (np.arange(T)), not by t + 1."""
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
+    x = args.sequence(x)  # (T, d)
     t_len = x.shape[0]
     counts = np.arange(t_len, dtype=np.float64)[:, None]  # (T, 1) 0, 1, 2, ...: one short
     out: Array = np.cumsum(x, axis=0) / counts
@@ -312,7 +326,7 @@ def averaging_count_from_zero(x: Array) -> Array:
 )
 def averaging_feature_axis(x: Array) -> Array:
     """np.cumsum(x, axis=1): the running sum over features, divided by the position's count."""
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
+    x = args.sequence(x)  # (T, d)
     t_len = x.shape[0]
     counts = np.arange(1, t_len + 1, dtype=np.float64)[:, None]  # (T, 1)
     out: Array = np.cumsum(x, axis=1) / counts
@@ -331,8 +345,8 @@ def averaging_feature_axis(x: Array) -> Array:
 )
 def mlp_linear(x: Array, w_in: Array, w_out: Array) -> Array:
     """The two matrix products with nothing between them."""
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
-    out: Array = (x @ w_in) @ w_out  # (T, d)
+    x, w_in, w_out = args.mlp_weights(x, w_in, w_out)
+    out: Array = (x @ w_in) @ w_out  # (T, d_out)
     return out
 
 
@@ -347,9 +361,9 @@ def mlp_linear(x: Array, w_in: Array, w_out: Array) -> Array:
 )
 def mlp_relu(x: Array, w_in: Array, w_out: Array) -> Array:
     """max(0, h) where the reference applies GELU."""
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
+    x, w_in, w_out = args.mlp_weights(x, w_in, w_out)
     h = np.maximum(x @ w_in, 0.0)  # (T, d_ff)
-    out: Array = h @ w_out  # (T, d)
+    out: Array = h @ w_out  # (T, d_out)
     return out
 
 
@@ -367,11 +381,11 @@ def mlp_relu(x: Array, w_in: Array, w_out: Array) -> Array:
 )
 def mlp_gelu_erf(x: Array, w_in: Array, w_out: Array) -> Array:
     """GELU as x·Φ(x) with the error function, not the tanh form."""
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
+    x, w_in, w_out = args.mlp_weights(x, w_in, w_out)
     h = x @ w_in  # (T, d_ff)
     erf = np.frompyfunc(math.erf, 1, 1)  # element by element: NumPy has no erf of its own
     h = 0.5 * h * (1.0 + np.asarray(erf(h / math.sqrt(2.0)), dtype=np.float64))
-    out: Array = h @ w_out  # (T, d)
+    out: Array = h @ w_out  # (T, d_out)
     return out
 
 
@@ -386,8 +400,9 @@ def mlp_gelu_erf(x: Array, w_in: Array, w_out: Array) -> Array:
 )
 def mlp_activation_last(x: Array, w_in: Array, w_out: Array) -> Array:
     """gelu(x·W_in·W_out): the nonlinearity moved past the output projection."""
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
-    return _gelu((x @ w_in) @ w_out)  # (T, d)
+    x, w_in, w_out = args.mlp_weights(x, w_in, w_out)
+    with np.errstate(over="ignore"):  # as the reference: h³ past 1e102 is ±inf, tanh ±1
+        return _gelu((x @ w_in) @ w_out)  # (T, d_out)
 
 
 # -- stage 5: the causal mask ---------------------------------------------------------------
@@ -405,10 +420,10 @@ def mlp_activation_last(x: Array, w_in: Array, w_out: Array) -> Array:
 )
 def causal_mask_inf_times_zero(scores: Array) -> Array:
     """scores + (1 - tril) * -inf, where 0 * -inf is NaN on every visible position."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = args.scores(scores)
     t_len = scores.shape[-1]
     mask = (1.0 - np.tril(np.ones((t_len, t_len)))) * -np.inf  # NaN where tril is 1
-    return _softmax(scores + mask)
+    return _softmax_last(scores + mask)
 
 
 @mistake(
@@ -425,10 +440,10 @@ def causal_mask_inf_times_zero(scores: Array) -> Array:
 )
 def causal_mask_hides_diagonal(scores: Array) -> Array:
     """np.triu(..., k=0): the diagonal counted as future."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = args.scores(scores)
     t_len = scores.shape[-1]
     future = np.triu(np.ones((t_len, t_len), dtype=bool), k=0)  # (T, T), the diagonal too
-    return _softmax(np.where(future, -np.inf, scores))
+    return _softmax_last(np.where(future, -np.inf, scores))
 
 
 @mistake(
@@ -442,10 +457,10 @@ def causal_mask_hides_diagonal(scores: Array) -> Array:
 )
 def causal_mask_one_ahead(scores: Array) -> Array:
     """np.triu(..., k=2): the position right after t stays visible."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = args.scores(scores)
     t_len = scores.shape[-1]
     future = np.triu(np.ones((t_len, t_len), dtype=bool), k=2)  # (T, T), misses s = t + 1
-    return _softmax(np.where(future, -np.inf, scores))
+    return _softmax_last(np.where(future, -np.inf, scores))
 
 
 @mistake(
@@ -462,10 +477,10 @@ def causal_mask_one_ahead(scores: Array) -> Array:
 )
 def causal_mask_hides_past(scores: Array) -> Array:
     """np.tril(..., k=-1) where np.triu(..., k=1) was meant."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = args.scores(scores)
     t_len = scores.shape[-1]
     hidden = np.tril(np.ones((t_len, t_len), dtype=bool), k=-1)  # (T, T), True where s < t
-    return _softmax(np.where(hidden, -np.inf, scores))
+    return _softmax_last(np.where(hidden, -np.inf, scores))
 
 
 @mistake(
@@ -482,7 +497,7 @@ def causal_mask_hides_past(scores: Array) -> Array:
 )
 def causal_mask_column_softmax(scores: Array) -> Array:
     """The mask is right; the softmax runs down each column instead of along each row."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = args.scores(scores)
     t_len = scores.shape[-1]
     future = np.triu(np.ones((t_len, t_len), dtype=bool), k=1)
     return _softmax(np.where(future, -np.inf, scores), axis=-2)
@@ -502,7 +517,7 @@ def causal_mask_column_softmax(scores: Array) -> Array:
 )
 def causal_mask_unshifted(scores: Array) -> Array:
     """exp(scores) straight away, without the max subtracted first."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = args.scores(scores)
     t_len = scores.shape[-1]
     future = np.triu(np.ones((t_len, t_len), dtype=bool), k=1)
     e = np.exp(np.where(future, -np.inf, scores))  # overflows for scores above ~709
@@ -524,23 +539,16 @@ def causal_mask_unshifted(scores: Array) -> Array:
 )
 def causal_mask_finite_fill(scores: Array) -> Array:
     """A 'large negative' -1e4 in place of -inf, as in fp16 code."""
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = args.scores(scores)
     t_len = scores.shape[-1]
     future = np.triu(np.ones((t_len, t_len), dtype=bool), k=1)
-    return _softmax(np.where(future, -1e4, scores))
+    return _softmax_last(np.where(future, -1e4, scores))
 
 
 # -- stage 4: multi-head attention ----------------------------------------------------------
 # Each twin is the reference's multi_head_attention written out again with the one line a
 # person gets wrong; the mask is the reference's causal_masked_attention unless it is the
 # mask that is forgotten.
-def _head_size(w_q: Array, n_head: int) -> int:
-    width = w_q.shape[1]
-    if n_head < 1 or width % n_head:
-        raise ValueError(f"n_head={n_head} must divide the projection width {width}")
-    return int(width // n_head)
-
-
 @mistake(
     "mha-no-scale",
     replaces="multi_head_attention",
@@ -552,9 +560,8 @@ def _head_size(w_q: Array, n_head: int) -> int:
 )
 def mha_unscaled(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int) -> Array:
     """q·kᵀ straight into the softmax, with no 1/√hs."""
-    x = np.asarray(x, dtype=np.float64)
-    t_len, _ = x.shape
-    hs = _head_size(w_q, n_head)
+    x, w_q, w_k, w_v, w_o, n_head, hs = args.mha_weights(x, w_q, w_k, w_v, w_o, n_head)
+    t_len = x.shape[0]
     q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
     scores = q @ k.transpose(0, 2, 1)  # (H, T, T), never divided by √hs
     heads = causal_masked_attention(scores) @ v  # (H, T, hs)
@@ -575,9 +582,8 @@ def mha_scaled_by_hs(
     x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int
 ) -> Array:
     """q·kᵀ / hs: the square root forgotten."""
-    x = np.asarray(x, dtype=np.float64)
-    t_len, _ = x.shape
-    hs = _head_size(w_q, n_head)
+    x, w_q, w_k, w_v, w_o, n_head, hs = args.mha_weights(x, w_q, w_k, w_v, w_o, n_head)
+    t_len = x.shape[0]
     q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
     scores = q @ k.transpose(0, 2, 1) / hs  # (H, T, T)
     heads = causal_masked_attention(scores) @ v  # (H, T, hs)
@@ -601,9 +607,8 @@ def mha_scaled_by_d_model(
     x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int
 ) -> Array:
     """q·kᵀ / √d with d the model width, as in a one-head attention."""
-    x = np.asarray(x, dtype=np.float64)
+    x, w_q, w_k, w_v, w_o, n_head, hs = args.mha_weights(x, w_q, w_k, w_v, w_o, n_head)
     t_len, d_model = x.shape
-    hs = _head_size(w_q, n_head)
     q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
     scores = q @ k.transpose(0, 2, 1) / math.sqrt(d_model)  # (H, T, T), d where hs belongs
     heads = causal_masked_attention(scores) @ v  # (H, T, hs)
@@ -630,9 +635,8 @@ def mha_interleaved_heads(
     x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int
 ) -> Array:
     """reshape(T, hs, H): heads are strided columns, not contiguous blocks."""
-    x = np.asarray(x, dtype=np.float64)
-    t_len, _ = x.shape
-    hs = _head_size(w_q, n_head)
+    x, w_q, w_k, w_v, w_o, n_head, hs = args.mha_weights(x, w_q, w_k, w_v, w_o, n_head)
+    t_len = x.shape[0]
     # (T, hs, H): head h gets columns h, h+H, h+2H, ... instead of the block h*hs..(h+1)*hs
     q, k, v = ((x @ w).reshape(t_len, hs, n_head).transpose(2, 0, 1) for w in (w_q, w_k, w_v))
     scores = q @ k.transpose(0, 2, 1) / math.sqrt(hs)  # (H, T, T)
@@ -660,9 +664,8 @@ def mha_merge_without_transpose(
     x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int
 ) -> Array:
     """heads.reshape(T, H*hs) on an (H, T, hs) array."""
-    x = np.asarray(x, dtype=np.float64)
-    t_len, _ = x.shape
-    hs = _head_size(w_q, n_head)
+    x, w_q, w_k, w_v, w_o, n_head, hs = args.mha_weights(x, w_q, w_k, w_v, w_o, n_head)
+    t_len = x.shape[0]
     q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
     scores = q @ k.transpose(0, 2, 1) / math.sqrt(hs)  # (H, T, T)
     heads = causal_masked_attention(scores) @ v  # (H, T, hs)
@@ -683,9 +686,8 @@ def mha_keys_from_w_q(
     x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int
 ) -> Array:
     """k = split(w_q): the query projection used twice."""
-    x = np.asarray(x, dtype=np.float64)
-    t_len, _ = x.shape
-    hs = _head_size(w_q, n_head)
+    x, w_q, w_k, w_v, w_o, n_head, hs = args.mha_weights(x, w_q, w_k, w_v, w_o, n_head)
+    t_len = x.shape[0]
     q = (x @ w_q).reshape(t_len, n_head, hs).transpose(1, 0, 2)  # (H, T, hs)
     k = (x @ w_q).reshape(t_len, n_head, hs).transpose(1, 0, 2)  # copied from the line above
     v = (x @ w_v).reshape(t_len, n_head, hs).transpose(1, 0, 2)
@@ -706,12 +708,11 @@ def mha_keys_from_w_q(
 )
 def mha_unmasked(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int) -> Array:
     """A plain softmax over every key, the mask forgotten."""
-    x = np.asarray(x, dtype=np.float64)
-    t_len, _ = x.shape
-    hs = _head_size(w_q, n_head)
+    x, w_q, w_k, w_v, w_o, n_head, hs = args.mha_weights(x, w_q, w_k, w_v, w_o, n_head)
+    t_len = x.shape[0]
     q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
     scores = q @ k.transpose(0, 2, 1) / math.sqrt(hs)  # (H, T, T)
-    heads = _softmax(scores) @ v  # (H, T, hs): a softmax over every key, future included
+    heads = _softmax_last(scores) @ v  # (H, T, hs): a softmax over every key, future included
     out: Array = heads.transpose(1, 0, 2).reshape(t_len, n_head * hs) @ w_o
     return out
 
@@ -727,9 +728,8 @@ def mha_unmasked(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_hea
 )
 def mha_without_w_o(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_head: int) -> Array:
     """Returns the concatenated heads; W_O is never applied."""
-    x = np.asarray(x, dtype=np.float64)
-    t_len, _ = x.shape
-    hs = _head_size(w_q, n_head)
+    x, w_q, w_k, w_v, w_o, n_head, hs = args.mha_weights(x, w_q, w_k, w_v, w_o, n_head)
+    t_len = x.shape[0]
     q, k, v = ((x @ w).reshape(t_len, n_head, hs).transpose(1, 0, 2) for w in (w_q, w_k, w_v))
     scores = q @ k.transpose(0, 2, 1) / math.sqrt(hs)  # (H, T, T)
     heads = causal_masked_attention(scores) @ v  # (H, T, hs)
@@ -749,9 +749,7 @@ def mha_without_w_o(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array, n_
 )
 def attention_parameters_without_w_o(d_model: int, n_head: int) -> int:
     """Q, K and V per head, and nothing for W_O."""
-    if n_head < 1 or d_model % n_head:
-        raise ValueError(f"n_head={n_head} must divide d_model={d_model}")
-    head = d_model // n_head
+    d_model, n_head, head = args.heads(d_model, n_head)
     return n_head * 3 * d_model * head
 
 
@@ -766,9 +764,7 @@ def attention_parameters_without_w_o(d_model: int, n_head: int) -> int:
 )
 def attention_parameters_one_head(d_model: int, n_head: int) -> int:
     """4·d·hs: one head's share, as if it were the whole layer."""
-    if n_head < 1 or d_model % n_head:
-        raise ValueError(f"n_head={n_head} must divide d_model={d_model}")
-    head = d_model // n_head
+    d_model, _, head = args.heads(d_model, n_head)
     return 4 * d_model * head
 
 
@@ -801,7 +797,9 @@ def _table(
 
 
 def _retotal(table: dict[str, int], n_layer: int) -> dict[str, int]:
-    """The per-layer and total rows again, after a mistake changed one term."""
+    """The per-layer and total rows again, after a mistake changed one term (n_layer as the
+    exact int the reference counted with: a NumPy int32 would wrap around)."""
+    n_layer = _integer("n_layer", n_layer, 0)
     table["per_layer"] = table["attention_per_layer"] + table["ffn_per_layer"]
     table["per_layer"] += table["norms_per_layer"]
     table["total"] = (
@@ -850,9 +848,10 @@ def parameter_count_head_never(
         positions=positions,
         biases=biases,
         layernorm=layernorm,
-        tied=True,  # the tied=False branch was never written
+        tied=tied,
     )
-    return table
+    table["head"] = 0  # the tied=False branch was never written
+    return _retotal(table, n_layer)
 
 
 @mistake(
@@ -891,9 +890,11 @@ def parameter_count_head_always(
         positions=positions,
         biases=biases,
         layernorm=layernorm,
-        tied=False,  # "the output projection is (V, d)": counted as its own weight
+        tied=tied,
     )
-    return table
+    # "the output projection is (V, d)": counted as its own weight, tied or not
+    table["head"] = table["embedding"]
+    return _retotal(table, n_layer)
 
 
 @mistake(
@@ -931,7 +932,7 @@ def parameter_count_one_ffn_matrix(
         layernorm=layernorm,
         tied=tied,
     )
-    table["ffn_per_layer"] -= d_model * d_ff
+    table["ffn_per_layer"] -= _integer("d_model", d_model, 1) * _integer("d_ff", d_ff, 1)
     return _retotal(table, n_layer)
 
 
@@ -1053,21 +1054,12 @@ def parameter_count_any_positions(
         tied=tied,
     )
     if positions != "none":
-        table["position_table"] = context_length * d_model
+        context = _integer("context_length", context_length, 0)
+        table["position_table"] = context * _integer("d_model", d_model, 1)
     return _retotal(table, n_layer)
 
 
 # -- stage 6: temperature -------------------------------------------------------------------
-def _guard(temperature: float) -> None:
-    if not math.isfinite(temperature) or temperature <= 0:
-        raise ValueError(f"temperature must be a finite number > 0, got {temperature}")
-
-
-def _float_logits(logits: NDArray[np.floating]) -> NDArray[np.floating]:
-    z = np.asarray(logits)
-    return z if np.issubdtype(z.dtype, np.floating) else z.astype(np.float64)
-
-
 @mistake(
     "temperature-multiplied",
     replaces="softmax_temperature",
@@ -1080,11 +1072,17 @@ def _float_logits(logits: NDArray[np.floating]) -> NDArray[np.floating]:
     where=STAGE6,
 )
 def softmax_times_temperature(logits: NDArray[np.floating], temperature: float) -> Array:
-    """softmax(logits · T)."""
-    _guard(temperature)
-    z = _float_logits(logits)
-    z = z * np.asarray(temperature, dtype=z.dtype)
-    return _softmax(z)
+    """softmax(logits · T): the reference with its division by T a multiplication."""
+    args.temperature_is_real(temperature)
+    args.temperature_is_positive(temperature)
+    z = args.logits(logits)
+    z = z - z.max(axis=-1, keepdims=True)  # (..., V), <= 0
+    wide = np.result_type(z.dtype, np.float64)
+    with np.errstate(over="ignore"):  # a product below float16's range rounds to -inf
+        z = (z.astype(wide) * temperature).astype(z.dtype)
+    e = np.exp(z)
+    out: Array = e / e.sum(axis=-1, keepdims=True)
+    return out
 
 
 @mistake(
@@ -1104,9 +1102,10 @@ def softmax_times_temperature(logits: NDArray[np.floating], temperature: float) 
 )
 def softmax_temperature_unshifted(logits: NDArray[np.floating], temperature: float) -> Array:
     """exp(logits / T) / sum, without the max subtracted."""
-    _guard(temperature)
-    z = _float_logits(logits)
-    e = np.exp(z / np.asarray(temperature, dtype=z.dtype))
+    args.temperature_is_real(temperature)
+    args.temperature_is_positive(temperature)
+    z = args.over_temperature(args.logits(logits), temperature)  # (..., V), never shifted
+    e = np.exp(z)  # overflows to inf past about 709 (about 11 in float16)
     out: Array = e / e.sum(axis=-1, keepdims=True)
     return out
 
@@ -1125,9 +1124,14 @@ def softmax_temperature_unshifted(logits: NDArray[np.floating], temperature: flo
 )
 def softmax_temperature_axis0(logits: NDArray[np.floating], temperature: float) -> Array:
     """The max and the sum taken over axis 0 instead of the last axis."""
-    _guard(temperature)
-    z = _float_logits(logits)
-    return _softmax(z / np.asarray(temperature, dtype=z.dtype), axis=0)
+    args.temperature_is_real(temperature)
+    args.temperature_is_positive(temperature)
+    z = args.logits(logits)
+    z = z - z.max(axis=0, keepdims=True)  # over axis 0: the first axis of a batch
+    z = args.over_temperature(z, temperature)
+    e = np.exp(z)
+    out: Array = e / e.sum(axis=0, keepdims=True)
+    return out
 
 
 @mistake(
@@ -1146,28 +1150,16 @@ def softmax_temperature_axis0(logits: NDArray[np.floating], temperature: float) 
     where=STAGE6,
 )
 def softmax_temperature_float64(logits: NDArray[np.floating], temperature: float) -> Array:
-    """np.asarray(logits, dtype=np.float64) first, whatever dtype the logits came in."""
-    _guard(temperature)
-    z = np.asarray(logits, dtype=np.float64) / temperature
-    return _softmax(z)
+    """The logits made float64 first, whatever floating dtype they came in."""
+    args.temperature_is_real(temperature)
+    args.temperature_is_positive(temperature)
+    z = args.logits(logits).astype(np.float64)  # float16 and float32 widened
+    e = np.exp(args.over_temperature(z - z.max(axis=-1, keepdims=True), temperature))
+    out: Array = e / e.sum(axis=-1, keepdims=True)
+    return out
 
 
 # -- stage 6: top-k ---------------------------------------------------------------------------
-def _check_top_k(p: Array, k: int) -> None:
-    if p.ndim != 1:
-        raise ValueError(f"probs must be a vector, got shape {p.shape}")
-    if not 1 <= k <= p.shape[0]:
-        raise ValueError(f"k must be in 1..{p.shape[0]}, got {k}")
-
-
-def _rescaled(out: Array) -> Array:
-    total = out.sum()
-    if not total > 0:
-        raise ValueError("the k kept probabilities sum to 0; nothing to renormalize")
-    rescaled: Array = out / total
-    return rescaled
-
-
 @mistake(
     "topk-keeps-ties",
     replaces="top_k_renormalize",
@@ -1185,10 +1177,9 @@ def _rescaled(out: Array) -> Array:
 )
 def top_k_threshold(probs: Array, k: int) -> Array:
     """Keeps p >= the k-th largest value, so ties at the boundary all stay."""
-    p = np.asarray(probs, dtype=np.float64)  # (V,)
-    _check_top_k(p, k)
+    p, k = args.probs_and_k(probs, k)  # (V,)
     threshold = np.sort(p)[-k]
-    return _rescaled(np.where(p >= threshold, p, 0.0))
+    return args.renormalized(np.where(p >= threshold, p, 0.0))
 
 
 @mistake(
@@ -1205,12 +1196,11 @@ def top_k_threshold(probs: Array, k: int) -> Array:
 )
 def top_k_last_of_ascending(probs: Array, k: int) -> Array:
     """np.argsort(p)[-k:]: among equal values the later index sorts last, so it is kept."""
-    p = np.asarray(probs, dtype=np.float64)  # (V,)
-    _check_top_k(p, k)
+    p, k = args.probs_and_k(probs, k)  # (V,)
     keep = np.argsort(p, kind="stable")[-k:]  # (k,)
     out = np.zeros_like(p)
     out[keep] = p[keep]
-    return _rescaled(out)
+    return args.renormalized(out)
 
 
 @mistake(
@@ -1219,24 +1209,21 @@ def top_k_last_of_ascending(probs: Array, k: int) -> Array:
     explanation={
         "zh": (
             "用严格大于第 k 大值（p > 阈值）筛选：第 k 个自己被丢掉，只剩 k−1 个"
-            "（并列时更少，一个不剩时得到 NaN）"
+            "（并列时更少；一个不剩时和为 0，抛出 ValueError）"
         ),
         "en": (
             "keeps p strictly above the k-th largest value: the k-th itself is dropped, leaving "
-            "k−1 (fewer on ties, and NaN when nothing is left)"
+            "k−1 (fewer on ties; when nothing is left the sum is 0, a ValueError)"
         ),
     },
     where=STAGE6,
 )
 def top_k_strict_threshold(probs: Array, k: int) -> Array:
     """p > the k-th largest value: an off-by-one that loses the k-th entry."""
-    p = np.asarray(probs, dtype=np.float64)  # (V,)
-    _check_top_k(p, k)
+    p, k = args.probs_and_k(probs, k)  # (V,)
     threshold = np.sort(p)[-k]
-    out = np.where(p > threshold, p, 0.0)
-    with np.errstate(invalid="ignore"):  # on a tie at the top nothing is left: 0/0 = NaN
-        rescaled: Array = out / out.sum()
-    return rescaled
+    # on a tie at the top nothing is left: the renormalization refuses a sum of 0
+    return args.renormalized(np.where(p > threshold, p, 0.0))
 
 
 @mistake(
@@ -1250,12 +1237,11 @@ def top_k_strict_threshold(probs: Array, k: int) -> Array:
 )
 def top_k_smallest(probs: Array, k: int) -> Array:
     """np.argsort(p)[:k], the k smallest."""
-    p = np.asarray(probs, dtype=np.float64)  # (V,)
-    _check_top_k(p, k)
+    p, k = args.probs_and_k(probs, k)  # (V,)
     keep = np.argsort(p, kind="stable")[:k]  # (k,) ascending: the smallest
     out = np.zeros_like(p)
     out[keep] = p[keep]
-    return _rescaled(out)
+    return args.renormalized(out)
 
 
 @mistake(
@@ -1272,24 +1258,17 @@ def top_k_smallest(probs: Array, k: int) -> Array:
 )
 def top_k_softmax_again(probs: Array, k: int) -> Array:
     """exp(p) / sum exp(p) over the survivors instead of p / sum p."""
-    p = np.asarray(probs, dtype=np.float64)  # (V,)
-    _check_top_k(p, k)
+    p, k = args.probs_and_k(probs, k)  # (V,)
     keep = np.argsort(-p, kind="stable")[:k]  # (k,)
     out = np.zeros_like(p)
-    e = np.exp(p[keep])
+    out[keep] = p[keep]
+    args.renormalized(out)  # as the reference, a kept sum of 0 is refused
+    e = np.exp(p[keep])  # then the survivors are "renormalized" by a softmax
     out[keep] = e / e.sum()
     return out
 
 
 # -- stage 7: the logits bill ---------------------------------------------------------------
-def _check_sizes(batch: int, length: int, vocab: int, bytes_per_value: int) -> None:
-    for name, value in (("batch", batch), ("length", length), ("vocab", vocab)):
-        if value < 0:
-            raise ValueError(f"{name} must be >= 0, got {value}")
-    if bytes_per_value < 1:
-        raise ValueError(f"bytes_per_value must be >= 1, got {bytes_per_value}")
-
-
 @mistake(
     "logits-bits-not-bytes",
     replaces="logits_memory_bytes",
@@ -1301,7 +1280,7 @@ def _check_sizes(batch: int, length: int, vocab: int, bytes_per_value: int) -> N
 )
 def logits_memory_bits(batch: int, length: int, vocab: int, bytes_per_value: int = 4) -> int:
     """B·T·V·bytes·8: the width of a value in bits."""
-    _check_sizes(batch, length, vocab, bytes_per_value)
+    batch, length, vocab, bytes_per_value = args.logits_sizes(batch, length, vocab, bytes_per_value)
     return batch * length * vocab * bytes_per_value * 8
 
 
@@ -1318,7 +1297,7 @@ def logits_memory_one_sequence(
     batch: int, length: int, vocab: int, bytes_per_value: int = 4
 ) -> int:
     """T·V·bytes, as if B were always 1."""
-    _check_sizes(batch, length, vocab, bytes_per_value)
+    batch, length, vocab, bytes_per_value = args.logits_sizes(batch, length, vocab, bytes_per_value)
     return length * vocab * bytes_per_value
 
 
@@ -1333,7 +1312,7 @@ def logits_memory_one_sequence(
 )
 def logits_memory_fp32(batch: int, length: int, vocab: int, bytes_per_value: int = 4) -> int:
     """B·T·V·4, whatever bytes_per_value is."""
-    _check_sizes(batch, length, vocab, bytes_per_value)
+    batch, length, vocab, bytes_per_value = args.logits_sizes(batch, length, vocab, bytes_per_value)
     return batch * length * vocab * 4
 
 
@@ -1348,7 +1327,7 @@ def logits_memory_fp32(batch: int, length: int, vocab: int, bytes_per_value: int
 )
 def logits_memory_mib(batch: int, length: int, vocab: int, bytes_per_value: int = 4) -> float:
     """The table's MiB figure instead of the byte count."""
-    _check_sizes(batch, length, vocab, bytes_per_value)
+    batch, length, vocab, bytes_per_value = args.logits_sizes(batch, length, vocab, bytes_per_value)
     return batch * length * vocab * bytes_per_value / 2**20
 
 
@@ -1361,11 +1340,8 @@ def _flash(
     ``mask``: "causal" (the reference), "none" (every key tile, nothing hidden) or
     "tiles" (future tiles skipped, but the tile on the diagonal not masked inside).
     """
-    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))  # (T, d), (T, d), (T, d_v)
-    if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
-        raise ValueError(f"need q, k (T, d) and v (T, d_v); got {q.shape}, {k.shape}, {v.shape}")
-    if isinstance(block, bool) or not isinstance(block, int | np.integer) or block < 1:
-        raise ValueError(f"block must be an integer >= 1, got {block!r}")
+    q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v), checked as the reference checks them
+    block = _integer("block", block, 1)
     t_len, d = q.shape
     factor = 1.0 / math.sqrt(d) if scale else 1.0
     out = np.empty((t_len, v.shape[1]))
@@ -1446,9 +1422,7 @@ def _linear(
 
     ``lag`` = 1 reads the state before position t is added to it (the prefix 0..t−1).
     """
-    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))  # (T, d), (T, d), (T, d_v)
-    if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
-        raise ValueError(f"need q, k (T, d) and v (T, d_v); got {q.shape}, {k.shape}, {v.shape}")
+    q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v), checked as the reference checks them
     t_len, d = q.shape
     d_v = v.shape[1]
 
@@ -1457,7 +1431,7 @@ def _linear(
             return np.where(x > 0, x, np.exp(np.minimum(x, 0.0)) - 1.0)
         if phi == "relu":
             return np.maximum(x, 0.0)
-        return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+        return _elu_plus_one(x)
 
     phi_q, phi_k = feature(q), feature(k)  # (T, d)
     state = np.zeros((d, d_v))
@@ -1557,14 +1531,12 @@ def _moe(
     over every expert, then the kept ones taken without renormalizing), "ones" (no gate),
     or "reversed" (experts taken from an ascending argsort, gates from a descending sort).
     """
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
-    w_router = np.asarray(w_router, dtype=np.float64)  # (d, E)
-    experts_w_in = np.asarray(experts_w_in, dtype=np.float64)  # (E, d, d_ff)
-    experts_w_out = np.asarray(experts_w_out, dtype=np.float64)  # (E, d_ff, d)
+    # (T, d), (d, E), (E, d, d_ff), (E, d_ff, d), checked as the reference checks them
+    x, w_router, experts_w_in, experts_w_out, top_k = args.moe_inputs(
+        x, w_router, experts_w_in, experts_w_out, top_k
+    )
     t_len, d = x.shape
     n_experts = w_router.shape[1]
-    if not 1 <= top_k <= n_experts:
-        raise ValueError(f"top_k must be in 1..{n_experts}, got {top_k}")
     logits = x @ w_router  # (T, E)
     if gates == "reversed":
         chosen = np.argsort(logits, axis=1, kind="stable")[:, -top_k:]  # ascending: lowest first
@@ -1666,6 +1638,7 @@ def moe_layer_misaligned(
 )
 def moe_parameters_without_router(d_model: int, d_ff: int, n_experts: int) -> int:
     """E experts of two matrices each, and no router."""
+    d_model, d_ff, n_experts = args.moe_sizes(d_model, d_ff, n_experts)
     return n_experts * 2 * d_model * d_ff
 
 
@@ -1683,4 +1656,5 @@ def moe_parameters_without_router(d_model: int, d_ff: int, n_experts: int) -> in
 )
 def moe_parameters_one_expert(d_model: int, d_ff: int, n_experts: int) -> int:
     """The router plus a single expert."""
+    d_model, d_ff, n_experts = args.moe_sizes(d_model, d_ff, n_experts)
     return d_model * n_experts + 2 * d_model * d_ff

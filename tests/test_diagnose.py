@@ -35,9 +35,9 @@ from hypothesis import strategies as st
 
 from checks import REGISTRY
 from checks.outcome import Raised, attempt
-from checks.registry import CallLog, Implementation, Measurements, Registry
+from checks.registry import CallLog, CallRecord, Implementation, Measurements, Registry
 from runner import api
-from runner.diagnose import WORK_BUDGET, Diagnoser, same, summarize_inputs
+from runner.diagnose import WORK_BUDGET, Diagnoser, _first_gap, same, summarize_inputs
 from runner.i18n import catalog
 from runner.learner.scaffold import scaffold
 from runner.models import ClaimResult
@@ -592,28 +592,60 @@ def test_two_mistakes_that_explain_the_outputs_equally_are_both_named():
 # -- when outcomes are the same ----------------------------------------------------------------
 def test_same_compares_values_the_stated_way():
     a = np.array([0.5, 0.25, 0.25])
-    assert same(a, a + 1e-12)  # float64 rounding
-    assert not same(a, a + 1e-6)
-    assert same(a.astype(np.float16), a)  # compared as float16
+    assert same(a + 1e-12, a)  # float64 rounding
+    assert not same(a + 1e-6, a)
+    assert not same(a + 5e-9, a)  # within sqrt(eps), beyond the whole-function claims' 1e-9
+    half = a.astype(np.float16)
+    assert same(half + np.float16(1e-3), half)  # within a float16 claim's 8e-3 of the largest
+    assert not same(half + np.float16(0.01), half)
+    assert not same(half, a) and not same(a, half)  # a float array keeps its dtype
     assert not same(np.array([0.5, 0.5, 0.0]), np.array([0.5, 0.5, 1e-20]))  # exact zeros
     assert same(np.array([np.nan, np.inf]), np.array([np.nan, np.inf]))
     assert not same(np.array([np.nan]), np.array([np.inf]))
     assert not same(np.array([-np.inf]), np.array([np.inf]))
     assert same(123532032, 123532032) and not same(123532031, 123532032)  # counts exactly
-    assert same(7.0, 7) and not same(123532031.0, 123532032)  # against an integer: exactly
-    assert same(np.int64(7), 7)
+    assert not same(123532032.0, 123532032)  # a count returned as a float is not a count
+    assert same(7, 7.0) and same(np.int64(7), 7)  # an integer for a real number, as claimed
+    assert not same(np.arange(3.0), np.arange(3))  # integer ids returned as floats
+    assert same(np.arange(3, dtype=np.int32), np.arange(3))  # any integer dtype
     assert not same(np.zeros((2, 3)), np.zeros((3, 2)))
-    assert same([[1.0, 2.0]], np.array([[1.0, 2.0]]))  # a nested list is an array
-    assert same((a, {"n": 3}), (a.copy(), {"n": 3}))
+    assert same([[1.0, 2.0]], np.array([[1.0, 2.0]]))  # a list stands for a float64 array
+    assert not same([1, 2], np.array([1, 2]))  # but not for an integer array
+    assert same(np.array([1, 2]), [1, 2]) and same(np.float64(0.5), np.array(0.5))
+    assert same((a.copy(), {"n": 3}), (a, {"n": 3}))
     assert not same((a, {"n": 3}), (a, {"n": 4}))
-    assert not same({"n": 3}, {"m": 3})
+    assert not same({"m": 3}, {"n": 3})
     raised = attempt(math.log10, 0.0)
     assert isinstance(raised, Raised)
-    assert same(raised, Raised("ValueError", "another message", ("ValueError",)))
-    assert not same(raised, Raised("OverflowError", "", ("OverflowError",)))
-    assert not same(raised, 0.0)
+    assert same(Raised("ValueError", "another message", ("ValueError",)), raised)
+    subclass = Raised("DomainError", "", ("DomainError", "ValueError", "Exception"))
+    assert same(subclass, raised) and not same(raised, subclass)  # a subclass of ours only
+    assert not same(Raised("OverflowError", "", ("OverflowError",)), raised)
+    assert not same(0.0, raised)
     # cancellation: a value near 0 in an array of ones may differ by a few ulps of the ones
     assert same(np.array([1.0, 3e-17]), np.array([1.0, -2e-17]))
+
+
+def test_a_difference_of_type_is_shown_with_the_types():
+    # the values may be equal: the learner sees what differs
+    gap = _first_gap(np.array([], dtype=np.int64), [], "")
+    assert gap is not None and gap.kind == "type"
+    assert (gap.expected, gap.actual) == ("int64 []", "list []")
+    gap = _first_gap(2359296, 2359296.0, "")
+    assert gap is not None and (gap.expected, gap.actual) == ("int 2359296", "float 2359296.0")
+    ours = np.array([0.25, 0.75])
+    gap = _first_gap(ours, ours.astype(np.float32), "")
+    assert gap is not None and (gap.expected, gap.actual) == (
+        "float64 [0.25, 0.75]",
+        "float32 [0.25, 0.75]",
+    )
+    gap = _first_gap(ours, ours * 2, "")  # a difference of values shows the values
+    assert gap is not None and (gap.kind, gap.at, gap.expected, gap.actual) == (
+        "value",
+        "[0]",
+        0.25,
+        0.5,
+    )
 
 
 _FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
@@ -648,12 +680,17 @@ _PLAIN = st.recursive(
 @settings(max_examples=300, deadline=None)
 @given(_PLAIN, _PLAIN)
 def test_same_answers_for_any_plain_data_and_every_value_is_itself(a, b):
-    # what crosses the worker boundary is plain data: comparing it never raises, a value
-    # always reproduces itself (NaN included), and the answer does not depend on the order
+    # what crosses the worker boundary is plain data: comparing it, or showing where two
+    # values differ, never raises, and a value always reproduces itself (NaN included)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no overflow or invalid-value warnings either
         assert same(a, a) and same(b, b)
-        assert same(a, b) == same(b, a)
+        for ours, theirs in ((a, b), (b, a)):
+            gap = _first_gap(ours, theirs, "")
+            assert (gap is None) == same(theirs, ours)
+            assert isinstance(
+                summarize_inputs(lambda x: x, CallRecord("f", (theirs,), {}, None)), str
+            )
 
 
 def test_a_call_is_summarized_by_parameter_name():

@@ -1,20 +1,14 @@
-"""phi = relu."""
+"""Uses ReLU as the feature map.
 
-# ruff: noqa: F821  (_qkv, _elu_plus_one, position_wise_mlp: the scaffold's)
+The scaffold's reference linear_attention() with that one change (tests/test_diagnose.py
+splices it into the scaffold, whose helpers and names it uses)."""
+
+# ruff: noqa: F821
 
 import numpy as np
 
 
 def linear_attention(q: Array, k: Array, v: Array) -> Array:
-    """Stage 2 (linear attention): causal kernelized attention in O(T·d·d_v).
-
-    Shapes: q, k (T, d), v (T, d_v) -> output (T, d_v). The softmax kernel exp(q·k) is
-    replaced by φ(q)·φ(k) with φ(x) = elu(x) + 1, so the weighted sum factorizes:
-    out_t = φ(q_t)ᵀ S_t / φ(q_t)ᵀ z_t with running sums S_t = Σ_{s≤t} φ(k_s) v_sᵀ (d, d_v) and
-    z_t = Σ_{s≤t} φ(k_s) (d,). One pass over t; the largest arrays are φ(q), φ(k), (T, d) like
-    the inputs, and there is no (T, T) array and no per-pair softmax: the exact pairwise
-    interaction is what is given up.
-    """
     q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
     t_len, d = q.shape
     d_v = v.shape[1]

@@ -1,12 +1,18 @@
-"""Builds an additive mask by multiplying the upper triangle with -inf."""
+"""Builds the additive mask as (1 - tril) * -inf.
+
+The scaffold's reference causal_masked_attention() with that one change (tests/test_diagnose.py
+splices it into the scaffold, whose helpers and names it uses)."""
+
+# ruff: noqa: F821, F841
 
 import numpy as np
 
 
-def causal_masked_attention(scores):
+def causal_masked_attention(scores: Array) -> Array:
     scores = np.asarray(scores, dtype=np.float64)
+    if scores.ndim < 2 or scores.shape[-2] != scores.shape[-1] or scores.shape[-1] == 0:
+        raise ValueError(f"scores must have shape (..., T, T) with T >= 1, got {scores.shape}")
     t_len = scores.shape[-1]
-    mask = np.triu(np.ones((t_len, t_len)), k=1) * -np.inf
-    z = scores + mask
-    e = np.exp(z - z.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+    future = np.triu(np.ones((t_len, t_len), dtype=bool), k=1)  # (T, T), True where s > t
+    mask = (1 - np.tril(np.ones((t_len, t_len)))) * -np.inf
+    return _softmax_last(scores + mask)

@@ -1,7 +1,14 @@
-"""Writes the power the wrong way round: T^V."""
+"""Writes V^T as T^V.
+
+The scaffold's reference sequence_support_log10() with that one change (tests/test_diagnose.py
+splices it into the scaffold, whose helpers and names it uses)."""
+
+# ruff: noqa: F821
 
 import math
 
 
-def sequence_support_log10(vocab, length):
-    return math.log10(length) * vocab
+def sequence_support_log10(vocab: int, length: int) -> float:
+    vocab = _integer("vocab", vocab, 1)
+    length = _integer("length", length, 0)
+    return vocab * math.log10(length)
