@@ -88,6 +88,23 @@ def _joint(rng: np.random.Generator, vocab: int, length: int, alpha: float) -> A
     return joint / joint.sum()  # type: ignore[no-any-return]
 
 
+def _uniform_minus(vocab: int, length: int) -> Array:
+    """A uniform joint with 0.2 moved from its first entry to its second: it sums to 1 and
+    holds a negative 'probability' (−0.075 at V = 2, T = 3)."""
+    joint = np.full((vocab,) * length, 1.0 / vocab**length)
+    joint.flat[0] -= 0.2
+    joint.flat[1] += 0.2
+    return joint
+
+
+def _with_zeros(joint: Array, where: tuple[Any, ...]) -> Array:
+    """``joint`` with the entries at ``where`` set to an exact 0, renormalized: sequences
+    (and prefixes) of probability exactly 0, whose NLL is +inf."""
+    out = joint.copy()
+    out[where] = 0.0
+    return out / out.sum()  # type: ignore[no-any-return]
+
+
 @generator("chain_rule_nll", subject="chain_rule_nll")
 def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
     j34 = _joint(rng, 3, 4, 1.0)
@@ -99,16 +116,42 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
         case("V=1: the only sequence", _joint(rng, 1, 3, 1.0), [0, 0, 0]),
         case("T=1", _joint(rng, 5, 1, 1.0), [3]),
         case("skewed joint (alpha 0.05)", _joint(rng, 4, 3, 0.05), [3, 1, 0]),
+        case(
+            "exact zeros: a first token of probability 0 (inf)",
+            _with_zeros(j34, (1,)),
+            [1, 0, 2, 2],
+        ),
+        case(
+            "exact zeros: a prefix of probability 0 (inf)",
+            _with_zeros(j34, (0, 2)),
+            np.array([0, 2, 1, 1]),
+        ),
+        case(
+            "exact zeros: the last token impossible (inf)", _with_zeros(j23, (1, 0, 1)), [1, 0, 1]
+        ),
+        case("exact zeros elsewhere, a possible sequence", _with_zeros(j34, (2, 1)), [0, 1, 2, 0]),
         case("invalid: tokens too long", j23, [1, 0, 1, 0]),
         case("invalid: tokens too short", j34, [0, 1]),
+        case("invalid: a negative token", j34, [0, -1, 2, 1]),
+        case("invalid: a token = V", j23, np.array([1, 2, 0])),
+        case("invalid: joint not (V,) * T", rng.dirichlet(np.ones(6)).reshape(2, 3), [1, 2]),
+        case("invalid: a negative probability (summing to 1)", _uniform_minus(2, 3), [1, 1, 1]),
+        case("invalid: a NaN probability", np.where(j23 == j23.max(), math.nan, j23), [0, 1, 0]),
+        case("invalid: joint sums to 0.9", j23 * 0.9, [0, 1, 0]),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         vocab, length = int(r.integers(1, 5)), int(r.integers(1, 5))
         joint = _joint(r, vocab, length, float(r.choice([0.3, 1.0, 5.0])))
         tokens = r.integers(0, vocab, size=length)
+        label = "random"
+        if vocab > 1 and r.integers(0, 3) == 0:  # some sequences, or prefixes, impossible
+            zeros = r.random(joint.shape) < 0.3
+            zeros.flat[int(r.integers(0, joint.size))] = False  # something stays possible
+            joint = _with_zeros(joint, (zeros,))
+            label = "random with exact zeros"
         as_list = bool(r.integers(0, 2))
-        return case("random", joint, tokens.tolist() if as_list else tokens)
+        return case(label, joint, tokens.tolist() if as_list else tokens)
 
     return _fill(n, edges, rng, draw)
 
@@ -123,6 +166,7 @@ def gen_giant_mlp(rng: np.random.Generator, n: int) -> list[Case]:
         case("NumPy ints", np.int64(50257), np.int32(32), np.int16(4096)),
         case("invalid hidden=0", 50257, 10, 0),
         case("invalid V=0", 0, 10, 4096),
+        case("invalid T<0", 50257, -1, 4096),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -140,7 +184,9 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
         case("large magnitudes", rng.standard_normal((12, 4)) * 1e6),
         case("long T", rng.standard_normal((200, 3))),
         case("invalid: T=0", np.zeros((0, 3))),
+        case("invalid: d=0", np.zeros((3, 0))),
         case("invalid: a vector", np.zeros(5)),
+        case("invalid: (B, T, d)", np.zeros((2, 3, 4))),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -205,7 +251,14 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: n_head does not divide d", 1000, 100, 2, 400, 64, n_head=12),
         case("invalid: positions", *gpt2, positions="alibi"),
         case("invalid: vocab < 0", -1, 768, 12, 3072, 1000),
+        case("invalid: d_model = 0", 50257, 0, 12, 3072, 1000),
         case("invalid: n_layer < 0", 50257, 768, -1, 3072, 1000),
+        case("invalid: d_ff = 0", 50257, 768, 12, 0, 1000),
+        case("invalid: context_length < 0", 50257, 768, 12, 3072, -1),
+        case("invalid: n_head = 0", 1000, 100, 2, 400, 64, n_head=0),
+        case('invalid: biases="no" (not a bool)', 1000, 100, 2, 400, 64, biases="no"),
+        case("invalid: layernorm=1 (not a bool)", 1000, 100, 2, 400, 64, layernorm=1),
+        case("invalid: tied=None (not a bool)", 1000, 100, 2, 400, 64, tied=None),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -255,6 +308,7 @@ def gen_moe_count(rng: np.random.Generator, n: int) -> list[Case]:
         case("NumPy int32 past 2^31", np.int32(8192), np.int32(28672), np.int32(64)),
         case("invalid: E=0", 16, 64, 0),
         case("invalid: d_ff=0", 16, 0, 4),
+        case("invalid: d=0", 0, 64, 4),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -275,6 +329,8 @@ def gen_logits_memory(rng: np.random.Generator, n: int) -> list[Case]:
         case("NumPy int64", np.int64(16), np.int64(8192), np.int64(256000), np.int64(2)),
         case("zero length", 4, 0, 50257, 4),
         case("invalid: batch < 0", -1, 1000, 50257, 4),
+        case("invalid: length < 0", 1, -1, 50257, 4),
+        case("invalid: vocab < 0", 1, 1000, -1, 4),
         case("invalid: bytes_per_value=0", 1, 1000, 50257, 0),
     ]
 
@@ -331,9 +387,19 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
         case("scores of ±1e4", rng.uniform(-1e4, 1e4, (8, 8))),
         case("visible -1e4, future +1e4", trap),
         case("scores of ±1e300", rng.uniform(-1e300, 1e300, (5, 5))),
+        case(
+            "every score far below 0 (exp underflows without the max)",
+            rng.uniform(-3e3, -1e3, (7, 7)),
+        ),
+        case(
+            "heads at very different scales",
+            rng.standard_normal((3, 6, 6)) * np.array([1.0, 1e3, -1e3])[:, None, None]
+            - np.array([0.0, 0.0, 2e3])[:, None, None],
+        ),
         case("equal scores", np.zeros((6, 6))),
         case("invalid: not square", rng.standard_normal((3, 4))),
         case("invalid: a vector", rng.standard_normal(4)),
+        case("invalid: T=0", np.zeros((0, 0))),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -353,6 +419,15 @@ def _mha(
     return (x, *(_weights(r, d, width) for _ in range(3)), _weights(r, width, d_out), n_head)
 
 
+def _mha_extreme(r: np.random.Generator, scale: float, sign: float) -> tuple[Any, ...]:
+    """Two heads of 4 (d = W = 8, so 1/√hs, 1/√d and 1/hs all differ) on inputs of size
+    ``scale``, keys projected by ``sign`` times the query weights: every score q·k/√hs is of
+    the order of ``sign``·scale² (±1e3 at scale 40), beyond exp's range either way."""
+    x = np.abs(r.standard_normal((6, 8))) * scale + scale / 4  # (T, d), positive
+    w_q = np.abs(r.standard_normal((8, 8))) / math.sqrt(8)  # (d, W), positive
+    return x, w_q, sign * w_q, _weights(r, 8, 8), _weights(r, 8, 8), 2
+
+
 @generator("multi_head_attention", subject="multi_head_attention")
 def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
     x, w_q, w_k, w_v, w_o, _ = _mha(rng, 5, 8, 2, 4, 8)
@@ -364,9 +439,17 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
         case("H=3, W=12 != d=8, d_out=5", *_mha(rng, 6, 8, 3, 4, 5)),
         case("H=4, W=8 != d=16", *_mha(rng, 5, 16, 4, 2, 16)),
         case("large inputs (sharp softmax)", *_mha(rng, 6, 8, 2, 4, 8, 8.0)),
+        case("scores past 1e3 (exp overflows without the max)", *_mha_extreme(rng, 40.0, 1.0)),
+        case(
+            "every score far below 0 (exp underflows without the max)",
+            *_mha_extreme(rng, 40.0, -1.0),
+        ),
         case("n_head as NumPy int64", x, w_q, w_k, w_v, w_o, np.int64(4)),
         case("invalid: n_head does not divide W", x, w_q, w_k, w_v, w_o, 3),
         case("invalid: n_head=0", x, w_q, w_k, w_v, w_o, 0),
+        case("invalid: w_q has d+1 rows", x, _weights(rng, 9, 8), w_k, w_v, w_o, 2),
+        case("invalid: w_k of another width", x, w_q, _weights(rng, 8, 6), w_v, w_o, 2),
+        case("invalid: w_o without W rows", x, w_q, w_k, w_v, _weights(rng, 6, 8), 2),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -401,6 +484,14 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case("float64 at T=1e-300", rng.standard_normal(6), 1e-300),
         case("a batch (B, V): softmax over the last axis", rng.standard_normal((3, 7)) * 2, 0.8),
+        case(
+            "a batch whose rows lie far apart ([0, 0] and [−1000, −1001])",
+            np.array([[0.0, 0.0], [-1000.0, -1001.0]]),
+            1.0,
+        ),
+        case("a batch, rows offset by ±1e3", _far_rows(rng, np.float64), 1.0),
+        case("a float32 batch, rows offset by ±1e3", _far_rows(rng, np.float32), 2.0),
+        case("a batch, rows offset by ±10 at T=0.01", _far_rows(rng, np.float64) / 100, 0.01),
         case("invalid: T=0", chapter, 0.0),
         case("invalid: T<0", chapter, -1.0),
         case("invalid: T=NaN", chapter, math.nan),
@@ -420,6 +511,13 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
         return case(f"random {np.dtype(dtype).name}", z, t)
 
     return _fill(n, edges, rng, draw)
+
+
+def _far_rows(r: np.random.Generator, dtype: Any) -> Array:
+    """A (4, 9) batch whose rows sit at offsets +1e3, 0, −1e3 and −3e3: one max over the
+    whole batch instead of per row underflows every exp of the lower rows to 0."""
+    offsets = np.array([1e3, 0.0, -1e3, -3e3])[:, None]  # (B, 1)
+    return (r.standard_normal((4, 9)) * 3 + offsets).astype(dtype)  # type: ignore[no-any-return]
 
 
 def _tied_probs(r: np.random.Generator, v: int, k: int) -> Array:
@@ -450,7 +548,11 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: k=0", chapter, 0),
         case("invalid: k > V", chapter, 6),
         case("invalid: a NaN probability", np.array([0.5, math.nan, 0.5]), 1),
+        case("invalid: an infinite probability", np.array([0.5, math.inf, 0.5]), 1),
         case("invalid: a negative probability", np.array([0.7, -0.1, 0.4]), 2),
+        case("invalid: no probabilities", np.zeros(0), 1),
+        case("invalid: probs (B, V), not a vector", np.full((2, 3), 1 / 3), 1),
+        case("invalid: the kept probabilities sum to 0", np.zeros(3), 2),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -472,6 +574,14 @@ def _qkv(r: np.random.Generator, t: int, d: int, d_v: int, scale: float = 1.0) -
     )
 
 
+def _qkv_extreme(r: np.random.Generator, sign: float) -> tuple[Array, ...]:
+    """q, k (T = 9, d = 2) of size about 40, k = ``sign``·q up to noise: every score
+    q·k/√d is about ``sign``·1e3, beyond exp's range either way."""
+    q = np.abs(r.standard_normal((9, 2))) * 30 + 25  # (T, d), positive
+    k = sign * (q + r.standard_normal((9, 2)))  # (T, d)
+    return q, k, r.standard_normal((9, 3))
+
+
 @generator("flash_attention", subject="flash_attention")
 def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
     q, k, v = _qkv(rng, 10, 4, 3)
@@ -483,9 +593,19 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
         case("block does not divide T", *_qkv(rng, 17, 5, 3), 4),
         case("d_v != d", *_qkv(rng, 12, 2, 7), 5),
         case("large scores: the running max moves", *_qkv(rng, 16, 4, 4, 6.0), 3),
+        case("scores past 1e3 (exp overflows without a running max)", *_qkv_extreme(rng, 1.0), 3),
+        case(
+            "every score far below 0 (a running max started at 0 underflows)",
+            *_qkv_extreme(rng, -1.0),
+            3,
+        ),
+        case(
+            "q = k = [[40], [40]]", np.array([[40.0], [40.0]]), np.array([[40.0], [40.0]]), v[:2], 1
+        ),
         case("block as NumPy int64", q, k, v, np.int64(3)),
         case("invalid: block=0", q, k, v, 0),
         case("invalid: k is not q's shape", q, k[:, :2], v, 2),
+        case("invalid: v has another T", q, k, v[:4], 2),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -507,6 +627,13 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
         case("d_v != d", *_qkv(rng, 12, 2, 7)),
         case("large |q|, |k| (φ = x + 1 and e^x both reached)", *_qkv(rng, 10, 4, 4, 8.0)),
         case("all negative q, k (φ = e^x only)", -np.abs(q), -np.abs(k), v),
+        case("q, k up to 1e3 (e^x overflows where φ = x + 1)", np.abs(q) * 300, np.abs(k) * 300, v),
+        case(
+            "q, k down to −300 (φ = e^x near 1e-130)",
+            -np.abs(q) * 100 - 100,
+            -np.abs(k) * 100 - 100,
+            v,
+        ),
         case("invalid: k is not q's shape", q, k[:, :2], v),
         case("invalid: v has another T", q, k, v[:4]),
     ]
@@ -560,9 +687,30 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
         case("T=1", *_moe(rng, 1, 4, 8, 5, 2)),
         case("ties at the top-k boundary", *_moe_tied(rng, 7, 4, 6, 2)),
         case("ties at the top-k boundary, E=20", *_moe_tied(rng, 9, 4, 20, 4)),
+        case(
+            "router scores of ±1e3 (exp overflows without the max)",
+            x,
+            w_router * 400,
+            w_in,
+            w_out,
+            2,
+        ),
+        case(
+            "every router score far below 0 (exp underflows without the max)",
+            np.abs(x) + 1,
+            -(np.abs(w_router) + 1) * 200,
+            w_in,
+            w_out,
+            3,
+        ),
         case("top_k as NumPy int64", x, w_router, w_in, w_out, np.int64(2)),
         case("invalid: top_k=0", x, w_router, w_in, w_out, 0),
         case("invalid: top_k > E", x, w_router, w_in, w_out, 5),
+        case(
+            "invalid: w_router has d+1 rows", x, np.vstack([w_router, w_router[:1]]), w_in, w_out, 2
+        ),
+        case("invalid: experts_w_in for another E", x, w_router, w_in[:3], w_out, 2),
+        case("invalid: experts_w_out of another d_ff", x, w_router, w_in, w_out[:, :5], 2),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -583,6 +731,12 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
         case("p = 0.5: the token crossing p is kept", probs, 0.5),
         case("p exactly at a prefix sum (0.4 + 0.3)", probs, 0.7),
+        case(
+            "p just above a prefix sum (0.6 + 1e-9): the third token is kept",
+            np.array([0.3, 0.3, 0.2, 0.2]),
+            0.6 + 1e-9,
+        ),
+        case("p just below a prefix sum (0.6 − 1e-9)", np.array([0.3, 0.3, 0.2, 0.2]), 0.6 - 1e-9),
         case("p = 1 keeps every token", probs, 1.0),
         case("p tiny: the top token alone", probs, 1e-9),
         case("V=1", np.array([1.0]), 0.3),
@@ -591,7 +745,9 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
         case("p as an int (1)", probs, 1),
         case("invalid: p = 0", probs, 0.0),
         case("invalid: p > 1", probs, 1.5),
+        case("invalid: p = NaN", probs, math.nan),
         case("invalid: a NaN probability", np.array([0.5, math.nan, 0.5]), 0.5),
+        case("invalid: an infinite probability", np.array([0.5, math.inf, 0.5]), 0.5),
         case("invalid: a negative probability", np.array([0.7, -0.1, 0.4]), 0.5),
         case("invalid: no probabilities", np.zeros(0), 0.5),
     ]
@@ -604,6 +760,13 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             if p.sum() == 0:
                 p[0] = 1.0
             p = p / p.sum()
+        if v > 1 and r.integers(0, 3) == 0:
+            # p within 1e-9 of a prefix sum of the ranked probabilities: far beyond float64's
+            # rounding of the running sum (1e-16), inside float32's (6e-8)
+            prefix = np.cumsum(np.sort(p)[::-1])[int(r.integers(0, v - 1))]
+            cut = float(prefix + float(r.choice([-1e-9, 1e-9])))
+            if 0.0 < cut <= 1.0:
+                return case("random, p within 1e-9 of a prefix sum", p, cut)
         return case("random", p, float(r.uniform(0.01, 1.0)))
 
     return _fill(n, edges, rng, draw)
@@ -615,6 +778,9 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
         case("chapter logits", np.array([2.0, 1.0, -1.0])),
         case("V=1", np.array([-3.0])),
         case("ties at the top: the lowest index", np.array([1.0, 5.0, 2.0, 5.0, 5.0])),
+        case("a near tie: [1, 1 + 1e-12]", np.array([1.0, 1.0 + 1e-12])),
+        case("a near tie at 1e6 (1e-9 apart)", np.array([3.0, 1e6, 1e6 + 1e-9, -2.0])),
+        case("a near tie below 0 (1e-13 apart)", np.array([-0.5 - 1e-13, -0.5, -7.0])),
         case("all equal", np.zeros(7)),
         case("-inf entries", np.array([-np.inf, -1.0, -np.inf])),
         case("float16 logits", np.array([0.5, 3.0, 3.0], dtype=np.float16)),
@@ -628,6 +794,14 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
         z = r.standard_normal(v) * 3
         if r.integers(0, 2):
             z = np.round(z)  # small integers: ties at the top are common
+        if r.integers(0, 3) == 0:  # the top two 1e-12 (relative) apart, in either order
+            top = int(np.argmax(z))
+            other = int(r.integers(0, v))
+            if other != top:
+                z[other] = z[top] * (1 + float(r.choice([-1e-12, 1e-12]))) + float(
+                    r.choice([-1e-12, 1e-12])
+                )
+                return case("random near tie", z)
         return case("random", z)
 
     return _fill(n, edges, rng, draw)
@@ -649,7 +823,9 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
         case("eps given", x, g, b, 1e-2),
         case("eps as a keyword", x, g, b, eps=0.1),
         case("invalid: gain of another width", x, g[:3], b),
+        case("invalid: bias of another width", x, g, b[:5]),
         case("invalid: eps = 0", x, g, b, 0.0),
+        case("invalid: eps < 0", x, g, b, -1e-5),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -674,6 +850,10 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
         case("V=1", np.zeros(3, dtype=np.int64), rng.standard_normal((1, 5))),
         case("invalid: an id = V", np.array([0, 10]), table),
         case("invalid: a negative id", np.array([-1]), table),
+        case("invalid: float ids (1.7)", np.array([1.7, 0.0]), table),
+        case("invalid: float ids, whole numbers (2.0)", np.array([2.0, 3.0]), table),
+        case("invalid: ids (B, T), not a vector", np.array([[0, 1], [2, 3]]), table),
+        case("invalid: a table that is not (V, d)", np.array([0, 1]), rng.standard_normal(10)),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -708,6 +888,7 @@ def gen_sinusoidal(rng: np.random.Generator, n: int) -> list[Case]:
         case("long T", 5000, 4),
         case("NumPy integers", np.int64(7), np.int32(6)),
         case("invalid: odd d", 4, 5),
+        case("invalid: d = 0", 4, 0),
         case("invalid: T < 0", -1, 4),
     ]
 
@@ -745,7 +926,10 @@ def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
         case("batch 8, FP16", 8, 4096, 32, 4096, 2),
         case("zero tokens", 4, 0, 12, 768),
         case("NumPy int32 past 2^31", np.int32(64), np.int32(8192), np.int32(80), np.int32(8192)),
+        case("invalid: batch < 0", -1, 10, 12, 768),
         case("invalid: length < 0", 1, -1, 12, 768),
+        case("invalid: n_layer < 0", 1, 10, -1, 768),
+        case("invalid: d_model < 0", 1, 10, 12, -1),
         case("invalid: bytes_per_value = 0", 1, 10, 12, 768, 0),
     ]
 
@@ -768,6 +952,16 @@ def _text(r: np.random.Generator, size: int, alphabet: bytes) -> NDArray[np.uint
     return np.frombuffer(alphabet, dtype=np.uint8)[r.integers(0, len(alphabet), size=size)].copy()
 
 
+def _byte_rich(r: np.random.Generator, size: int, values: int) -> NDArray[np.uint8]:
+    """``size`` bytes over ``values`` byte values drawn from all of 0..255 (control bytes and
+    bytes past 127 included), the first ones far more frequent (a Zipf-like law): pairs
+    repeat for many merges, and the counts tie between pairs whose ids lie on both sides of
+    255, where ordering pairs by any key other than (left, right) shows."""
+    alphabet = r.choice(256, size=values, replace=False)  # (values,)
+    weights = 1.0 / np.arange(1, values + 1)
+    return alphabet[r.choice(values, size=size, p=weights / weights.sum())].astype(np.uint8)
+
+
 CHAPTER_LINE = "温度改 logits 的间距，不改排序。top-k 改的是支撑集。".encode()
 
 
@@ -786,12 +980,22 @@ def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
             262,
         ),
         case("stops when no pair repeats", np.frombuffer(b"abcdefg", dtype=np.uint8).copy(), 300),
+        case(
+            "ties with ids past 255: (1, 257) before (2, 1)",
+            np.array([1, 1, 2, 1, 2, 2, 2, 1, 2, 2, 1, 1, 1], dtype=np.uint8),
+            270,
+        ),
+        case("every byte value, 200 merges", _byte_rich(rng, 600, 256), 456),
+        case("low and high bytes, 150 merges", _byte_rich(rng, 500, 6), 406),
         case("empty text", np.zeros(0, dtype=np.uint8), 270),
         case("vocab_size as NumPy int64", line, np.int64(270)),
         case("invalid: vocab_size < 256", line, 255),
     ]
 
     def draw(r: np.random.Generator) -> Case:
+        if r.integers(0, 2):  # a few byte values anywhere in 0..255, and up to 150 merges
+            text = _byte_rich(r, int(r.integers(0, 500)), int(r.integers(2, 9)))
+            return case("random bytes, many merges", text, 256 + int(r.integers(0, 150)))
         text = _text(r, int(r.integers(0, 400)), b"ab c.de" if r.integers(0, 2) else b"abab a")
         return case("random", text, 256 + int(r.integers(0, 40)))
 
@@ -803,6 +1007,7 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
     line = np.frombuffer(CHAPTER_LINE, dtype=np.uint8).copy()
     abab = np.frombuffer(b"abababab ab", dtype=np.uint8).copy()
     a, b = ord("a"), ord("b")
+    rich = _byte_rich(rng, 600, 256)  # every byte value, the first far more frequent
     edges = [
         case("no merges", line, []),
         case("merges as tuples", abab, [(a, b), (256, 256)]),
@@ -814,9 +1019,19 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case("replayed in order, not longest first", abab, [(b, a), (a, b), (256, 257)]),
         case("empty text", np.zeros(0, dtype=np.uint8), [(a, b)]),
+        case("every byte value, 150 merges", rich, _bpe_merges(rich, 150)),
+        case("invalid: merge 0 names token 300, not made yet", abab, [(300, 1)]),
+        case("invalid: merge 1 names token 257, made by merge 1 itself", abab, [(a, b), (257, a)]),
+        case("invalid: a negative id in a merge", abab, [(a, -1)]),
     ]
 
     def draw(r: np.random.Generator) -> Case:
+        if r.integers(0, 2):  # a few byte values anywhere in 0..255, and up to 100 merges
+            values = int(r.integers(2, 9))
+            train = _byte_rich(r, int(r.integers(20, 400)), values)
+            merges = _bpe_merges(train, int(r.integers(0, 100)))
+            text = np.concatenate([train[: int(r.integers(0, 200))], _byte_rich(r, 50, values)])
+            return case("random bytes, many merges", text, merges)
         alphabet = b"ab c.de" if r.integers(0, 2) else b"abab a"
         train = _text(r, int(r.integers(20, 300)), alphabet)
         merges = _bpe_merges(train, int(r.integers(0, 30)))

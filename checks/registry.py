@@ -196,6 +196,66 @@ def measure_locally(fn: SubjectFn, *args: Any, **kwargs: Any) -> tuple[Any, int 
             tracemalloc.stop()
 
 
+def modified_locally(fn: SubjectFn, *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+    """Call ``fn`` in this process; return its value and the names of the arguments the call
+    modified (an array written in place, a list or dict changed), by a copy taken before."""
+    before = _copy((args, kwargs))
+    value = fn(*args, **kwargs)
+    return value, changed_arguments(fn, before, (args, kwargs))
+
+
+def changed_arguments(
+    fn: SubjectFn,
+    before: tuple[tuple[Any, ...], dict[str, Any]],
+    after: tuple[tuple[Any, ...], dict[str, Any]],
+) -> list[str]:
+    """The arguments that differ between two snapshots of one call's (args, kwargs), by the
+    name ``fn``'s signature gives them (``#i`` for a positional one it does not name)."""
+    (args0, kwargs0), (args1, kwargs1) = before, after
+    positions = [i for i, (a, b) in enumerate(zip(args0, args1, strict=True)) if not _same(a, b)]
+    keys = [k for k in kwargs0 if not _same(kwargs0[k], kwargs1.get(k))]
+    try:
+        signature: inspect.Signature | None = inspect.signature(fn)
+    except (TypeError, ValueError):  # no signature to read
+        signature = None
+    return argument_names(signature, positions, keys)
+
+
+def argument_names(
+    signature: inspect.Signature | None, positions: list[int], keys: list[str]
+) -> list[str]:
+    """Positional argument indices by the parameter names ``signature`` gives them (``#i``
+    where it names none), then the keyword names."""
+    params = [
+        p.name
+        for p in (signature.parameters.values() if signature is not None else ())
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    return [params[i] if i < len(params) else f"#{i}" for i in positions] + keys
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether ``b`` is ``a`` unchanged: arrays byte for byte (shape and dtype too, so NaN
+    equals itself), sequences and dicts item by item, anything else by identity or ==."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (
+            isinstance(a, np.ndarray)
+            and isinstance(b, np.ndarray)
+            and a.shape == b.shape
+            and a.dtype == b.dtype
+            and a.tobytes() == b.tobytes()
+        )
+    if isinstance(a, list | tuple):
+        return (
+            type(a) is type(b)
+            and len(a) == len(b)
+            and all(_same(x, y) for x, y in zip(a, b, strict=True))
+        )
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return a is b or (type(a) is type(b) and bool(a == b))
+
+
 @dataclass(frozen=True)
 class Implementation:
     """The functions being judged, by the chapter's names."""
@@ -237,6 +297,27 @@ class Implementation:
         if self.log is not None:
             self.log.add(name, args, kwargs, value)
         return value, peak
+
+    def modifies(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+        """Call ``name``; return its value and the names of the arguments the call modified
+        (none under the contract: callers reuse their arrays). Compared with a copy taken
+        before the call, in the learner's worker for a learner's function, here for ours."""
+        fn = self._function(name)
+        remote = getattr(fn, "modifies", None)
+        try:
+            if remote is not None:
+                value, changed = remote(*args, **kwargs)
+            else:
+                value, changed = modified_locally(fn, *args, **kwargs)
+        except Exception as exc:  # recorded as an outcome, as a plain call records it
+            if self.log is not None:
+                from checks.outcome import attempt
+
+                self.log.add(name, args, kwargs, attempt(_reraise, exc))
+            raise
+        if self.log is not None:
+            self.log.add(name, args, kwargs, value)
+        return value, changed
 
     def restricted(self, needs: tuple[str, ...]) -> Implementation:
         """The same implementation, refusing any subject outside ``needs``.

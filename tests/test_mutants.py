@@ -5,7 +5,11 @@ Each file in ``tests/learners/mutants/`` is the correct learner implementation o
 gets it wrong: a scale, an axis, a layout, an off-by-one, a dtype, an ignored parameter, a tie
 rule, a self-reported cost, a mask of -1e4 instead of -inf, keys projected with W_Q, another
 nonlinearity, another feature map, gates misaligned with their experts, NumPy integers that
-wrap around. Its docstring says which mistake. They go beyond the registered faults (only
+wrap around, an exp without its max (scores of ±1e3), one max for a whole batch, a float32
+running sum or cast, NaN for an impossible sequence, a documented ValueError not raised, an
+argument written in place, a (T, T) averaging matrix. Its docstring says which mistake; those
+marked "from an adversarial tester" are the false passes of a held-out set, kept here so they
+stay caught. They go beyond the registered faults (only
 ``moe_dense_masked_softmax`` makes the mistake of ``moe-dense-experts``, written another way).
 
 Each runs in a learner's worker, through the core API, against the claims that call the
@@ -32,6 +36,9 @@ BROKEN = ("failed", "error")
 
 # mutant file -> the claims it must break (every one of them fails or errors under it)
 MUTANTS: dict[str, tuple[str, ...]] = {
+    # chain_rule_nll
+    "chain_nan_for_impossible": ("contract.chain-rule-nll",),
+    "chain_negative_token_wraps": ("contract.chain-rule-nll",),
     # sequence_support_log10
     "support_float_power": (
         "contract.sequence-support-log10",
@@ -78,6 +85,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "contract.giant-mlp-parameter-log10",
         "structure.giant-mlp",
     ),
+    "giant_negative_length": ("contract.giant-mlp-parameter-log10",),
     # averaging_model
     "avg_divides_by_t": (
         "contract.averaging-model",
@@ -87,8 +95,10 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "contract.averaging-model",
         "structure.averaging-model",
     ),
+    "avg_tril_matrix": ("structure.averaging-cost",),
     # transformer_parameter_count
     "count_default_12_heads": ("contract.transformer-parameter-count",),
+    "count_flags_truthy": ("contract.transformer-parameter-count",),
     "count_ignores_tied": ("contract.transformer-parameter-count",),
     "count_no_ffn_biases": (
         "contract.transformer-parameter-count",
@@ -192,9 +202,12 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "multihead.heads-own-output-blocks",
         "operators.kv-cache",
     ),
+    "mha_softmax_no_max": ("contract.multi-head-attention",),
     # softmax_temperature
     "temp_divides_first": ("contract.softmax-temperature",),
     "temp_global_sum": ("contract.softmax-temperature",),
+    "temp_in_place": ("contract.softmax-temperature",),
+    "temp_one_max_per_batch": ("contract.softmax-temperature",),
     "temp_multiplies": (
         "contract.softmax-temperature",
         "review.low-temperature",
@@ -226,6 +239,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     # top_k_renormalize
     "topk_argpartition": ("contract.top-k-renormalize",),
     "topk_higher_index": ("contract.top-k-renormalize",),
+    "topk_in_place": ("contract.top-k-renormalize",),
     "topk_keeps_ties": ("contract.top-k-renormalize",),
     "topk_off_by_one": (
         "contract.top-k-renormalize",
@@ -254,6 +268,8 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "contract.flash-attention",
         "beyond.flash-equals-naive",
     ),
+    "flash_max_starts_at_zero": ("contract.flash-attention",),
+    "flash_no_running_max": ("contract.flash-attention",),
     "flash_full_matrix": (
         "beyond.flash-memory",
         "review.attention-axis",
@@ -296,6 +312,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "moe_always_top1": ("contract.moe-layer",),
     "moe_dense_masked_softmax": ("beyond.moe",),
     "moe_gates_misaligned": ("contract.moe-layer",),
+    "moe_gates_no_max": ("contract.moe-layer",),
     "moe_gates_over_all_experts": (
         "contract.moe-layer",
         "beyond.moe",
@@ -325,13 +342,16 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "contract.top-p-renormalize",
         "topp.renormalize",
     ),
+    "top_p_float32_running_sum": ("contract.top-p-renormalize",),
     # greedy_token
     "greedy_last_of_ties": (
         "contract.greedy-token",
         "sampling.greedy",
     ),
     "greedy_nan_not_refused": ("contract.greedy-token",),
+    "greedy_float32_cast": ("contract.greedy-token",),
     # layer_norm
+    "layer_norm_in_place": ("contract.layer-norm",),
     "layer_norm_eps_outside_sqrt": (
         "contract.layer-norm",
         "operators.per-position-blocks",
@@ -346,6 +366,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "operators.per-position-blocks",
     ),
     "embedding_unchecked_ids": ("contract.embedding-lookup",),
+    "embedding_float_ids_cast": ("contract.embedding-lookup",),
     # output_head
     "output_head_softmax": (
         "contract.output-head",
@@ -382,12 +403,21 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     # bpe_train
     "bpe_no_early_stop": ("contract.bpe-train",),
     "bpe_ties_largest_pair": ("contract.bpe-train",),
+    "bpe_ties_base256_key": ("contract.bpe-train",),
     # bpe_encode
     "bpe_encode_merges_by_id_order": (
         "contract.bpe-encode",
         "tokenizer.bpe-bill",
     ),
     "bpe_encode_right_to_left": ("contract.bpe-encode",),
+    "bpe_encode_unvalidated_merges": ("contract.bpe-encode",),
+}
+# Mutants whose only mistake is writing into an argument: the value is right, so only the
+# comparison of the arguments with their copy from before the call can catch them.
+IN_PLACE = {
+    "topk_in_place": "contract.top-k-renormalize",
+    "layer_norm_in_place": "contract.layer-norm",
+    "temp_in_place": "contract.softmax-temperature",
 }
 
 
@@ -452,6 +482,28 @@ def test_mutant_fails_the_claims_it_must(statuses, stem):
     assert must, stem
     survived = {c: got.get(c) for c in must if got.get(c) not in BROKEN}
     assert not survived, f"{stem}: these claims did not catch it: {survived}"
+
+
+def test_a_quadratic_averaging_model_fails_its_cost_claim_instead_of_erroring(statuses):
+    """A (T, T) averaging matrix computes the right function; the cost claim's sizes keep it
+    within the worker's memory, so the claim fails (saying it needs linear growth) rather
+    than ending in a MemoryError."""
+    assert statuses["avg_tril_matrix"]["structure.averaging-cost"] == "failed"
+    assert statuses["avg_tril_matrix"]["contract.averaging-model"] == "passed"
+
+
+@pytest.mark.parametrize("stem", sorted(IN_PLACE))
+def test_writing_into_an_argument_is_caught_by_inputs_modified_alone(stem):
+    path = MUTANTS_DIR / f"{stem}.py"
+    pack = dataclasses.replace(
+        PACK, claims=tuple(c for c in PACK.claims if c.claim.id == IN_PLACE[stem]), complete=False
+    )
+    (result,) = api.run_packs([pack], api.LearnerFile(path), api.RunOptions(diagnose=False)).results
+    measured = {m.name: m.actual for m in result.measurements}
+    assert result.status == "failed"
+    assert measured["mismatches"] == 0  # every value right ...
+    assert measured["inputs_modified"] > 0  # ... and the caller's arrays changed
+    assert result.observations["first_modification"]["arguments"]
 
 
 def test_every_mutant_is_caught(statuses):

@@ -144,9 +144,10 @@ def heads_as_weight_sets(
 
     When it does not, the two probes recorded beside it say why, under the contract's
     layout (head h owns columns h·hs:(h+1)·hs) and scale (1/√hs): ``scale_times_sqrt_head_size``
-    is the score scale the implementation applied, times √hs (1.0 under the contract; √hs
-    with no scale, 1/√hs with 1/hs, √(hs/d) with the model's 1/√d; anything else, or NaN,
-    when the heads are laid out otherwise); ``probe_other_head_max`` is the largest output of
+    is the score scale the implementation applied, times √hs, on a probe of four heads of
+    size 2 at d = 8 (1.0 under the contract; √2 with no scale, 1/√2 with 1/hs, 1/2 with the
+    model's 1/√d; anything else, or NaN, when the heads are laid out otherwise);
+    ``probe_other_head_max`` is the largest output of
     a head whose columns hold only zeros (0 under the contract's layout).
     """
     mha = impl["multi_head_attention"]
@@ -174,13 +175,17 @@ def heads_as_weight_sets(
 
 
 def _layout_probe(mha: Any) -> tuple[float, float]:
-    """Two heads of size 2 (d = 4, identity projections): the signal lives in head 0's
-    columns 0:2 only, so head 1 sees zeros. Row 1 attends to x_0 = e_1 and x_1 = e_0 with
-    scores (0, c·1), so its head-0 output is (w_1, w_0) with w_1 / w_0 = e^c: the scale c."""
-    eye = np.eye(4)
-    x = np.array([[0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])  # (T=2, d=4)
-    out = np.asarray(mha(x, eye, eye, eye, eye, 2), dtype=np.float64)
-    if out.shape != (2, 4) or not np.all(np.isfinite(out)):
+    """Four heads of size 2 (d = 8, identity projections): the signal lives in head 0's
+    columns 0:2 only, so the other heads see zeros. Row 1 attends to x_0 = e_1 and x_1 = e_0
+    with scores (0, c·1), so its head-0 output is (w_1, w_0) with w_1 / w_0 = e^c: the scale
+    c. With hs = 2 and d = 8 the usual mistakes give distinct values of c·√hs: 1 (1/√hs),
+    1/√2 (1/hs), 1/2 (the model's 1/√d), √2 (no scale); with d = 4 the two in the middle
+    would coincide (hs = √d)."""
+    eye = np.eye(8)
+    x = np.zeros((2, 8))  # (T=2, d=8)
+    x[0, 1] = x[1, 0] = 1.0
+    out = np.asarray(mha(x, eye, eye, eye, eye, 4), dtype=np.float64)
+    if out.shape != (2, 8) or not np.all(np.isfinite(out)):
         return math.nan, math.nan
     ratio = out[1, 0] / out[1, 1] if out[1, 1] > 0 else math.nan
     scale = math.log(ratio) * math.sqrt(2) if ratio > 0 else math.nan

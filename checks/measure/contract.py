@@ -15,11 +15,16 @@ the contract's (the README's signature table, the scaffold's docstrings):
 * a dict: every key of the reference's, each value by these rules;
 * where the reference raises ValueError (an invalid argument), the function must raise
   ValueError (or a subclass) too; raising anything else, or returning, is a mismatch.
+
+Apart from agreeing, a function must leave its arguments as it found them (callers reuse
+their arrays): every call is compared with a copy of its arguments taken before it, where
+the function runs, and ``inputs_modified`` counts the calls that changed one.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -36,7 +41,15 @@ LABELS = 20  # distinct labels of mismatching cases kept
 @check(
     "matches_reference",
     needs=(),
-    measures=("cases", "invalid_cases", "mismatches", "mismatch_labels", "first_mismatch"),
+    measures=(
+        "cases",
+        "invalid_cases",
+        "mismatches",
+        "mismatch_labels",
+        "first_mismatch",
+        "inputs_modified",
+        "first_modification",
+    ),
     context=("cases", "invalid_cases"),
     subject_input="subject",
 )
@@ -56,26 +69,35 @@ def matches_reference(
     come from the generator alone; ``mismatches`` counts the cases where the implementation
     disagrees with the reference, ``mismatch_labels`` says which kinds of input, and
     ``first_mismatch`` shows the first one: its inputs (summarized), what the reference
-    returned, what the implementation returned, and why they differ.
+    returned, what the implementation returned, and why they differ. ``inputs_modified``
+    counts the cases whose call changed one of its arguments (an array written in place),
+    and ``first_modification`` names the first such case and the arguments it changed.
     """
     spec = REGISTRY.resolve_generator(generator)
     if spec.subject != subject:
         raise ValueError(f"generator {generator!r} makes cases for {spec.subject}, not {subject}")
     reference = REGISTRY.reference()[subject]
-    judged = impl[subject]
     tolerance = _Tolerance(rtol, atol, dict(dtype_rtol or {}))
     made = [c if isinstance(c, Case) else Case(c[0], c[1], "case") for c in spec.fn(rng, cases)]
     mismatches = 0
     invalid = 0
     labels: list[str] = []
     first: dict[str, Any] | None = None
+    modified = 0
+    first_modification: dict[str, Any] | None = None
     for index, one in enumerate(made):
         expected = attempt(reference, *_fresh(one.args), **_fresh(one.kwargs))
         if isinstance(expected, Raised):
             if "ValueError" not in expected.names:  # our own generator or reference is wrong
                 raise RuntimeError(f"the reference raised {expected} on case {index} ({one.label})")
             invalid += 1
-        actual = attempt(judged, *_fresh(one.args), **_fresh(one.kwargs))
+        # the call, and which of its arguments it changed (compared where it ran)
+        answer = attempt(impl.modifies, subject, *_fresh(one.args), **_fresh(one.kwargs))
+        actual = answer if isinstance(answer, Raised) else answer[0]
+        if not isinstance(answer, Raised) and answer[1]:
+            modified += 1
+            if first_modification is None:
+                first_modification = {"case": index, "label": one.label, "arguments": answer[1]}
         why = _differ(expected, actual, tolerance)
         if why is None:
             continue
@@ -100,6 +122,8 @@ def matches_reference(
         "mismatches": mismatches,
         "mismatch_labels": labels,
         "first_mismatch": first,
+        "inputs_modified": modified,
+        "first_modification": first_modification,
     }
 
 
@@ -174,15 +198,15 @@ def _differ(expected: Any, actual: Any, tol: _Tolerance) -> dict[str, Any] | Non
 
 
 def _differ_array(expected: np.ndarray, actual: Any, tol: _Tolerance) -> dict[str, Any] | None:
+    got: np.ndarray | None
     if isinstance(actual, np.ndarray):
         got = actual
     elif isinstance(actual, list):  # a list of numbers is an array written out
-        try:
-            got = np.asarray(actual, dtype=np.float64)
-        except (TypeError, ValueError):
-            return {"why": "type", "expected": "array", "got": "a list that is not an array"}
+        got = _listed_array(actual, integer=expected.dtype.kind in "iu")
     else:  # a tuple is (output, something else): the contract returns the output only
         return {"why": "type", "expected": "array", "got": _kind(actual)}
+    if got is None:
+        return {"why": "type", "expected": "array", "got": "a list that is not an array"}
     if got.shape != expected.shape:
         return {"why": "shape", "expected": list(expected.shape), "got": list(got.shape)}
     if expected.dtype.kind in "iu":  # integer ids: any integer dtype, the exact values
@@ -229,6 +253,30 @@ def _differ_array(expected: np.ndarray, actual: Any, tol: _Tolerance) -> dict[st
             "actual_at": float(wide_a[worst]),
         }
     return None
+
+
+def _listed_array(items: list[Any], integer: bool) -> np.ndarray | None:
+    """A (nested) list of numbers as the array it writes out, None when it is not one.
+
+    Ids stay integers: where the contract returns integer ids (bpe_encode), a list of
+    Python or NumPy ints is an integer array, and a list holding a float or a bool is read
+    as float64 (which the dtype rule then refuses); elsewhere numbers are read as float64."""
+    ids = integer and all(
+        isinstance(x, int | np.integer) and not isinstance(x, bool) for x in _flat(items)
+    )
+    try:
+        return np.asarray(items, dtype=np.int64 if ids else np.float64)
+    except (TypeError, ValueError, OverflowError):  # ragged, not numbers, ids beyond int64
+        return None
+
+
+def _flat(items: list[Any]) -> Iterator[Any]:
+    """The numbers of a nested list, depth first."""
+    for x in items:
+        if isinstance(x, list):
+            yield from _flat(x)
+        else:
+            yield x
 
 
 # -- summaries: plain data for the evidence ---------------------------------------------------

@@ -52,7 +52,9 @@ def flash_attention(q: Array, k: Array, v: Array, block: int) -> Array:
 
     Shapes: q, k (T, d), v (T, d_v) -> (T, d_v) float64, the same function as
     softmax(mask(q kᵀ / √d)) v (d is q's width). ``block`` (an integer >= 1, else ValueError)
-    is the tile size; any block gives the same output. Queries and keys are taken ``block``
+    is the tile size; any block gives the same output. Shapes that do not fit (k not q's
+    shape, v with another T, T, d or d_v = 0) are a ValueError. Scores of any finite size
+    give no NaN (±1e3 and beyond: the running max starts at −∞, never at 0). Queries and keys are taken ``block``
     at a time; for each query tile a running max m, a running sum l of exp(score − m) and a
     running sum of exp(score − m)·v are kept over the key tiles. When a new key tile raises
     the max, the old sums are rescaled by exp(m_old − m_new) first (the online softmax);
@@ -104,6 +106,10 @@ def linear_attention(q: Array, k: Array, v: Array) -> Array:
     call's peak memory as for flash_attention: any form that never holds a (T, T) array
     passes (the recurrence, z folded into S, cumulative sums); the quadratic parallel form
     (φ(Q)φ(K)ᵀ masked, times V) computes the same function and fails them.
+
+    Its domain: finite q and k whose entries are >= −300. Further below, φ = eˣ underflows
+    (e^−745 is 0 in float64) and φ(q_t)ᵀ z_t can be 0/0, in this reference too; such inputs
+    are outside the contract, and no claim passes them. Large positive entries are fine.
     """
     q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v)
     t_len, d = q.shape

@@ -42,7 +42,10 @@ def layer_norm(x: Array, gain: Array, bias: Array, eps: float = 1e-5) -> Array:
 def embedding_lookup(tokens: NDArray[np.integer], table: Array) -> Array:
     """Stage 3 (embedding): row ``tokens[t]`` of the (V, d) table for each position t.
 
-    Shapes: tokens (T,) integer ids in 0..V-1, table (V, d) -> (T, d).
+    Shapes: tokens (T,) integer ids in 0..V-1, table (V, d) -> (T, d). ValueError for ids
+    that are not integers (a float array, even of whole numbers such as 2.0: never rounded
+    or cast), ids that are not a vector, an id outside 0..V-1, or a table that is not (V, d).
+    An empty vector is T = 0, whatever its dtype.
     """
     ids = np.asarray(tokens)  # (T,)
     table = np.asarray(table, dtype=np.float64)  # (V, d)

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.reference._args import _integer
 from checks.registry import subject
 
 # The linked list: tok[i] is the token at position i (−1 once merged into its left
@@ -107,6 +108,8 @@ def bpe_train(data: NDArray[np.uint8], vocab_size: int) -> list[tuple[int, int]]
     two (a, a); ties: the smallest (left, right) ids) into token id 256 + step, replacing
     its occurrences left to right. Training stops early when no pair occurs twice. Returns
     the merges in order, as (left id, right id) pairs: merge i creates token 256 + i.
+    vocab_size only says when to stop, so the merges for a smaller vocab_size are a prefix
+    of those for a larger one (tokenizer.bpe-bill trains once, at its largest V, and slices).
     ValueError for vocab_size < 256.
     """
     if isinstance(vocab_size, bool) or not isinstance(vocab_size, int | np.integer):
@@ -145,16 +148,22 @@ def bpe_train(data: NDArray[np.uint8], vocab_size: int) -> list[tuple[int, int]]
 def bpe_encode(data: NDArray[np.uint8], merges: Sequence[Sequence[int]]) -> NDArray[np.int64]:
     """Stage 7 (chapter 6's byte BPE): the token ids of ``data`` under ``merges``.
 
-    ``data`` (N,) bytes; ``merges`` as returned by bpe_train (merge i makes token 256 + i).
-    The merges are replayed in order, each over the whole sequence, left to right; the
-    result (n,) has n <= N ids, and concatenating each id's bytes gives ``data`` back.
+    ``data`` (N,) bytes; ``merges`` as returned by bpe_train (merge i makes token 256 + i),
+    each a (left, right) pair as a tuple or a list. The merges are replayed in order, each
+    over the whole sequence, left to right; the result (n,) has n <= N integer ids, and
+    concatenating each id's bytes gives ``data`` back. ValueError for a merge that names a
+    token that does not exist yet: merge i may name only ids 0..255 + i (the bytes and the
+    tokens of merges 0..i−1), so a negative id, or 256 + i and beyond, is refused.
     """
     pairs: list[tuple[int, int]] = []
     for rank, merge in enumerate(merges):
         if len(merge) != 2:
             raise ValueError(f"merge {rank} must be a (left, right) pair, got {merge!r}")
-        a, b = int(merge[0]), int(merge[1])
-        if not (0 <= a < 256 + rank and 0 <= b < 256 + rank):
+        a, b = (
+            _integer(f"merges[{rank}][0]", merge[0], 0),
+            _integer(f"merges[{rank}][1]", merge[1], 0),
+        )
+        if not (a < 256 + rank and b < 256 + rank):
             raise ValueError(f"merge {rank} names a token that does not exist yet: {merge!r}")
         pairs.append((a, b))
     tracked = set(pairs)  # only the merges' pairs can ever be merged, so only they are indexed

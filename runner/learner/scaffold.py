@@ -49,12 +49,17 @@ reference on seeded cases across its whole signature); each docstring below says
   convert with operator.index(x) before any arithmetic, so np.int32 inputs never wrap around.
   (The reference refuses bools and floats such as 2.0 with ValueError; no claim passes them.)
 * Arrays arrive as NumPy arrays. Results are float64 arrays, except softmax_temperature,
-  which keeps the floating dtype of its logits (float16 stays float16).
+  which keeps the floating dtype of its logits (float16 stays float16), and bpe_encode's
+  integer ids. An array of ids (embedding_lookup's tokens) with a float dtype is refused.
+* Arguments are never modified: callers reuse their arrays. Work on a copy (x = x / t, not
+  x /= t); the claims compare every call's arguments with a copy taken before it.
 * Invalid arguments raise ValueError: exactly the cases each docstring lists (sizes below
   their minimum, shapes that do not fit, k, top_k, n_head or block out of range, T <= 0).
-* Finite inputs never give NaN or inf: subtract the max before exp. Non-finite inputs are
+* Finite inputs never give NaN or inf: subtract the max before exp, row by row, and start a
+  running max at -inf (the claims pass scores of +-1e3 and beyond). Non-finite inputs are
   outside the contract, except where a docstring says they raise ValueError
-  (softmax_temperature's logits and T, top_k_renormalize's probs).
+  (softmax_temperature's logits and T, the probs of top-k and top-p, chain_rule_nll's
+  joint); so are linear_attention's q, k entries below -300 (see its docstring).
 * Ties: top-k and MoE's routing keep the lower index, as a stable sort does.
 * A function returns its output only. What it costs is measured from outside (the peak
   memory of the call), never reported by the function about itself.

@@ -70,10 +70,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
-from checks.registry import Implementation
+from checks.registry import Implementation, argument_names
 from runner.learner import codec
 from runner.learner.limits import WorkerLimits
 from runner.learner.text import printable
@@ -414,20 +414,32 @@ class LearnerSession:
 
     # -- calls --------------------------------------------------------------------------
     def call(
-        self, name: str, args: tuple[Any, ...], kwargs: Mapping[str, Any], measure: bool
-    ) -> tuple[Any, int | None]:
+        self,
+        name: str,
+        args: tuple[Any, ...],
+        kwargs: Mapping[str, Any],
+        measure: bool,
+        watch: bool = False,
+    ) -> Answer:
+        """Call the learner's ``name`` in the worker; with ``measure`` the answer carries the
+        call's peak memory, with ``watch`` the arguments the call modified."""
+        request = {"name": name, "args": list(args), "kwargs": dict(kwargs), "measure": measure}
+        if watch:
+            request["watch"] = True
         try:
-            request = codec.encode(
-                {"name": name, "args": list(args), "kwargs": dict(kwargs), "measure": measure}
-            )
+            encoded = codec.encode(request)
         except codec.CodecError as exc:  # our own inputs: a bug in a check, not the learner's
             raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
-        reply = self._exchange(name, request)
+        reply = self._exchange(name, encoded)
         status = reply.get("status")
         if status == "returned":
             peak = reply.get("peak_bytes")
             self.last_returned = name  # what a check that chokes on a value was given last
-            return reply.get("value"), peak if type(peak) is int and peak >= 0 else None
+            return Answer(
+                reply.get("value"),
+                peak if type(peak) is int and peak >= 0 else None,
+                self._modified(name, reply.get("modified"), len(args), kwargs) if watch else None,
+            )
         if status == "raised":
             error, names = shown(reply.get("type"), 200), reply.get("names")
             line = reply.get("line") if type(reply.get("line")) is int else None
@@ -453,6 +465,21 @@ class LearnerSession:
             )
         self.kill()
         raise BoundaryError("boundary.garbled", {"function": name})
+
+    def _modified(self, name: str, raw: Any, n_args: int, kwargs: Mapping[str, Any]) -> list[str]:
+        """The worker's list of modified arguments (positions, keyword names) as parameter
+        names; a reply that is not such a list says every argument may have changed."""
+        signature = self.signatures.get(name)  # as the worker reported it, or None
+        positions: list[int] = []
+        keys: list[str] = []
+        if not isinstance(raw, list) or len(raw) > n_args + len(kwargs):
+            raw = [*range(n_args), *kwargs]
+        for item in raw:
+            if type(item) is int and 0 <= item < n_args and item not in positions:
+                positions.append(item)
+            elif isinstance(item, str) and item in kwargs and item not in keys:
+                keys.append(item)
+        return argument_names(signature, positions, keys)
 
     def _exchange(self, name: str, request: bytes) -> dict[str, Any]:
         """Send one request and wait for its reply, within what the claim may still wait."""
@@ -588,6 +615,14 @@ class LearnerSession:
         self.capture.dropped += max(0, len(text) - room)
 
 
+class Answer(NamedTuple):
+    """What a call of a learner's function returned, with what was asked about it."""
+
+    value: Any
+    peak_bytes: int | None = None  # with ``measure``
+    modified: list[str] | None = None  # with ``watch``: the arguments it changed, by name
+
+
 class RemoteFunction:
     """A learner's function, seen from a check: call it, or call it and measure its memory."""
 
@@ -597,10 +632,15 @@ class RemoteFunction:
         self.__signature__ = signature
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.session.call(self.__name__, args, kwargs, measure=False)[0]
+        return self.session.call(self.__name__, args, kwargs, measure=False).value
 
     def measured(self, *args: Any, **kwargs: Any) -> tuple[Any, int | None]:
-        return self.session.call(self.__name__, args, kwargs, measure=True)
+        answer = self.session.call(self.__name__, args, kwargs, measure=True)
+        return answer.value, answer.peak_bytes
+
+    def modifies(self, *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+        answer = self.session.call(self.__name__, args, kwargs, measure=False, watch=True)
+        return answer.value, list(answer.modified or ())
 
     def __repr__(self) -> str:
         return f"<learner function {self.__name__}>"

@@ -32,7 +32,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-import numpy as np  # noqa: F401  (imported here so the fork server holds it for every worker)
+import numpy as np  # imported here so the fork server holds it for every worker
 
 from runner.learner.codec import CodecError, Limits, decode, encode, kind_of
 
@@ -103,12 +103,12 @@ def serve(
             os.set_blocking(request_fd, True)  # the learner's code may have changed it
             call = decode(_receive(request_fd))
             name, args, kwargs = call["name"], call["args"], call["kwargs"]
-            measure = call["measure"]
-        except (CodecError, EOFError, OSError, KeyError, TypeError):
+            measure, watch = call["measure"], call.get("watch") is True
+        except (CodecError, EOFError, OSError, KeyError, TypeError, AttributeError):
             os._exit(0)  # the judge is gone or said something this worker does not speak
         if name == QUIT or name not in functions:
             os._exit(0)
-        _send(reply_fd, _call(functions[name], args, kwargs, measure, path), limits)
+        _send(reply_fd, _call(functions[name], args, kwargs, measure, path, watch), limits)
 
 
 # -- confinement ------------------------------------------------------------------------------
@@ -308,11 +308,13 @@ def _signature(fn: Callable[..., Any]) -> list[list[Any]]:
 
 
 def _call(
-    fn: Callable[..., Any], args: Any, kwargs: Any, measure: bool, path: str
+    fn: Callable[..., Any], args: Any, kwargs: Any, measure: bool, path: str, watch: bool = False
 ) -> dict[str, Any]:
     """Call ``fn``; with ``measure``, also the peak of memory it allocated beyond its inputs
-    (NumPy reports its arrays to tracemalloc)."""
+    (NumPy reports its arrays to tracemalloc); with ``watch``, also which arguments the call
+    modified (compared with a copy taken before it: positions, and keyword names)."""
     peak = None
+    before = _snapshot((args, kwargs)) if watch else None  # before tracemalloc: not the call's
     try:
         if measure:
             tracemalloc.start()
@@ -330,7 +332,56 @@ def _call(
     reply: dict[str, Any] = {"status": "returned", "value": value}
     if measure:
         reply["peak_bytes"] = peak
+    if before is not None:
+        reply["modified"] = _modified(before, (args, kwargs))
     return reply
+
+
+def _snapshot(value: Any) -> Any:
+    """A copy of the arguments as they arrived: arrays copied, lists and dicts rebuilt."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, list | tuple):
+        return type(value)(_snapshot(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _snapshot(v) for k, v in value.items()}
+    return value  # numbers and strings cannot be changed in place
+
+
+def _modified(before: Any, after: Any) -> list[int | str]:
+    """The positions (and keyword names) of the arguments that differ from their snapshot;
+    every one of them when the comparison itself fails (the learner's code changed an
+    argument into something that cannot be compared)."""
+    (args0, kwargs0), (args1, kwargs1) = before, after
+    try:
+        changed: list[int | str] = [
+            i for i, (a, b) in enumerate(zip(args0, args1, strict=True)) if not _same(a, b)
+        ]
+        return changed + [k for k in kwargs0 if not _same(kwargs0[k], kwargs1.get(k))]
+    except BaseException:  # an object of the learner's that raises when compared
+        return [*range(len(args0)), *kwargs0]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Arrays byte for byte (shape and dtype too, so NaN equals itself), sequences and dicts
+    item by item, anything else by identity or ==."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (
+            isinstance(a, np.ndarray)
+            and isinstance(b, np.ndarray)
+            and a.shape == b.shape
+            and a.dtype == b.dtype
+            and a.tobytes() == b.tobytes()
+        )
+    if isinstance(a, list | tuple):
+        return (
+            type(a) is type(b)
+            and len(a) == len(b)
+            and all(_same(x, y) for x, y in zip(a, b, strict=True))
+        )
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return a is b or (type(a) is type(b) and bool(a == b))
 
 
 def _raised(exc: BaseException, path: str, during: str) -> dict[str, Any]:

@@ -64,6 +64,8 @@ def chain_rule_nll(joint, tokens):
     p = np.asarray(joint, dtype=np.float64)
     if p.ndim < 1 or p.size == 0 or len(set(p.shape)) != 1:
         raise ValueError("joint must be (V,)*T")
+    if not np.all(np.isfinite(p)) or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-6:
+        raise ValueError("joint must hold finite, non-negative probabilities summing to 1")
     if len(tokens) != p.ndim:
         raise ValueError("one token per position")
     idx = [as_int("token", t, 0) for t in tokens]

@@ -99,13 +99,19 @@ def chain_rule_nll(joint, tokens):
     p = np.asarray(joint, dtype=np.float64)
     if p.ndim < 1 or p.size == 0 or len(set(p.shape)) != 1:
         raise ValueError("joint must be (V,)*T")
+    if not np.all(np.isfinite(p)) or np.any(p < 0) or abs(p.sum() - 1.0) > 1e-6:
+        raise ValueError("joint must hold finite, non-negative probabilities summing to 1")
     if len(tokens) != p.ndim:
         raise ValueError("one token per position")
     idx = [as_int("token", t, 0) for t in tokens]
+    if any(i >= p.shape[0] for i in idx):
+        raise ValueError("token out of range")
     nll = 0.0
     for t in range(p.ndim):
         # the table P(x_t | x_<t = prefix) as a normalized slice of the prefix's marginal
         sub = p[tuple(idx[:t])]
         table = sub.reshape(sub.shape[0], -1).sum(axis=1) if sub.ndim > 1 else sub
+        if table[idx[t]] == 0:  # this token (or its prefix) has probability 0
+            return math.inf
         nll -= math.log(table[idx[t]] / table.sum())
     return nll

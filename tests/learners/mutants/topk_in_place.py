@@ -1,0 +1,25 @@
+"""Mutant: Zeroes and rescales the caller's probs in place (np.asarray makes no copy): the right
+value, returned as the caller's own array, now changed. From an adversarial tester's
+held-out set (b36_topk_inplace)."""
+
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
+import math
+
+import numpy as np
+from _base import *
+
+
+def top_k_renormalize(probs, k):
+    p = np.asarray(probs)  # the caller's array, mutated below
+    if p.ndim != 1 or p.size == 0 or not np.all(np.isfinite(p)) or np.any(p < 0):
+        raise ValueError("probs")
+    k = as_int("k", k, 1)
+    if k > p.size:
+        raise ValueError("k")
+    order = np.argsort(-p, kind="stable")
+    if not p[order[:k]].sum() > 0:
+        raise ValueError("the kept probabilities sum to 0")
+    p[order[k:]] = 0.0
+    p /= p.sum()
+    return p

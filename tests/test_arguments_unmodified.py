@@ -1,0 +1,102 @@
+"""``Implementation.modifies``: a call, and the arguments it changed (none, under the contract).
+
+In-process for our own functions (a copy before the call, compared after), in the learner's
+worker for a learner's (the same comparison, where the learner's code ran; the judge only
+receives which arguments changed, and names them by the function's signature).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from checks import REGISTRY
+from checks.registry import Implementation
+from runner.learner.limits import WorkerLimits
+from runner.learner.session import LearnerSession
+
+LEARNER = """
+import numpy as np
+
+def top_k_renormalize(probs, k):
+    probs[np.argsort(-probs, kind="stable")[k:]] = 0.0  # written into the caller's array
+    probs /= probs.sum()
+    return probs
+
+def layer_norm(x, gain, bias, eps=1e-5):
+    bias[0] = 7.0  # a keyword argument's array, changed
+    return np.zeros_like(x)
+
+def bpe_encode(data, merges):
+    merges.pop()  # a list argument, shortened
+    return np.asarray(data, dtype=np.int64)
+
+def softmax_temperature(logits, temperature):
+    return logits  # the caller's array, returned unchanged: not a modification
+"""
+
+
+def in_process(**functions: object) -> Implementation:
+    return Implementation("learner", "t", {**REGISTRY.reference().functions, **functions})
+
+
+def test_the_reference_modifies_none_of_its_arguments():
+    probs = np.array([0.1, 0.6, 0.3])
+    value, changed = REGISTRY.reference().modifies("top_k_renormalize", probs, 2)
+    assert changed == []
+    assert probs.tolist() == [0.1, 0.6, 0.3]
+    assert value.tolist() == pytest.approx([0.0, 2 / 3, 1 / 3])
+
+
+def test_an_in_process_function_writing_into_an_argument_is_named():
+    def top_k(probs, k):
+        probs[np.argsort(-probs)[k:]] = 0.0
+        return probs / probs.sum()
+
+    _, changed = in_process(top_k_renormalize=top_k).modifies(
+        "top_k_renormalize", np.array([0.1, 0.6, 0.3]), 2
+    )
+    assert changed == ["probs"]
+
+
+def test_nan_in_an_untouched_array_is_not_a_change():
+    _, changed = in_process(greedy_token=lambda z: 0).modifies(
+        "greedy_token", np.array([np.nan, 1.0])
+    )
+    assert changed == []
+
+
+@pytest.fixture(scope="module")
+def learner(tmp_path_factory: pytest.TempPathFactory):
+    path = Path(tmp_path_factory.mktemp("learner")) / "inplace.py"
+    path.write_text(LEARNER, encoding="utf-8")
+    names = ["top_k_renormalize", "layer_norm", "bpe_encode", "softmax_temperature"]
+    with LearnerSession(path, names, WorkerLimits(timeout_s=30)) as session:
+        assert session.open() is None
+        session.begin_claim()
+        yield session.implementation()
+        session.end_claim()
+
+
+def test_a_learner_writing_into_an_array_is_named_from_its_worker(learner):
+    probs = np.array([0.1, 0.6, 0.3])
+    value, changed = learner.modifies("top_k_renormalize", probs, 2)
+    assert changed == ["probs"]
+    assert probs.tolist() == [0.1, 0.6, 0.3]  # the judge's own array never left the judge
+    assert np.asarray(value).tolist() == pytest.approx([0.0, 2 / 3, 1 / 3])
+
+
+def test_keyword_arguments_and_lists_are_watched_too(learner):
+    x, g, b = np.ones((2, 3)), np.ones(3), np.zeros(3)
+    _, changed = learner.modifies("layer_norm", x, g, bias=b)
+    assert changed == ["bias"]
+    _, changed = learner.modifies("bpe_encode", np.array([97, 98], dtype=np.uint8), [[97, 98]])
+    assert changed == ["merges"]
+
+
+def test_returning_an_argument_unchanged_is_not_a_modification(learner):
+    _, changed = learner.modifies("softmax_temperature", np.array([1.0, 2.0]), 1.0)
+    assert changed == []
+    assert learner.measured("softmax_temperature", np.array([1.0]), 1.0)[1] is not None
