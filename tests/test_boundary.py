@@ -240,13 +240,14 @@ def test_a_file_that_is_not_importable_python_exits_2(cli, work, reference_sourc
 
 def test_a_directory_named_like_a_python_file_is_a_class_with_no_files(cli, work):
     """``--impl x.py`` naming a directory asks for a class (every *.py in it); with none,
-    one line and exit 2. (A directory ``x.py`` inside a class is that class's row: see
-    tests/test_class_runs.py.)"""
+    one line and exit 2 (with --format json, that line as JSON on stdout). (A directory
+    ``x.py`` inside a class is that class's row: see tests/test_class_runs.py.)"""
     (work / "x.py").mkdir()
 
     result = cli("run", str(MODULE), "--impl", "x.py", "--format", "json", "--lang", "en")
 
-    assert (result.code, result.out) == (2, "")
+    assert result.code == 2
+    assert json.loads(result.out)["error"]["code"] == "use.no_learner_files"
     assert result.err == "error: no learner files (*.py) to judge\n"
 
 
@@ -378,7 +379,10 @@ def test_patching_the_judge_numpy_and_builtins_changes_no_verdict(cli, work, ref
     assert judged.claims[LOGITS]["status"] == "failed"
     verdicts = {m["name"]: m["verdict"] for m in judged.claims[LOGITS]["measurements"]}
     assert verdicts["bytes"] == "failed"
-    assert judged.others() == {"passed"}
+    # the learner's own chain_rule_nll refuses a joint that does not sum to 1 with
+    # np.isclose, which the file patched in its worker: its function changed, the judge not
+    others = {i: s for i, s in judged.statuses().items() if i not in claims_calling(CALLS[LOGITS])}
+    assert {i for i, s in others.items() if s != "passed"} == {"contract.chain-rule-nll"}
     assert_sane(judged, stem="patch_judge")
 
 
@@ -627,9 +631,9 @@ def test_as_root_the_worker_cannot_write_the_evidence_directory(cli, work, refer
 
 
 def test_the_worker_holds_none_of_the_judges_code(cli, work, reference_source):
-    """What a learner's code finds already imported in its worker: NumPy and the worker's
-    own modules, not the registry, the checks or the judge (it may import them, as
-    patch_judge.py does, to no effect)."""
+    """What a learner's code finds already imported in its worker: NumPy, not the runner,
+    the registry or the checks (the worker's own code keeps what it holds, out of reach of
+    ``sys.modules``)."""
     path = learner_dir(work, reference_source) / "modules.py"
     path.write_text(
         "import sys\n\n\n"
@@ -643,11 +647,66 @@ def test_the_worker_holds_none_of_the_judges_code(cli, work, reference_source):
     judged = judge(cli, work, path)
 
     printed = judged.claims[LOGITS]["output"].splitlines()[0]
-    # runner's own __init__ brings its exception classes and their messages; nothing judges
-    assert printed == str(
-        ["runner", "runner.errors", "runner.i18n", "runner.learner", "runner.learner.codec",
-         "runner.learner.server", "runner.learner.worker"]
-    )  # fmt: skip
+    assert printed == "[]"
+
+
+BORROWING = {
+    "import": "from checks.reference.memory import logits_memory_bytes\n",
+    "import-submodule": "import checks.reference\n",
+    "importlib": "import importlib\nimportlib.import_module('runner.judge')\n",
+    "by-path": "import sys\nsys.path.insert(0, {root!r})\nimport checks.reference\n",
+    # a learner who removes the worker's guard and imports the reference anyway: the
+    # function's code is the course's file, refused at load
+    "guard-removed": (
+        "import sys\n"
+        "sys.meta_path[:] = [f for f in sys.meta_path if 'Judge' not in type(f).__name__]\n"
+        "sys.path.append({root!r})\n"
+        "from checks.reference.memory import logits_memory_bytes\n"
+    ),
+    "guard-removed-wrapped": (
+        "import functools, sys\n"
+        "sys.meta_path[:] = [f for f in sys.meta_path if 'Judge' not in type(f).__name__]\n"
+        "sys.path.append({root!r})\n"
+        "from checks.reference import memory\n"
+        "logits_memory_bytes = functools.wraps(memory.logits_memory_bytes)("
+        "lambda *a, **k: memory.logits_memory_bytes(*a, **k))\n"
+    ),
+}
+
+
+def test_a_learners_own_module_named_like_ours_is_theirs(cli, work, reference_source):
+    """A helper module of the learner's called runner.py is theirs to import."""
+    folder = learner_dir(work, reference_source)
+    (folder / "runner.py").write_text("FACTOR = 4\n", encoding="utf-8")
+    path = folder / "own_runner.py"
+    path.write_text(
+        "from reference_impl import *  # noqa: F403\nimport runner\n\n\n"
+        "def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):\n"
+        "    return batch * length * vocab * bytes_per_value * runner.FACTOR // 4\n",
+        encoding="utf-8",
+    )
+
+    judged = judge(cli, work, path)
+
+    assert judged.claims[LOGITS]["status"] == "passed"
+
+
+@pytest.mark.parametrize("how", sorted(BORROWING))
+def test_a_file_that_hands_in_the_courses_own_code_is_refused(cli, work, reference_source, how):
+    """The reference is the answer: a file that imports it (or the judge) cannot be used,
+    and the reason says so (nothing is judged, no evidence written)."""
+    path = learner_dir(work, reference_source) / f"borrow_{how.replace('-', '_')}.py"
+    path.write_text(
+        "from reference_impl import *  # noqa: F403\n" + BORROWING[how].format(root=str(ROOT)),
+        encoding="utf-8",
+    )
+
+    judged = judge(cli, work, path)
+
+    assert judged.code == 2
+    assert judged.payload["load_failure"]["code"] == "load.raised"
+    assert "the course's own code" in judged.payload["load_failure"]["message"]
+    assert_sane(judged, stem=None)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")

@@ -11,13 +11,17 @@ is told to stop or killed. Everything it sends is plain data (:mod:`runner.learn
 framed on a pipe of its own; the judge trusts none of it.
 
 This module imports nothing of the judge: no models, no registry, no evidence writer. Code
-that runs here can only decide what its own functions return.
+that runs here can only decide what its own functions return; and a function that is the
+course's own code (``import checks.reference``, or the file loaded by path) is refused at
+load, so the reference cannot stand in for the learner's work.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib.abc
+import importlib.machinery
 import inspect
 import os
 import resource
@@ -48,6 +52,12 @@ SANDBOX_NPROC = 64  # processes a worker may add to its user's (a fork bomb stop
 # Variables the worker keeps (a learner's output is shown to the learner: a grader's tokens
 # must not be in its environment); the BLAS thread settings come from the judge.
 KEPT_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT")
+# The judge's own packages: a learner's file may not import them (see _JudgeHidden).
+JUDGE_PACKAGES = ("checks", "runner", "schemas")
+# Where they live: a function whose code comes from there is the course's, not the learner's.
+JUDGE_DIRECTORIES = tuple(
+    str(Path(__file__).resolve().parents[2] / package) + os.sep for package in JUDGE_PACKAGES
+)
 PR_GET_DUMPABLE = 3
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
@@ -155,6 +165,7 @@ def confine(
     os.environ.clear()
     os.environ.update(environment, HOME=workdir, TMPDIR=workdir, PYTHONDONTWRITEBYTECODE="1")
     sys.dont_write_bytecode = True  # a learner's helper modules leave no caches behind
+    _hide_judge()
     _prctl(PR_SET_NO_NEW_PRIVS, 1)  # no set-user-id program regains what was dropped
     _prctl(PR_SET_DUMPABLE, 0)  # other processes of this user cannot read or trace it
     # The fork server ends when its judge does (however it ends): the worker ends with it,
@@ -163,6 +174,53 @@ def confine(
     if os.getppid() != parent:  # the server ended before that
         os._exit(0)
     return isolation
+
+
+class _JudgeHidden(importlib.abc.MetaPathFinder):
+    """Refuses to import the judge's packages: a learner's file that imports
+    ``checks.reference`` would hand in the course's answer as its own."""
+
+    def find_spec(
+        self, fullname: str, path: Any = None, target: Any = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname.partition(".")[0] not in JUDGE_PACKAGES:
+            return None
+        # a learner's own helper module may share a name with ours (their runner.py)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        where = [spec.origin or "", *(spec.submodule_search_locations or [])] if spec else []
+        if where and not any(
+            os.path.realpath(w).startswith(JUDGE_DIRECTORIES)
+            or os.path.realpath(w) + os.sep in JUDGE_DIRECTORIES
+            for w in where
+            if w
+        ):
+            return spec
+        raise ImportError(f"{fullname} is the course's own code, not importable here")
+
+
+def _hide_judge() -> None:
+    """The judge's modules leave the module table (this worker's own code keeps the
+    references it holds) and cannot be imported again."""
+    for name in list(sys.modules):
+        if name.partition(".")[0] in JUDGE_PACKAGES:
+            del sys.modules[name]
+    sys.meta_path.insert(0, _JudgeHidden())
+
+
+def _borrowed(fn: Any) -> str | None:
+    """The file of the course's own code that ``fn`` is (or wraps), if it is."""
+    seen = 0
+    while fn is not None and seen < 100:  # a wrapper of a wrapper of ... the reference
+        code = getattr(fn, "__code__", None)
+        filename = getattr(code, "co_filename", None)
+        if isinstance(filename, str):
+            with contextlib.suppress(OSError, ValueError):
+                filename = os.path.realpath(filename)
+            if filename.startswith(JUDGE_DIRECTORIES):
+                return filename
+        fn = getattr(fn, "__wrapped__", None) or getattr(fn, "__func__", None)
+        seen += 1
+    return None
 
 
 def _max_fd() -> int:
@@ -290,6 +348,11 @@ def _load(
     for name in subjects:
         fn = module.__dict__.get(name)
         if callable(fn):
+            borrowed = _borrowed(fn)
+            if borrowed is not None:
+                raise ImportError(
+                    f"{name} is the course's own code ({borrowed}), not the learner's"
+                )
             functions[name] = fn
             signatures[name] = _signature(fn)
     return functions, {"status": "loaded", "signatures": signatures}
