@@ -11,6 +11,7 @@ from checks import REGISTRY
 from runner import api
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
+from runner.files import refuse_overwriting
 from runner.i18n import Catalog
 from runner.inject import FaultRun, fault_section, run_all, run_fault, variant
 from runner.load import ClaimPack, LoadedFault
@@ -39,6 +40,7 @@ def cmd_inject(args: argparse.Namespace, words: Catalog) -> int:
         raise UsageError("use.inject_needs_module", path=str(partial[0].directory))
     if args.list:
         return _list(packs, args.format, words)
+    refuse_overwriting([args.junit_xml], [f for pack in packs for f in pack.files])
     if not any(p.faults for p in packs):
         raise UsageError("use.no_faults", modules=", ".join(p.meta.id for p in packs))
     if args.all:

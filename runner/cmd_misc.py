@@ -11,6 +11,7 @@ from checks import REGISTRY
 from runner import api
 from runner.errors import UsageError
 from runner.exits import EXIT_OK
+from runner.files import refuse_overwriting
 from runner.i18n import Catalog
 from runner.learner.scaffold import scaffold
 from runner.load import display_path, load_packs
@@ -98,6 +99,7 @@ def cmd_report(args: argparse.Namespace, words: Catalog) -> int:
     path = Path(args.evidence)
     if not path.is_file():
         raise UsageError("use.no_such_file", path=display_path(path))
+    refuse_overwriting([args.html], [path])
     evidence = read_json(path)
     problems = schema_problems(evidence)
     if problems:

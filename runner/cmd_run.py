@@ -14,6 +14,7 @@ from typing import Any
 from runner import api
 from runner.errors import EvidenceError, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
+from runner.files import refuse_overwriting
 from runner.i18n import Catalog
 from runner.learner.limits import WorkerLimits
 from runner.learner.text import printable
@@ -103,6 +104,9 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
     if not args.out.strip():
         raise UsageError("use.empty_out")
     packs = api.load_claims([Path(p) for p in args.paths])
+    inputs = [f for pack in packs for f in pack.files]
+    learners, as_class = _learner_files(args.impl) if args.impl else ([], False)
+    refuse_overwriting([args.junit_xml, args.gradescope_results], [*inputs, *learners])
     options = api.RunOptions(
         pattern=args.pattern,
         challenge=args.challenge,
@@ -111,7 +115,6 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
     if args.impl:
         if args.check:
             raise UsageError("use.check_with_impl")
-        learners, as_class = _learner_files(args.impl)
         if as_class:
             return _class_run(args, words, packs, learners, options)
         return _single_run(args, words, packs, api.LearnerFile(learners[0]), options)

@@ -29,3 +29,36 @@ def read_regular(path: Path, limit: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (through links too); a path that does not exist yet
+    is compared by where it would be."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        try:
+            return os.path.realpath(a) == os.path.realpath(b)
+        except (OSError, ValueError):
+            return False
+
+
+def overwritten_input(outputs: list[Path], inputs: list[Path]) -> Path | None:
+    """The first output that names one of the inputs, if any: an output written there would
+    destroy what the command read."""
+    for output in outputs:
+        for source in inputs:
+            if same_file(output, source):
+                return output
+    return None
+
+
+def refuse_overwriting(outputs: list[str | None], inputs: list[Path]) -> None:
+    """Misuse (``use.output_is_input``) when an output option names one of the inputs."""
+    from runner.errors import UsageError
+    from runner.load import display_path
+
+    named = [Path(o) for o in outputs if o]
+    hit = overwritten_input(named, inputs)
+    if hit is not None:
+        raise UsageError("use.output_is_input", path=display_path(hit))

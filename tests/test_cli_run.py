@@ -530,3 +530,32 @@ def test_evidence_does_not_depend_on_the_language(cli, work, module_dir):
     # reasons are recorded as data (a code and numbers), never as words of one language
     assert details and all(set(d) == {"code", "params"} for d in details)
     assert all(d["code"].startswith("judge.") for d in details)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("run", "claims/", "--junit-xml", "claims/{module}/1-support.yaml"),
+        ("run", "claims/", "--junit-xml", "./claims/{module}/../{module}/module.yaml"),
+        ("run", "claims/", "--impl", "mine.py", "--junit-xml", "mine.py"),
+        ("run", "claims/", "--impl", "mine.py", "--gradescope-results", "link.py"),
+        ("inject", "--all", "claims/", "--junit-xml", "claims/{module}/faults.yaml"),
+        ("report", "ev.json", "--html", "ev.json"),
+    ],
+    ids=["claim-file", "claim-file-other-spelling", "learner-file", "learner-via-link",
+         "faults-file", "report-evidence"],
+)  # fmt: skip
+def test_an_output_that_names_an_input_is_refused_and_the_input_kept(cli, work, command):
+    """--junit-xml, --gradescope-results and --html never overwrite what the command reads
+    (a claim file, a learner's file, the evidence), however the path is spelled."""
+    (work / "mine.py").write_text("# a learner's file\n", encoding="utf-8")
+    (work / "link.py").symlink_to(work / "mine.py")
+    shutil.copyfile(ROOT / "evidence" / f"{MODULE_ID}-v{VERSION}.json", work / "ev.json")
+    before = {p: p.read_bytes() for p in work.rglob("*") if p.is_file() and ".git" not in p.parts}
+
+    result = cli(*(part.format(module=MODULE_ID) for part in command))
+
+    assert result.code == 2
+    assert "is one of this command's inputs" in result.err
+    after = {p: p.read_bytes() for p in work.rglob("*") if p.is_file() and ".git" not in p.parts}
+    assert after == before
