@@ -139,9 +139,11 @@ def _internal(exc: BaseException, words: Catalog) -> int:
 
 
 def _say(line: str) -> None:
-    """One line on stderr; a closed or full stderr is not worth a traceback."""
+    """One line on stderr, control characters shown, not acted on (a path or a claim id
+    from a hostile file may hold an escape sequence); a closed or full stderr is not worth a
+    traceback."""
     with contextlib.suppress(OSError):
-        print(line, file=sys.stderr)
+        print(printable(line), file=sys.stderr)
 
 
 def _json_error(code: str, message: str, exit_code: int, **extra: Any) -> None:

@@ -46,13 +46,18 @@ class ClaimProblem:
     kind: str = "claim"  # or "fault"
 
     def render(self, words: Catalog) -> str:
+        """One line, whatever the file held: control characters (an escape sequence in a
+        claim id or a file name) are shown, not acted on by a terminal."""
+        from runner.learner.text import printable
+
         where = f"{self.file}:{self.line}" if self.line else self.file
         parts = [where]
         if self.claim:
             parts.append(f"{words('problem.' + self.kind)} {self.claim}")
         if self.field:
             parts.append(self.field)
-        return ": ".join(parts) + f": {words.say(self.message)}"
+        line = ": ".join(parts) + f": {words.say(self.message)}"
+        return printable(line).replace("\n", "\u2424").replace("\t", " ")
 
     def sort_key(self) -> tuple[str, int, str]:
         return (self.file, self.line or 0, self.message.code)

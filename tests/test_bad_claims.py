@@ -657,3 +657,27 @@ def test_claim_file_problems_pinned_in_chinese(cli, tmp_path, monkeypatch):
         "mod/module.yaml:7: version: 应 >= 1，实际是 0",
         "声明文件中有 3 个问题；没有运行，也没有写入任何文件",
     ]
+
+
+def test_control_characters_in_a_claim_file_are_shown_not_acted_on(cli, tmp_path, monkeypatch):
+    """A claim id, a key and a file name holding an escape sequence, a bell, a carriage
+    return and a newline: the terminal is sent no control character, and each problem
+    stays on one line."""
+    escaped = "x\\e]0;owned\\a\\r\\n\\e[2J"  # YAML double-quoted escapes
+    write_module(
+        tmp_path,
+        {
+            "c\x1b[31m.yaml": f'claims:\n  - id: "{escaped}"\n    "{escaped}": 1\n',
+            "d.yaml": f'claims:\n  - id: ok\n    "{escaped}": 1\n',
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+
+    result = cli("run", "mod", "--out", "ev")
+
+    assert result.code == 2
+    assert {c for c in result.err if ord(c) < 0x20 and c != "\n"} == set()
+    lines = result.err.splitlines()
+    assert all(line.startswith("mod/") for line in lines[:-1])
+    assert any("␛[31m" in line for line in lines)
+    assert any("␛]0;owned␇␍␤␛[2J" in line for line in lines)
