@@ -7,6 +7,7 @@ about a run itself.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import shlex
 from pathlib import Path
 from typing import Any
@@ -234,7 +235,9 @@ def _class_run(
         rows.append((printable(display_path(path)), run))
         if run.load_failure is None and commit is not None and run.complete:
             docs = _evidence(run, commit, args)
-            name = variant + (".challenge" if args.challenge is not None else "")
+            name = variant + (
+                f".{challenge_variant(args.challenge)}" if args.challenge is not None else ""
+            )
             paths = write_evidence(Path(args.out), docs, commit.root, variant=name)
             written += [display_path(p) for p in paths]
         if gradescope_dir is not None:
@@ -340,8 +343,15 @@ def _variant(run: api.Run, args: argparse.Namespace, learner: str | None) -> str
             _safe_variant(learner_variants([Path(str(run.implementation["name"])).stem])[0])
         )
     if args.challenge is not None:
-        parts.append("challenge")
+        parts.append(challenge_variant(args.challenge))
     return ".".join(parts) or None
+
+
+def challenge_variant(nonce: str) -> str:
+    """``challenge-`` and 8 hex digits of the nonce's hash: runs under two nonces keep two
+    files, and a nonce (any text a grader typed) never becomes part of a file name."""
+    digest = hashlib.sha256(nonce.encode("utf-8", "surrogatepass")).hexdigest()
+    return f"challenge-{digest[:8]}"
 
 
 def _safe_variant(name: str) -> str:

@@ -20,6 +20,7 @@ import pytest
 
 from checks import REGISTRY
 from runner.challenges import challenge_claims
+from runner.cmd_run import challenge_variant
 from runner.learner.scaffold import module_subjects
 from runner.load import load_packs
 from runner.validate import metric_name
@@ -126,8 +127,8 @@ def details(out: str, claim_id: str) -> list[str]:
     return below
 
 
-def evidence(work: Path, stem: str, *, challenge: bool = False) -> dict[str, Any]:
-    name = f"{MODULE_ID}-v{VERSION}.{stem}{'.challenge' if challenge else ''}.json"
+def evidence(work: Path, stem: str, *, challenge: str | None = None) -> dict[str, Any]:
+    name = f"{MODULE_ID}-v{VERSION}.{stem}{'.' + challenge_variant(challenge) if challenge else ''}.json"
     data: dict[str, Any] = json.loads((work / "ev" / name).read_text(encoding="utf-8"))
     return data
 
@@ -334,15 +335,17 @@ def test_a_challenge_run_passes_and_records_its_nonce(cli, work, reference_file)
 
     assert ran.code == 0, ran.out + ran.err
     assert f"{N_CLAIMS + len(CHALLENGE_METRICS)} passed, 0 failed" in ran.out.splitlines()
-    assert f"wrote ev/{MODULE_ID}-v{VERSION}.ref.challenge.json" in ran.out.splitlines()
-    assert evidence(work, "ref", challenge=True)["challenge"]["nonce"] == "nonce-one"
+    one = challenge_variant("nonce-one")
+    assert one == "challenge-" + hashlib.sha256(b"nonce-one").hexdigest()[:8]
+    assert f"wrote ev/{MODULE_ID}-v{VERSION}.ref.{one}.json" in ran.out.splitlines()
+    assert evidence(work, "ref", challenge="nonce-one")["challenge"]["nonce"] == "nonce-one"
 
 
 @VALIDATE
 def test_a_challenge_run_validates_under_its_own_nonce_only(cli, work, reference_file):
     ran = run(cli, reference_file, "--challenge", "nonce-one")
     assert ran.code == 0, ran.out + ran.err
-    path = f"ev/{MODULE_ID}-v{VERSION}.ref.challenge.json"
+    path = f"ev/{MODULE_ID}-v{VERSION}.ref.{challenge_variant('nonce-one')}.json"
 
     mine = cli("validate", path, "--challenge", "nonce-one", "--claims", str(MODULE))
     assert (mine.code, mine.out) == (0, f"{path}: valid\n")
