@@ -15,6 +15,7 @@ import numpy as np
 
 from checks.outcome import Raised
 from runner.models import Close, Detail, Exact, Expectation, Raises, Range, Verdict
+from runner.models.claims import leaves as _flat
 
 Judgement = tuple[Verdict, Detail | None]
 
@@ -116,18 +117,6 @@ def _elementwise(expected: Any, actual: Any, ok: Any, unit: Any) -> Judgement:
     if len(pairs) == 1:
         return "failed", None
     return "failed", Detail.of("judge.outside", bad=len(bad), n=len(pairs), first=bad[0])
-
-
-def _flat(v: Any) -> list[Any]:
-    out: list[Any] = []
-    stack = [v]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(reversed(item))
-        else:
-            out.append(item)
-    return out
 
 
 def _equal(e: Any, a: Any) -> bool:

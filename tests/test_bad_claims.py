@@ -681,3 +681,26 @@ def test_control_characters_in_a_claim_file_are_shown_not_acted_on(cli, tmp_path
     assert all(line.startswith("mod/") for line in lines[:-1])
     assert any("␛[31m" in line for line in lines)
     assert any("␛]0;owned␇␍␤␛[2J" in line for line in lines)
+
+
+def test_an_expected_value_nested_900_deep_is_validated_without_recursion():
+    """The expectation's checks walk nested lists with a loop: deep values are judged (here:
+    accepted as numbers), never a RecursionError."""
+    from runner.models.claims import Expectation
+
+    value: object = 1.0
+    for _ in range(900):
+        value = [value]
+    expectation = Expectation.model_validate(
+        {"measure": "m", "value": value, "tolerance": {"kind": "close", "abs": 1e-9}, "source": "s"}
+    )
+    assert expectation.value == value
+    with pytest.raises(ValueError, match="finite"):
+        Expectation.model_validate(
+            {
+                "measure": "m",
+                "value": [value, float("nan")],
+                "tolerance": {"kind": "close", "abs": 1e-9},
+                "source": "s",
+            }
+        )

@@ -110,8 +110,18 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-def _flatten(v: Any) -> list[Any]:
-    return [x for item in v for x in _flatten(item)] if isinstance(v, list) else [v]
+def leaves(v: Any) -> list[Any]:
+    """The leaves of nested lists, in order; a loop, not recursion (a value nested 900 deep
+    is a problem to report, not a RecursionError)."""
+    leaves: list[Any] = []
+    stack = [v]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(reversed(item))
+        else:
+            leaves.append(item)
+    return leaves
 
 
 class Expectation(Strict):
@@ -143,7 +153,7 @@ class Expectation(Strict):
             return self
         if self.value is None:
             raise _problem("tol.needs_value", kind=tol.kind)
-        flat = _flatten(self.value)
+        flat = leaves(self.value)
         if any(_is_number(x) and not _finite_number(x) for x in flat):
             raise _problem("tol.finite_value")
         if isinstance(tol, Close):
