@@ -17,7 +17,14 @@ import pytest
 
 from runner.errors import InvalidClaims
 from runner.i18n import Catalog, catalog, resolve_language
-from runner.load import FAULTS_FILE, MODULE_FILE, YAML_SUFFIXES, ClaimPack, LoadedClaim
+from runner.load import (
+    FAULTS_FILE,
+    MODULE_FILE,
+    YAML_SUFFIXES,
+    ClaimPack,
+    LoadedClaim,
+    display_path,
+)
 from runner.models import ClaimResult
 
 
@@ -45,18 +52,52 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
     return None
 
 
+# Each module is loaded whole once per session: what one file cannot show alone (a claim id
+# used again in another file, a problem in module.yaml) is found as `run` finds it.
+_MODULES = pytest.StashKey[dict[Path, "list[ClaimPack] | InvalidClaims"]]()
+
+
+def _module(config: pytest.Config, directory: Path) -> list[ClaimPack] | InvalidClaims:
+    from runner.api import load_claims
+
+    cache = config.stash.setdefault(_MODULES, {})
+    key = directory.resolve()
+    if key not in cache:
+        try:
+            cache[key] = load_claims([directory])
+        except InvalidClaims as exc:
+            cache[key] = exc
+    return cache[key]
+
+
 class ClaimFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
         from runner.api import load_claims
 
-        try:
-            packs = load_claims([self.path])
-        except InvalidClaims as exc:
-            words = _words(self.config)
-            raise self.CollectError("\n".join(p.render(words) for p in exc.problems)) from None
+        shown = display_path(self.path)
+        module = _module(self.config, self.path.parent)
+        if isinstance(module, InvalidClaims):
+            claim_files = {display_path(p) for p in self.path.parent.iterdir()} - {
+                display_path(self.path.parent / n) for n in (MODULE_FILE, FAULTS_FILE)
+            }
+            # this file's problems, and the module's own (module.yaml, faults.yaml)
+            mine = [p for p in module.problems if p.file == shown or p.file not in claim_files]
+            if mine:
+                words = _words(self.config)
+                raise self.CollectError("\n".join(p.render(words) for p in mine))
+            try:  # the problems are another file's: this one's claims still run
+                packs = load_claims([self.path])
+            except InvalidClaims as exc:
+                words = _words(self.config)
+                raise self.CollectError("\n".join(p.render(words) for p in exc.problems)) from None
+        else:
+            packs = module
         for pack in packs:
             for loaded in pack.claims:
-                yield ClaimItem.from_parent(self, name=loaded.claim.id, loaded=loaded, pack=pack)
+                if loaded.file == shown:
+                    yield ClaimItem.from_parent(
+                        self, name=loaded.claim.id, loaded=loaded, pack=pack
+                    )
 
 
 class ClaimFailed(Exception):

@@ -209,6 +209,23 @@ def test_pytest_collects_claims_with_one_passing_and_one_failing(pytester):
     )
 
 
+def test_pytest_reports_a_claim_id_used_in_two_files_as_run_does(pytester):
+    """Each file alone is valid; the module is not: the second file's collection fails
+    naming the duplicate, the first file's claim still runs."""
+    module = pytester.path / "claims" / "demo"
+    module.mkdir(parents=True)
+    shutil.copy(MODULE / "module.yaml", module / "module.yaml")
+    shutil.copy(MODULE / "chapter.zh.txt", module / "chapter.zh.txt")
+    text = (MODULE / "7-top-k.yaml").read_text(encoding="utf-8")
+    (module / "7-top-k.yaml").write_text(text, encoding="utf-8")
+    (module / "8-again.yaml").write_text(text.replace("proposition: 7", "proposition: 8"))
+    result = pytester.runpytest_subprocess(  # its own process: NumPy loads once per process
+        "claims/", "-v", "--claims-lang", "en", "--continue-on-collection-errors"
+    )
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*7-top-k.yaml::topk.renormalize PASSED*", "*duplicate claim id*"])
+
+
 # -- list and the pre-commit hook -------------------------------------------------------------
 def test_list_text_and_json(cli):
     text = cli("list", str(CLAIMS))
