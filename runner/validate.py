@@ -187,30 +187,46 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem
     for name, param in params.items():
         if name not in inputs and param.default is inspect.Parameter.empty:
             out.append((f"inputs.{name}", msg("claim.missing_input", check=spec.name), ("inputs",)))
-    hints = _hints(spec)
+    hints, bounded = _hints(spec), _hints(spec, extras=True)
     for name, value in inputs.items():
         if name in params and name in hints:
             try:
-                _adapter(hints[name]).validate_python(value, strict=True)
+                _adapter(bounded[name]).validate_python(value, strict=True)
             except ValidationError as exc:
                 err = exc.errors()[0]
                 where = "".join(f"[{p}]" for p in err["loc"])
-                out.append(
-                    (
-                        f"inputs.{name}{where}",
-                        msg(
-                            "claim.input_type", type=_type_name(hints[name]), got=repr(value)[:120]
-                        ),
-                        ("inputs", name),
-                    )
-                )
+                out.append((f"inputs.{name}{where}", _input_message(err, hints[name], value),
+                            ("inputs", name)))  # fmt: skip
     return out
 
 
+# pydantic's constraint errors, as the bound they name (the checks' bounds: checks/inputs.py)
+_BOUNDS = {
+    "less_than_equal": ("≤", "le"),
+    "greater_than_equal": ("≥", "ge"),
+    "too_long": ("≤", "max_length"),
+    "too_short": ("≥", "min_length"),
+}
+
+
+def _input_message(err: Any, annotation: Any, value: Any) -> Msg:
+    bound = _BOUNDS.get(err["type"])
+    limit = (err.get("ctx") or {}).get(bound[1]) if bound else None
+    if bound is not None and isinstance(limit, int):
+        counted = err["type"] in ("too_long", "too_short")
+        got = len(value) if counted and isinstance(value, list) else err.get("input")
+        key = "claim.input_length" if counted else "claim.input_bound"
+        return msg(
+            key, op=bound[0], limit=limit, got=got if isinstance(got, int) else repr(got)[:120]
+        )
+    return msg("claim.input_type", type=_type_name(annotation), got=repr(value)[:120])
+
+
 @functools.cache
-def _hints(spec: CheckSpec) -> dict[str, Any]:
-    # once per check, not per claim: evaluating a check's annotations costs ~0.1 ms
-    return typing.get_type_hints(spec.fn)
+def _hints(spec: CheckSpec, extras: bool = False) -> dict[str, Any]:
+    # once per check, not per claim: evaluating a check's annotations costs ~0.1 ms; with
+    # extras, the bounds a check puts on its inputs (Annotated) come too
+    return typing.get_type_hints(spec.fn, include_extras=extras)
 
 
 @functools.cache

@@ -8,9 +8,11 @@ the paths it prints are short and relative (``mod/c.yaml:7: ...``).
 from __future__ import annotations
 
 import re
+import shutil
 import time
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 
 from checks import REGISTRY
@@ -704,3 +706,44 @@ def test_an_expected_value_nested_900_deep_is_validated_without_recursion():
                 "source": "s",
             }
         )
+
+
+@pytest.mark.parametrize(
+    ("inputs", "problem"),
+    [
+        ("{lengths: [512, 100000], d_model: 128}", "inputs.lengths[1]: ≤ 8192 expected, got 100,000"),
+        ("{lengths: [512, 0], d_model: 128}", "inputs.lengths[1]: ≥ 1 expected, got 0"),
+        (f"{{lengths: {list(range(1, 66))}, d_model: 128}}",
+         "inputs.lengths: a list of ≤ 64 entries expected, got 65"),
+        ("{lengths: [], d_model: 128}", "inputs.lengths: a list of ≥ 1 entries expected, got 0"),
+    ],
+    ids=["too-long-for-a-(T,T)-array", "zero", "too-many-sizes", "no-size"],
+)  # fmt: skip
+def test_a_claim_asking_a_check_for_too_much_work_is_refused_at_load(
+    cli, tmp_path, monkeypatch, inputs, problem
+):
+    """A slip in a size (T = 100,000 where a (T, T) array is built: 80 GB) is a problem
+    named at load, from the bounds in the check's signature (checks/inputs.py)."""
+    module = tmp_path / "mod"
+    shutil.copytree(MODULE, module)
+    audit = module / "11-audit.yaml"
+    text = audit.read_text(encoding="utf-8")
+    old = "inputs: {lengths: [512, 1024, 2048], d_model: 128}"
+    assert old in text
+    audit.write_text(text.replace(old, f"inputs: {inputs}"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+
+    result = cli("run", "mod", "--out", "ev")
+
+    assert result.code == 2
+    assert result.err.splitlines()[0].endswith(f"claim structure.averaging-cost: {problem}")
+    assert not (tmp_path / "ev").exists()
+
+
+def test_chain_rule_enumeration_past_its_bound_is_the_claims_error_not_a_hang():
+    """V^T sequences are enumerated one by one: past a million the check refuses, at once."""
+    from checks import REGISTRY
+
+    spec = REGISTRY.checks["chain_rule_exhaustive"]
+    with pytest.raises(ValueError, match="at most 1,000,000"):
+        spec.fn(REGISTRY.reference(), vocab=50257, length=1000, rng=np.random.default_rng(0))

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.inputs import Probed
 from checks.registry import Implementation, Measurements, check
 
 Array = NDArray[np.float64]
@@ -44,7 +45,7 @@ def _prefix_softmax(row: Array) -> Array:
     },
 )
 def causal_mask_as_deletion(
-    impl: Implementation, length: int, rng: np.random.Generator
+    impl: Implementation, length: Probed, rng: np.random.Generator
 ) -> Measurements:
     """Stage 5: masking with -inf equals a softmax over the prefix, element by element."""
     scores = rng.standard_normal((length, length)) * 3.0  # (T, T)
@@ -82,7 +83,7 @@ def causal_mask_as_deletion(
     ),
 )
 def position_dependence(
-    impl: Implementation, length: int, d_model: int, n_head: int, rng: np.random.Generator
+    impl: Implementation, length: Probed, d_model: int, n_head: int, rng: np.random.Generator
 ) -> Measurements:
     """Stage 3: perturb position s; record which output positions t change.
 
@@ -138,7 +139,7 @@ def position_dependence(
     },
 )
 def heads_as_weight_sets(
-    impl: Implementation, length: int, d_model: int, heads: list[int], rng: np.random.Generator
+    impl: Implementation, length: Probed, d_model: int, heads: list[int], rng: np.random.Generator
 ) -> Measurements:
     """Stage 4: H-head attention equals H one-head runs on weight slices, concatenated.
 

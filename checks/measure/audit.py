@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.inputs import Count, Probed, ProbedList, QuadraticList
 from checks.outcome import attempt
 from checks.registry import Implementation, Measurements, check
 
@@ -72,7 +73,7 @@ def temperature_ties(
     table_temperatures: list[float],
     low_temperature: float,
     high_temperature: float,
-    per_decade: int,
+    per_decade: Count,
     sweep: list[float],
 ) -> Measurements:
     """Stage 6: does temperature keep the ranking, in float16, float32 and float64?
@@ -164,7 +165,7 @@ def _tie_threshold(tied: Callable[[float], bool]) -> float:
 )
 def sampling_keeps_the_top(
     impl: Implementation,
-    vectors: int,
+    vectors: Count,
     vocab: int,
     scale: float,
     temperatures: list[float],
@@ -310,7 +311,7 @@ def top_p_adapts(
 )
 def greedy_path(
     impl: Implementation,
-    vectors: int,
+    vectors: Count,
     vocab: int,
     logits: list[float],
     low_temperature: float,
@@ -410,7 +411,7 @@ def sampling_outside_the_loss(
 )
 def per_position_blocks(
     impl: Implementation,
-    lengths: list[int],
+    lengths: ProbedList,
     d_model: int,
     vocab: int,
     rng: np.random.Generator,
@@ -496,7 +497,7 @@ def per_position_blocks(
     context=("fraction_needed",),
 )
 def mask_costs(
-    impl: Implementation, length: int, draws: int, rng: np.random.Generator
+    impl: Implementation, length: Probed, draws: Count, rng: np.random.Generator
 ) -> Measurements:
     """Stage 5: the mask takes no weight, and the masked scores are never read.
 
@@ -553,7 +554,7 @@ def _one_head(x: Array, w_q: Array, w_k: Array, w_v: Array, w_o: Array) -> Array
     precision={"max_abs_difference": "residue", "head_oracle_difference": "residue"},
 )
 def heads_own_output_blocks(
-    impl: Implementation, length: int, d_model: int, heads: list[int], rng: np.random.Generator
+    impl: Implementation, length: Probed, d_model: int, heads: list[int], rng: np.random.Generator
 ) -> Measurements:
     """Stage 4: H-head attention is the sum over heads h of one-head attention run with the
     columns of W_Q, W_K, W_V and the rows of W_O that belong to h:
@@ -682,7 +683,7 @@ def position_code(
     impl: Implementation,
     vocab: int,
     d_model: int,
-    lengths: list[int],
+    lengths: ProbedList,
     long_context: int,
     shift: int,
     rng: np.random.Generator,
@@ -780,7 +781,7 @@ def position_code(
 )
 def kv_cache_decoding(
     impl: Implementation,
-    length: int,
+    length: Probed,
     d_model: int,
     n_head: int,
     tokens: list[int],
@@ -837,7 +838,7 @@ def kv_cache_decoding(
     precision={"peak_bytes": "memory", "peak_bytes_per_position": "memory", "slope": "memory"},
 )
 def averaging_cost(
-    impl: Implementation, lengths: list[int], d_model: int, rng: np.random.Generator
+    impl: Implementation, lengths: QuadraticList, d_model: int, rng: np.random.Generator
 ) -> Measurements:
     """Stage 2: the peak memory one call of the averaging model allocates, as T grows
     (measured where the function runs: tracemalloc sees NumPy's arrays)."""

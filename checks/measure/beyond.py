@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.inputs import Probed, Quadratic, QuadraticList
 from checks.measure.common import CHAPTER_GPT2, log10_total
 from checks.measure.sampling import DTYPES, underflow_temperature
 from checks.registry import Implementation, Measurements, check
@@ -117,7 +118,7 @@ def _linear_madds(t_len: int, d: int, d_v: int) -> int:
     precision={"max_abs_difference": "residue", "max_abs_difference_by_block": "residue"},
 )
 def flash_tiling_equivalence(
-    impl: Implementation, length: int, d_model: int, blocks: list[int], rng: np.random.Generator
+    impl: Implementation, length: Probed, d_model: int, blocks: list[int], rng: np.random.Generator
 ) -> Measurements:
     """Stage 2: tiled attention with the online softmax equals the naive causal attention,
     for every block size, and takes no weight of its own."""
@@ -165,8 +166,8 @@ def flash_tiling_equivalence(
 )
 def flash_memory_scaling(
     impl: Implementation,
-    lengths: list[int],
-    naive_lengths: list[int],
+    lengths: QuadraticList,
+    naive_lengths: QuadraticList,
     d_model: int,
     block: int,
     rng: np.random.Generator,
@@ -261,11 +262,11 @@ def _causality(
 )
 def linear_attention_cost(
     impl: Implementation,
-    lengths: list[int],
-    memory_lengths: list[int],
-    naive_lengths: list[int],
+    lengths: QuadraticList,
+    memory_lengths: QuadraticList,
+    naive_lengths: QuadraticList,
     d_model: int,
-    causal_length: int,
+    causal_length: Probed,
     rng: np.random.Generator,
 ) -> Measurements:
     """Stage 2: on the same q, k, v linear attention's output differs from softmax attention's
@@ -371,7 +372,7 @@ def _moe_weights(
 )
 def moe_scaling(
     impl: Implementation,
-    length: int,
+    length: Quadratic,
     d_model: int,
     d_ff: int,
     experts: list[int],
@@ -517,9 +518,9 @@ def factorization_gap(impl: Implementation, vocab: int, length: int) -> Measurem
 )
 def attention_axis(
     impl: Implementation,
-    lengths: list[int],
-    memory_lengths: list[int],
-    naive_lengths: list[int],
+    lengths: QuadraticList,
+    memory_lengths: QuadraticList,
+    naive_lengths: QuadraticList,
     d_model: int,
     block: int,
     memory_block: int,

@@ -31,6 +31,7 @@ import numpy as np
 
 from checks import generators as _generators  # noqa: F401  (registers the generators)
 from checks.generators import Case
+from checks.inputs import Count
 from checks.outcome import Raised, attempt
 from checks.registry import REGISTRY, Implementation, Measurements, check
 
@@ -57,7 +58,7 @@ def matches_reference(
     impl: Implementation,
     subject: str,
     generator: str,
-    cases: int,
+    cases: Count,
     rng: np.random.Generator,
     rtol: float,
     atol: float = 0.0,

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from checks.inputs import MAX_ENUMERATED, Probed
 from checks.measure.common import CHAPTER_GPT2, log10_total
 from checks.registry import Implementation, Measurements, check
 
@@ -51,6 +52,11 @@ def chain_rule_exhaustive(
     impl: Implementation, vocab: int, length: int, rng: np.random.Generator
 ) -> Measurements:
     """Stage 1: on every one of the V^T sequences, the chain-rule NLL equals the joint NLL."""
+    if vocab < 1 or length < 1 or length * math.log10(vocab) > math.log10(MAX_ENUMERATED):
+        raise ValueError(
+            f"V^T = {vocab}^{length} sequences to enumerate; this check enumerates at most "
+            f"{MAX_ENUMERATED:,} (V >= 1, T >= 1)"
+        )
     # A random joint distribution over all sequences, shape (V,) * T, summing to 1.
     joint = rng.dirichlet(np.ones(vocab**length)).reshape((vocab,) * length)
     chain = impl["chain_rule_nll"]
@@ -94,7 +100,7 @@ def giant_mlp_orders(impl: Implementation, vocab: int, length: int, hidden: int)
     precision={"max_abs_difference_from_prefix_mean": "residue"},
 )
 def averaging_model_structure(
-    impl: Implementation, length: int, d_model: int, rng: np.random.Generator
+    impl: Implementation, length: Probed, d_model: int, rng: np.random.Generator
 ) -> Measurements:
     """Stage 2: the averaging model takes no weights; its output is the prefix mean."""
     model = impl["averaging_model"]
