@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from runner.cli import main
@@ -808,3 +809,25 @@ def _sandbox_processes() -> list[int]:
         if uid >= 2_000_000_000 and state not in ("Z", "X"):
             found.append(int(entry))
     return found
+
+
+def test_inputs_too_large_for_the_worker_are_the_judges_error_and_the_worker_lives_on(
+    reference_source, tmp_path
+):
+    """A check that sends more than the worker accepts is refused before it is sent (a
+    TypeError of the judge's, not the learner's crash), and the next call is answered."""
+    from runner.learner import codec
+    from runner.learner.session import LearnerSession, WorkerLimits
+
+    path = tmp_path / "reference_impl.py"
+    path.write_text(reference_source, encoding="utf-8")
+    with LearnerSession(path, ["logits_memory_bytes"], WorkerLimits(timeout_s=TIMEOUT)) as s:
+        assert s.open() is None
+        too_many = [0] * (codec.REQUEST.max_elements + 1)
+        with pytest.raises(TypeError, match="cannot send the inputs of logits_memory_bytes"):
+            s.call("logits_memory_bytes", (too_many, 1, 1), {}, measure=False)
+        # as many numbers as allowed, at 8 bytes each, and some text: over the byte limit
+        too_big = (np.zeros(codec.REQUEST.max_elements - 10), 1, 1)
+        with pytest.raises(TypeError, match="over the limit"):
+            s.call("logits_memory_bytes", too_big, {"note": "x" * 4096}, measure=False)
+        assert s.call("logits_memory_bytes", (1, 2, 3), {}, measure=False).value == 24

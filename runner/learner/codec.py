@@ -51,6 +51,11 @@ class Limits:
     max_elements: int = 2**21  # scalars in all arrays and lists together
 
 
+# What the judge may send a worker and the worker accepts: one object for both sides, so
+# inputs too large for the worker are refused as the judge's own error before they leave
+# (a worker that dropped them would look like a learner's crash).
+REQUEST = Limits()
+
 PLAIN = (bool, int, float, str, list, tuple, dict)
 
 

@@ -427,7 +427,11 @@ class LearnerSession:
         if watch:
             request["watch"] = True
         try:
-            encoded = codec.encode(request)
+            encoded = codec.encode(request, codec.REQUEST)
+            if len(encoded) > codec.REQUEST.max_bytes:
+                raise codec.CodecError(
+                    f"{len(encoded):,} bytes, over the limit of {codec.REQUEST.max_bytes:,}"
+                )
         except codec.CodecError as exc:  # our own inputs: a bug in a check, not the learner's
             raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
         reply = self._exchange(name, encoded)

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np  # imported here so the fork server holds it for every worker
 
-from runner.learner.codec import CodecError, Limits, decode, encode, kind_of
+from runner.learner.codec import REQUEST, CodecError, Limits, decode, encode, kind_of
 
 MODULE_NAME = "learner_impl"
 FRAME = struct.Struct("<Q")  # each message: its length, then its bytes
@@ -111,7 +111,7 @@ def serve(
     while True:
         try:
             os.set_blocking(request_fd, True)  # the learner's code may have changed it
-            call = decode(_receive(request_fd))
+            call = decode(_receive(request_fd), REQUEST)
             name, args, kwargs = call["name"], call["args"], call["kwargs"]
             measure, watch = call["measure"], call.get("watch") is True
         except (CodecError, EOFError, OSError, KeyError, TypeError, AttributeError):
