@@ -19,7 +19,7 @@ from typing import Any
 
 from runner.errors import ClaimsError, InvalidClaims, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE
-from runner.i18n import LANGS, Catalog, catalog, resolve_language
+from runner.i18n import LANGS, Catalog, catalog, os_reason, resolve_language
 from runner.learner.text import printable
 
 # command -> (module, arguments function, command function); imported only when chosen, so
@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FOUND_WANTING
     except OSError as exc:  # the output itself cannot be written (e.g. stdout on a full disk)
         _silence_stdout()
-        _say(words("error", message=words("error.output", reason=exc.strerror or str(exc))))
+        _say(words("error", message=words("error.output", reason=os_reason(exc))))
         return EXIT_MISUSE
 
 

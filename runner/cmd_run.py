@@ -16,7 +16,7 @@ from runner import api
 from runner.errors import EvidenceError, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.files import refuse_overwriting
-from runner.i18n import Catalog
+from runner.i18n import Catalog, os_reason
 from runner.learner.limits import WorkerLimits
 from runner.learner.text import printable
 from runner.load import ClaimPack, display_path
@@ -140,7 +140,7 @@ def _learner_files(values: list[str]) -> tuple[list[Path], bool]:
                 files += sorted(p for p in path.iterdir() if p.suffix == ".py")
             except OSError as exc:
                 raise UsageError(
-                    "use.cannot_list", path=display_path(path), reason=exc.strerror or ""
+                    "use.cannot_list", path=display_path(path), reason=os_reason(exc)
                 ) from None
         elif path.suffix == ".py" and (path.exists() or path.is_symlink()):
             files.append(path)

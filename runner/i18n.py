@@ -13,6 +13,7 @@ languages: ids, JSON paths, file names and numbers are shown the same in both.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -133,3 +134,29 @@ def say(lang: Lang, code: str, /, **params: Any) -> str:
 def bilingual(code: str, /, **params: Any) -> dict[str, str]:
     """The message in both languages, for fields that carry ``zh`` and ``en``."""
     return {lang: say(lang, code, **params) for lang in LANGS}
+
+
+# The operating system's reasons in the reader's language (strerror is always English).
+_OS_REASONS = {
+    errno.ENOENT: "os.no_such_file",
+    errno.EACCES: "os.permission",
+    errno.EPERM: "os.permission",
+    errno.EISDIR: "os.is_directory",
+    errno.ENOTDIR: "os.not_directory",
+    errno.ENOSPC: "os.no_space",
+    errno.EDQUOT: "os.no_space",
+    errno.EROFS: "os.read_only",
+    errno.ELOOP: "os.link_loop",
+    errno.ENAMETOOLONG: "os.name_too_long",
+    errno.EMFILE: "os.too_many_open",
+    errno.ENFILE: "os.too_many_open",
+    errno.EPIPE: "os.broken_pipe",
+    errno.EIO: "os.io",
+}
+
+
+def os_reason(exc: OSError) -> Msg | str:
+    """Why the system refused, as a message when the reason is a common one; otherwise the
+    system's own words."""
+    code = _OS_REASONS.get(exc.errno or 0)
+    return msg(code) if code else (exc.strerror or type(exc).__name__)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from runner.errors import ClaimProblem, InvalidClaims, UsageError
 from runner.files import NotRegular, read_regular
-from runner.i18n import Msg, msg
+from runner.i18n import Msg, msg, os_reason
 from runner.models import Claim, Fault, FaultsFile, ModuleMeta, PropositionFile, Text
 from runner.safeyaml import MAX_BYTES as MAX_CLAIM_BYTES
 from runner.safeyaml import Document, YamlError, parse
@@ -251,7 +251,7 @@ def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
         problems.append(ClaimProblem(display_path(path), None, msg("claim.not_regular")))
         return None
     except OSError as exc:
-        reason = msg("claim.cannot_read", reason=exc.strerror or str(exc))
+        reason = msg("claim.cannot_read", reason=os_reason(exc))
         problems.append(ClaimProblem(display_path(path), None, reason))
         return None
     if len(raw) > MAX_CLAIM_BYTES:

@@ -13,7 +13,7 @@ import pytest
 
 from runner import i18n
 from runner.i18n import LANGS, Msg, catalog, resolve_language
-from tests.conftest import ROOT
+from tests.conftest import CLAIMS, ROOT
 
 pytest_plugins = ("pytester",)
 LOCALES = ROOT / "runner" / "locales"
@@ -189,3 +189,16 @@ def test_locale_files_are_package_data():
     text = (ROOT / "pyproject.toml").read_text("utf-8")
     assert 'runner = ["locales/*.json"' in text
     assert Path(i18n.__file__).parent.joinpath("locales", "zh.json").is_file()
+
+
+def test_the_systems_reasons_are_in_the_readers_language(cli, tmp_path):
+    """strerror is English only: a common reason (here ENOTDIR) is a message of ours."""
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    out = str(blocker / "ev")
+    zh = cli("run", str(CLAIMS), "--out", out, "--lang", "zh")
+    en = cli("run", str(CLAIMS), "--out", out, "--lang", "en")
+    assert (zh.code, en.code) == (2, 2)
+    assert zh.err.splitlines()[-1].endswith("无法写入：路径中有一部分不是目录")
+    assert en.err.splitlines()[-1].endswith("cannot write: a part of the path is not a directory")
+    assert "Not a directory" not in zh.err

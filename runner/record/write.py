@@ -22,6 +22,7 @@ from typing import Any
 
 from runner.errors import EvidenceError
 from runner.files import NotRegular, read_regular
+from runner.i18n import Msg, os_reason
 from runner.load import ClaimPack, display_path
 from runner.provenance import repo_relative
 from runner.record.schema import schema_problems
@@ -69,8 +70,8 @@ def read_json(path: Path, what: str = "evidence") -> Any:
         raise EvidenceError("io.unreadable_json", path=shown, what=what) from None
 
 
-def _reason(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
+def _reason(exc: OSError) -> Msg | str:
+    return os_reason(exc)
 
 
 # -- writing ---------------------------------------------------------------------------------
