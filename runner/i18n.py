@@ -152,6 +152,7 @@ _OS_REASONS = {
     errno.ENFILE: "os.too_many_open",
     errno.EPIPE: "os.broken_pipe",
     errno.EIO: "os.io",
+    errno.EEXIST: "os.exists",
 }
 
 

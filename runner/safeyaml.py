@@ -24,6 +24,45 @@ Path = tuple[str | int, ...]
 MAX_BYTES = 1_000_000
 MAX_NODES = 100_000
 MAX_DIGITS = 1_000  # a count the chapter shows has at most dozens; Python refuses 4,300
+# libyaml's phrases (English only) -> our catalogue's (yaml.libyaml.*), so a syntax error
+# reads in the reader's language; a phrase not listed is shown as libyaml wrote it
+LIBYAML_PHRASES = {
+    "mapping values are not allowed in this context": "yaml.libyaml.mapping_here",
+    "mapping values are not allowed here": "yaml.libyaml.mapping_here2",
+    "did not find expected key": "yaml.libyaml.expected_key",
+    "did not find expected ',' or '}'": "yaml.libyaml.expected_brace",
+    "did not find expected ',' or ']'": "yaml.libyaml.expected_bracket",
+    "could not find expected ':'": "yaml.libyaml.expected_colon",
+    "did not find expected '-' indicator": "yaml.libyaml.expected_dash",
+    "did not find expected node content": "yaml.libyaml.expected_node",
+    "found character that cannot start any token": "yaml.libyaml.bad_token",
+    "found a tab character that violates indentation": "yaml.libyaml.tab_indent",
+    "found a tab character where an indentation space is expected": "yaml.libyaml.tab_space",
+    "found unknown escape character": "yaml.libyaml.bad_escape",
+    "found unexpected end of stream": "yaml.libyaml.end_of_stream",
+    "found undefined tag handle": "yaml.libyaml.tag_handle",
+    "found unknown directive name": "yaml.libyaml.directive",
+    "but found another document": "yaml.libyaml.another_document",
+    "found undefined alias": "yaml.libyaml.undefined_alias",
+    "block sequence entries are not allowed in this context": "yaml.libyaml.block_entries",
+    "while parsing a block mapping": "yaml.libyaml.ctx.block_mapping",
+    "while parsing a block collection": "yaml.libyaml.ctx.block_collection",
+    "while parsing a flow mapping": "yaml.libyaml.ctx.flow_mapping",
+    "while parsing a flow sequence": "yaml.libyaml.ctx.flow_sequence",
+    "while scanning for the next token": "yaml.libyaml.ctx.next_token",
+    "while parsing a quoted scalar": "yaml.libyaml.ctx.quoted_parse",
+    "while scanning a quoted scalar": "yaml.libyaml.ctx.quoted_scan",
+    "while scanning a simple key": "yaml.libyaml.ctx.simple_key",
+    "while scanning a block scalar": "yaml.libyaml.ctx.block_scalar",
+    "while parsing a node": "yaml.libyaml.ctx.node",
+    "while parsing a block node": "yaml.libyaml.ctx.block_node",
+    "while parsing a flow node": "yaml.libyaml.ctx.flow_node",
+    "while scanning a directive": "yaml.libyaml.ctx.directive",
+    "while scanning a tag": "yaml.libyaml.ctx.tag",
+    "expected a single document in the stream": "yaml.libyaml.ctx.single_document",
+}
+
+
 _TAG = "tag:yaml.org,2002:"
 _STR, _INT, _SEQ, _MAP = (_TAG + t for t in ("str", "int", "seq", "map"))
 _SCALAR_TAGS = {_TAG + t for t in ("str", "int", "float", "bool", "null")}
@@ -194,10 +233,15 @@ def parse(
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
-        what = " ".join(s for s in (exc.context, exc.problem) if s)
+        what = _phrase(exc.problem or "")
         tab = mark is not None and "\t" in _source_line(text, mark.line)[: mark.column + 1]
-        code = "yaml.syntax_tab" if tab else "yaml.syntax"
-        raise YamlError([Problem(line, msg(code, what=what))]) from None
+        if tab:
+            problem = msg("yaml.syntax_tab", what=what)
+        elif exc.context:
+            problem = msg("yaml.syntax_context", context=_phrase(exc.context), what=what)
+        else:
+            problem = msg("yaml.syntax", what=what)
+        raise YamlError([Problem(line, problem)]) from None
     except yaml.YAMLError as exc:  # the reader's: a control character, ...
         what = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise YamlError([Problem(None, msg("yaml.syntax", what=what))]) from None
@@ -205,6 +249,12 @@ def parse(
         raise YamlError([Problem(None, msg("yaml.too_deep"))]) from None
     finally:
         loader.dispose()
+
+
+def _phrase(text: str) -> Msg | str:
+    """One of libyaml's phrases in the reader's language, when we know it."""
+    code = LIBYAML_PHRASES.get(text)
+    return msg(code) if code else text
 
 
 def _refuse_anchors(text: str) -> None:

@@ -96,7 +96,7 @@ CASES = [
         {"c.yaml": variant(("check: top_k_support", "check: [top_k_support"))},
         # the unclosed '[' on line 7 is noticed where the next key starts
         [
-            "mod/c.yaml:8: YAML syntax error: while parsing a flow sequence "
+            "mod/c.yaml:8: YAML syntax error (while parsing a flow sequence): "
             "did not find expected ',' or ']'"
         ],
     ),
@@ -104,7 +104,7 @@ CASES = [
         "tab-indentation",
         {"c.yaml": variant(("    check:", "\tcheck:"))},
         [
-            "mod/c.yaml:7: YAML syntax error: while scanning for the next token "
+            "mod/c.yaml:7: YAML syntax error: "
             "found character that cannot start any token (a tab? YAML indents with spaces only)"
         ],
     ),
@@ -142,16 +142,16 @@ CASES = [
         "two-yaml-documents",
         {"c.yaml": VALID + "---\nproposition: 8\n"},
         [
-            "mod/c.yaml:17: YAML syntax error: "
-            "expected a single document in the stream but found another document"
+            "mod/c.yaml:17: YAML syntax error (expected a single document in the stream): "
+            "but found another document"
         ],
     ),
     Case(
         "nesting-too-deep",
         {"c.yaml": "claims: " + "[" * 5000 + "]" * 5000 + "\n"},
         [
-            "mod/c.yaml:1: YAML syntax error: "
-            "while increasing flow level exceeded maximum nesting depth"
+            "mod/c.yaml:1: YAML syntax error (while increasing flow level): "
+            "exceeded maximum nesting depth"
         ],
     ),
     Case(

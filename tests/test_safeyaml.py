@@ -87,7 +87,7 @@ def test_an_unhashable_key_is_a_yaml_error_with_its_line() -> None:
         safeyaml.parse("ok: 1\n? [a, b]\n: 2\n")
     (problem,) = info.value.problems
     assert problem.line == 2
-    assert problem.message.code == "yaml.syntax"
+    assert problem.message.code == "yaml.syntax_context"
     assert "found unhashable key" in problem.message.params["what"]
 
 
@@ -290,7 +290,9 @@ def test_size_encoding_and_syntax_are_problems_with_their_line():
     assert shape(problems_of(b"a: 1\nb: \xff\n")) == [
         (2, (), "yaml.not_utf8", {"byte": 8, "value": "0xff"})
     ]
-    assert [(p.line, p.message.code) for p in problems_of("a: [1\n")] == [(2, "yaml.syntax")]
+    assert [(p.line, p.message.code) for p in problems_of("a: [1\n")] == [
+        (2, "yaml.syntax_context")
+    ]
     assert [(p.line, p.message.code) for p in problems_of("a:\n\t- 1\n")] == [
         (2, "yaml.syntax_tab")
     ]
@@ -308,3 +310,23 @@ def test_without_aliases_any_text_is_refused_or_built_as_safe_loader_builds_it(t
                 catalog(lang).say(problem.message)
         return
     assert same(ours.data, safe_loader_data(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "zh"),
+    [
+        ("a: b: c\n", "YAML 语法错误：此处不允许映射值（多了一个冒号？值里的冒号要加引号）"),
+        ("a: [1, 2\n", "YAML 语法错误（解析流式序列时）：没有找到预期的 ',' 或 ']'"),
+        ("a:\n  b: 1\n c: 2\n", "YAML 语法错误（解析块映射时）：没有找到预期的键（缩进不一致？）"),
+        ("a: 'x\n", "YAML 语法错误（扫描带引号的标量时）：文件意外结束（引号或括号没有闭合？）"),
+    ],
+)
+def test_libyamls_common_phrases_read_in_chinese(text, zh):
+    """libyaml speaks English only: its common phrases are our catalogue's; an unknown one
+    is shown as libyaml wrote it."""
+    from runner.i18n import catalog
+
+    with pytest.raises(safeyaml.YamlError) as info:
+        safeyaml.parse(text)
+    (problem,) = info.value.problems
+    assert catalog("zh").say(problem.message) == zh

@@ -117,7 +117,14 @@ def write_json_atomic(path: Path, doc: Any) -> None:
 
 def write_text_atomic(path: Path, text: str) -> None:
     """Write to a temporary file beside ``path``, then rename: all of it or nothing. The
-    folder must exist (a report is not a reason to create directories)."""
+    folders on the way are made, as pytest's --junitxml makes them (the path is the
+    person's own choice)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise EvidenceError(
+            "io.cannot_write", path=display_path(path), reason=_reason(exc)
+        ) from None
     commit_staged([stage(path, text)])
 
 
