@@ -13,6 +13,7 @@ import errno
 import importlib
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -34,9 +35,32 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+# argparse's messages (English only) as our catalogue's, read back from its wording; a
+# message not listed is shown as argparse wrote it
+ARGPARSE_MESSAGES = [
+    (re.compile(p), code)
+    for p, code in (
+        (r"the following arguments are required: (?P<names>.+)", "argparse.required"),
+        (r"one of the arguments (?P<names>.+) is required", "argparse.one_required"),
+        (r"argument (?P<arg>\S+): invalid choice: (?P<value>.+) \(choose from (?P<choices>.+)\)",
+         "argparse.choice"),
+        (r"argument (?P<arg>\S+): not allowed with argument (?P<other>.+)", "argparse.exclusive"),
+        (r"unrecognized arguments: (?P<names>.+)", "argparse.unrecognized"),
+        (r"argument (?P<arg>\S+): expected one argument", "argparse.expected_one"),
+        (r"argument (?P<arg>\S+): expected at least one argument", "argparse.expected_some"),
+        (r"argument (?P<arg>\S+): invalid (?P<type>\w+) value: (?P<value>.+)", "argparse.invalid"),
+        (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.+)", "argparse.ambiguous"),
+    )
+]  # fmt: skip
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # argparse's own exit code for misuse is 2 too
         self.print_usage(sys.stderr)
+        for pattern, code in ARGPARSE_MESSAGES:
+            found = pattern.fullmatch(message)
+            if found:
+                raise UsageError(code, **found.groupdict())
         raise UsageError("use.argument", message=message)
 
 
@@ -59,6 +83,7 @@ def build_parser(words: Catalog, command: str | None = None) -> argparse.Argumen
         epilog=words("help.epilog"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     common = _Parser(add_help=False)
     common.add_argument("--lang", choices=LANGS, default=None, help=words("help.lang"))
     sub = parser.add_subparsers(
@@ -71,6 +96,15 @@ def build_parser(words: Catalog, command: str | None = None) -> argparse.Argumen
         if command is None or command == name:
             getattr(importlib.import_module(module), define)(child, words)
     return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("learn-llm-claims")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
 
 
 def _command(name: str) -> Callable[[argparse.Namespace, Catalog], int]:

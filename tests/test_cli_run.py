@@ -458,14 +458,21 @@ def test_nonexistent_path_is_misuse(cli, work):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["run", "claims/", "--bogus"], "error: unrecognized arguments: --bogus"),
-        (["run", "--format", "xml"], "error: argument --format: invalid choice: 'xml'"),
-        ([], "error: the following arguments are required: COMMAND"),
-        (["walk"], "error: argument COMMAND: invalid choice: 'walk'"),
+        (["run", "claims/", "--bogus"], "error: not an argument of this command: --bogus"),
+        (["run", "--format", "xml"], "error: --format: 'xml' is not one of 'text', 'json'"),
+        ([], "error: missing: COMMAND"),
+        (["walk"], "error: COMMAND: 'walk' is not one of 'run', 'inject', "),
+        (["run", "claims/", "--timeout"], "error: --timeout needs a value"),
+        (["inject", "claims/"], "error: one of --fault --list --all is required"),
+        (["inject", "--all", "--fault", "x"], "error: --fault cannot be used with --all"),
+        (["run", "--lang", "zh", "claims/", "--bogus"], "错误：不是这个命令的参数：--bogus"),
+        (["inject", "claims/", "--lang", "zh"], "错误：需要 --fault --list --all 之一"),
     ],
-    ids=["unknown-option", "bad-format", "no-command", "unknown-command"],
-)
+    ids=["unknown-option", "bad-format", "no-command", "unknown-command", "no-value",
+         "one-of", "exclusive", "zh-unknown-option", "zh-one-of"],
+)  # fmt: skip
 def test_bad_arguments_exit_2_without_traceback(cli, work, args, message):
+    """argparse's English is read back into our catalogue: the reader's language."""
     result = cli(*args)
 
     assert result.code == 2
@@ -559,3 +566,12 @@ def test_an_output_that_names_an_input_is_refused_and_the_input_kept(cli, work, 
     assert "is one of this command's inputs" in result.err
     after = {p: p.read_bytes() for p in work.rglob("*") if p.is_file() and ".git" not in p.parts}
     assert after == before
+
+
+def test_version_is_the_installed_packages(cli):
+    from importlib.metadata import version
+
+    result = cli("--version")
+
+    assert result.code == 0
+    assert result.out.strip() == f"python -m runner {version('learn-llm-claims')}"
