@@ -4,11 +4,26 @@ over a submission), interrupts, and text shown escaped once."""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import struct
+import subprocess
+import sys
+import zlib
 from pathlib import Path
 
 import pytest
 
-from tests.test_validate_submissions import GOOD_YAML, learner_repo, validate
+from tests.conftest import MODULE, ROOT
+from tests.test_validate_submissions import (
+    ARTIFACT,
+    GOOD_YAML,
+    LEARNER_HEAD,
+    git,
+    learner_repo,
+    submit,
+    validate,
+)
 
 
 @pytest.fixture
@@ -52,3 +67,199 @@ def test_a_junit_report_over_a_file_of_a_folder_is_refused(cli, work):
     assert result.code == 2
     assert sub.read_text(encoding="utf-8") == GOOD_YAML
     assert not Path("subs/b.xml").exists()
+
+
+# -- objects are judged by the size they declare before they are inflated ----------------------
+def bomb_commit(size: int) -> tuple[str, bytes]:
+    """(the sha, the contents) of a well-formed commit padded with NULs to ``size`` bytes."""
+    head = (
+        b"tree 4b825dc642cb6eb9a060e54bf8d69288fbccfd4b\n"
+        b"author a <a> 0 +0000\ncommitter a <a> 0 +0000\n\n"
+    )
+    body = head + b"\0" * (size - len(head))
+    return hashlib.sha1(b"commit %d\0" % size + body).hexdigest(), body
+
+
+def write_pack(repo: Path, entries: list[tuple[str, bytes]]) -> None:
+    """A pack of (sha, raw entry) at consecutive offsets, and its index."""
+    from dulwich.pack import write_pack_index_v2
+
+    data = b"PACK" + struct.pack(">LL", 2, len(entries))
+    index = []
+    for sha, entry in entries:
+        index.append((bytes.fromhex(sha), len(data), zlib.crc32(entry)))
+        data += entry
+    checksum = hashlib.sha1(data).digest()
+    folder = repo / ".git" / "objects" / "pack"
+    folder.mkdir(exist_ok=True)
+    (folder / "pack-hostile.pack").write_bytes(data + checksum)
+    with (folder / "pack-hostile.idx").open("wb") as fh:
+        write_pack_index_v2(fh, sorted(index), checksum)
+
+
+def entry_header(type_num: int, size: int) -> bytes:
+    out = bytearray()
+    byte = (type_num << 4) | (size & 15)
+    size >>= 4
+    while size:
+        out.append(byte | 0x80)
+        byte = size & 0x7F
+        size >>= 7
+    out.append(byte)
+    return bytes(out)
+
+
+def peak_memory_of(work: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], int]:
+    """``validate ARGS`` in a child; (its result, its peak resident memory in bytes)."""
+    code = (
+        "import resource, sys\n"
+        "from runner.cli import main\n"
+        "code = main(sys.argv[1:])\n"
+        "sys.stdout.flush()\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "validate", *args, "--claims", str(MODULE)],
+        cwd=work,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "LEARN_LLM_LANG": "en"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done, int(done.stderr.split()[-1]) * 1024
+
+
+def test_a_packed_commit_declaring_a_gigabyte_is_refused_before_it_is_inflated(work):
+    size = 1 << 30
+    sha, _ = bomb_commit(64)  # the name does not matter: the size is judged first
+    stream = zlib.compressobj(9)
+    compressed = stream.compress(b"\0" * (1 << 24)) * 64 + stream.flush()  # 1 GiB of NULs
+    write_pack(work / "repo", [(sha, entry_header(1, size) + compressed)])
+
+    done, peak = peak_memory_of(work, submit(work, sha), "--repo", "repo")
+
+    assert done.stdout.splitlines()[1:] == [
+        f"  $.commit: could not check {sha} in repo: a commit object of {size:,} bytes is "
+        "beyond the limit for its kind; it was not read"
+    ]
+    assert done.returncode == 1
+    assert peak < 400 << 20
+
+
+def test_a_packed_commit_whose_stream_outgrows_its_declared_size_is_malformed(work):
+    sha, body = bomb_commit(200)
+    write_pack(work / "repo", [(sha, entry_header(1, 200) + zlib.compress(body + b"\0" * 10**7))])
+
+    done, peak = peak_memory_of(work, submit(work, sha), "--repo", "repo")
+
+    assert done.stdout.splitlines()[1:] == [
+        f"  $.commit: could not check {sha} in repo: an object in its database is malformed "
+        "(size-not-as-declared)"
+    ]
+    assert peak < 400 << 20
+
+
+def test_a_delta_whose_result_is_a_gigabyte_is_refused(work):
+    _, base = bomb_commit(100)
+    base_sha = hashlib.sha1(b"commit 100\0" + base).hexdigest()
+    # the result: base copied (0x10000 bytes at a time, from offset 0) far beyond the limit
+    target = 1 << 30
+    delta = bytes([100]) + _varint(target) + b"\x90\x64" * 16  # copy 100 bytes, 16 times
+    sha = "ab" * 20
+    write_pack(
+        work / "repo",
+        [
+            (base_sha, entry_header(1, 100) + zlib.compress(base)),
+            (sha, entry_header(7, len(delta)) + bytes.fromhex(base_sha) + zlib.compress(delta)),
+        ],
+    )
+
+    done, _ = peak_memory_of(work, submit(work, sha), "--repo", "repo")
+
+    assert done.stdout.splitlines()[1:] == [
+        f"  $.commit: could not check {sha} in repo: a commit object of {target:,} bytes is "
+        "beyond the limit for its kind; it was not read"
+    ]
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def test_a_loose_commit_declaring_a_gigabyte_is_refused_before_it_is_inflated(work):
+    size = 1 << 30
+    sha, _ = bomb_commit(64)
+    stream = zlib.compressobj(9)
+    data = stream.compress(b"commit %d\0" % size) + stream.compress(b"\0" * (1 << 24)) * 64
+    path = work / "repo" / ".git" / "objects" / sha[:2] / sha[2:]
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(data + stream.flush())
+
+    done, peak = peak_memory_of(work, submit(work, sha), "--repo", "repo")
+
+    assert done.stdout.splitlines()[1:] == [
+        f"  $.commit: could not check {sha} in repo: a commit object of {size:,} bytes is "
+        "beyond the limit for its kind; it was not read"
+    ]
+    assert peak < 400 << 20
+
+
+# -- the learner's commit is one their refs lead to, and holds their artifacts --------------------
+def test_a_dangling_commit_is_not_the_learners(cli, work):
+    repo = work / "repo"
+    (repo / "other.txt").write_text("x\n", encoding="utf-8")
+    git(repo, "add", "other.txt")
+    git(repo, "commit", "-q", "-m", "second")
+    git(repo, "reset", "-q", "--hard", LEARNER_HEAD)  # the second commit is left dangling
+    dangling = git(repo, "rev-parse", "HEAD@{1}")
+    git(repo, "reflog", "expire", "--expire=now", "--all")
+
+    result = validate(cli, submit(work, dangling), "--repo", "repo")
+
+    assert result.out.splitlines()[1:] == [
+        f"  $.commit: {dangling} is in repo, but no branch, tag or HEAD leads to it (a dangling "
+        "object is not the learner's commit)"
+    ]
+    assert validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo").code == 0
+
+
+def test_a_commit_reached_through_a_tag_and_a_parent_in_a_pack_is_the_learners(cli, work):
+    repo = work / "repo"
+    (repo / "results" / "more.json").write_text("{}\n", encoding="utf-8")
+    git(repo, "add", "results/more.json")
+    git(repo, "commit", "-q", "-m", "second")
+    git(repo, "tag", "-a", "-m", "done", "v1")
+    git(repo, "checkout", "-q", "--detach", LEARNER_HEAD)
+    git(repo, "branch", "-q", "-D", "main")
+    git(repo, "checkout", "-q", "--detach", "v1")
+    git(repo, "gc", "-q", "--prune=now")
+
+    result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
+
+    assert (result.code, result.out) == (0, "sub.yaml: valid\n")
+
+
+def test_an_artifact_on_disk_but_not_in_the_commit_is_a_problem(cli, work):
+    (work / "repo" / "results" / "later.json").write_text("{}\n", encoding="utf-8")
+    text = submit(work, LEARNER_HEAD)
+    path = work / text
+    path.write_text(
+        path.read_text("utf-8").replace(
+            f"  - {ARTIFACT}\n", f"  - {ARTIFACT}\n  - results/later.json\n  - results\n"
+        ),
+        "utf-8",
+    )
+
+    result = validate(cli, text, "--repo", "repo")
+
+    assert result.out.splitlines()[1:] == [
+        f"  $.artifacts[1]: 'results/later.json' is not in the tree of commit {LEARNER_HEAD}",
+        "  $.artifacts[2]: 'results' is not a file; artifacts are files the run wrote",
+    ]
