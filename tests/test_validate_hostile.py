@@ -11,6 +11,7 @@ import subprocess
 import sys
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -262,4 +263,80 @@ def test_an_artifact_on_disk_but_not_in_the_commit_is_a_problem(cli, work):
     assert result.out.splitlines()[1:] == [
         f"  $.artifacts[1]: 'results/later.json' is not in the tree of commit {LEARNER_HEAD}",
         "  $.artifacts[2]: 'results' is not a file; artifacts are files the run wrote",
+    ]
+
+
+# -- a file or a repository this user may not read ----------------------------------------------
+@pytest.fixture
+def denied(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """Names of files and folders of mode 000, as another user's would be to this one (the
+    tests may run as root, whom permissions do not stop): such a file or folder cannot be
+    opened or listed, and nothing inside such a folder can even be looked at."""
+    names: set[str] = set()
+
+    def guard(real: Any, op: str) -> Any:
+        def call(path: Any, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(path, str | bytes | os.PathLike):
+                parts = os.fsdecode(os.path.abspath(path)).split(os.sep)
+                looks = op in ("lstat", "stat")  # what a folder's listing shows: allowed
+                if (not looks and parts[-1] in names) or names & set(parts[:-1]):
+                    raise PermissionError(13, "Permission denied", os.fsdecode(path))
+            return real(path, *args, **kwargs)
+
+        return call
+
+    for name in ("open", "scandir", "listdir", "lstat", "stat"):
+        monkeypatch.setattr(os, name, guard(getattr(os, name), name))
+    return names
+
+
+def test_an_unreadable_submission_is_its_own_problem_and_the_batch_goes_on(cli, work, denied):
+    (work / "subs").mkdir()
+    for name in ("a.yaml", "b.yaml", "c.yaml"):
+        (work / "subs" / name).write_text(GOOD_YAML, encoding="utf-8")
+    denied.add("b.yaml")
+
+    result = validate(cli, "subs")
+
+    assert result.out.splitlines() == [
+        "subs/a.yaml: valid",
+        "subs/b.yaml: invalid (1 problem)",
+        "  $: cannot read the file: Permission denied",
+        "subs/c.yaml: valid",
+        "3 submissions: 2 valid, 1 invalid",
+    ]
+    assert (result.code, result.err) == (1, "")
+
+
+def test_an_unlistable_folder_is_one_line(cli, work, denied):
+    (work / "subs").mkdir()
+    (work / "subs" / "a.yaml").write_text(GOOD_YAML, encoding="utf-8")
+    denied.add("subs")
+
+    result = validate(cli, "subs")
+
+    assert (result.code, result.out) == (2, "")
+    assert result.err == "error: subs: cannot list the directory: Permission denied\n"
+
+
+@pytest.mark.parametrize("name", ["objects", "pack", "HEAD", "refs"])
+def test_an_unreadable_part_of_the_repository_is_a_problem_of_the_file(cli, work, denied, name):
+    git(work / "repo", "gc", "-q", "--prune=now")
+    denied.add(name)
+
+    result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
+
+    assert result.code == 1, result.out + result.err
+    assert result.out.splitlines()[1].startswith(f"  $.commit: could not check {LEARNER_HEAD}")
+    assert "Permission denied" in result.out
+    assert result.err == ""
+
+
+def test_an_artifact_in_an_unreadable_folder_is_not_said_to_be_missing(cli, work, denied):
+    denied.add("results")
+
+    result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
+
+    assert result.out.splitlines()[1:] == [
+        f"  $.artifacts[0]: cannot check {ARTIFACT!r}: Permission denied"
     ]

@@ -96,6 +96,8 @@ def artifact_problem(item: str, repo: Path | None) -> Msg | None:
         return None
     try:
         info, escapes = _resolve(str(repo), parts)
+    except PermissionError as exc:  # it may well be there: this user may not look
+        return msg("sub.artifact_unreadable", item=shown, reason=exc.strerror or "")
     except OSError:  # missing, or a dangling symlink, or one that leads to itself
         return msg("sub.artifact_missing", item=shown)
     if escapes:

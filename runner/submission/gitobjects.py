@@ -223,7 +223,10 @@ class GitObjects:
             from dulwich.pack import Pack
 
             folder = os.path.join(objects, "pack")
-            names = os.listdir(folder) if os.path.isdir(folder) else []
+            try:  # not isdir(), which says False for a folder this user may not look into
+                names = os.listdir(folder)
+            except (FileNotFoundError, NotADirectoryError):
+                names = []
             packs: list[tuple[Pack, int]] = []
             try:
                 for name in sorted(n for n in names if n.endswith(".pack")):
@@ -290,7 +293,8 @@ class GitObjects:
                     if line[:1] not in (b"#", b""):
                         _add_sha(found, line.lstrip(b"^")[:40])
             refs = os.path.join(folder, "refs")
-            for top, _, files in os.walk(refs):  # os.walk follows no symlinked folder
+            # os.walk follows no symlinked folder; a folder it cannot list is not skipped
+            for top, _, files in os.walk(refs, onerror=_raise):
                 for name in files:
                     if len(found) > MAX_REFS:
                         raise Unreadable(msg("sub.git.too_many_refs", limit=MAX_REFS, unit="count"))
@@ -377,6 +381,10 @@ def _guarded(answer: Callable[[], T]) -> T | Msg:
         cls = type(exc)
         name = cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
         return msg("sub.git.unreadable", error=name)
+
+
+def _raise(exc: OSError) -> None:
+    raise exc
 
 
 def _add_sha(into: set[str] | deque[str], text: bytes) -> None:
