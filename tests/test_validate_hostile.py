@@ -5,6 +5,7 @@ over a submission), interrupts, and text shown escaped once."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import struct
 import subprocess
@@ -21,6 +22,7 @@ from tests.test_validate_submissions import (
     GOOD_YAML,
     LEARNER_HEAD,
     git,
+    good_data,
     learner_repo,
     submit,
     validate,
@@ -340,3 +342,27 @@ def test_an_artifact_in_an_unreadable_folder_is_not_said_to_be_missing(cli, work
     assert result.out.splitlines()[1:] == [
         f"  $.artifacts[0]: cannot check {ARTIFACT!r}: Permission denied"
     ]
+
+
+# -- a learner's odd text is shown escaped once ---------------------------------------------------
+def test_control_characters_in_a_learners_text_are_escaped_once(cli, work):
+    data = good_data()
+    data["artifacts"] = ["results/\x1b[31m.json"]
+    data["metrics"][0]["name"] = "bad\x1bname"
+    (work / "s.json").write_text('{"a\\u001b": 1, "a\\u001b": 2}', encoding="utf-8")
+    (work / "t.json").write_text(json.dumps(data), encoding="utf-8")
+    data["module"] = "mod\x07"
+    (work / "u.json").write_text(json.dumps(data), encoding="utf-8")
+
+    result = validate(cli, "s.json", "t.json", "u.json", "--repo", "repo")
+
+    out = result.out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\\\" not in out  # never a doubled backslash
+    assert "$: duplicate key 'a\\x1b'" in out
+    assert "unknown module 'mod\\x07'" in out
+    assert "'results/\\x1b[31m.json' does not exist in the repository" in out
+    assert "unknown metric 'bad\\x1bname'" in out
+    as_json = validate(cli, "t.json", "--repo", "repo", "--format", "json").out
+    messages = [p["message"] for p in json.loads(as_json.splitlines()[0])["problems"]]
+    assert "'results/\\x1b[31m.json' does not exist in the repository" in messages

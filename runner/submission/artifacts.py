@@ -13,7 +13,7 @@ from pathlib import Path
 
 from runner.i18n import Msg, msg
 from runner.submission.context import Context, Submission
-from runner.submission.problems import Finding, printable
+from runner.submission.problems import Finding
 from runner.submission.provenance import COMMIT
 
 WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
@@ -47,7 +47,7 @@ def _commit(doc: Submission, ctx: Context) -> str | None:
 def _committed(item: str, commit: str, ctx: Context) -> Msg | None:
     """Why ``item`` (a path artifact_problem accepted) is not a file of ``commit``'s tree."""
     assert ctx.objects is not None
-    shown = printable(item if len(item) <= 200 else item[:199] + "…")
+    shown = item if len(item) <= 200 else item[:199] + "…"  # repr()'d by the message
     parts = tuple(p for p in re.split(r"[\\/]", item) if p not in ("", "."))
     found = ctx.objects.entry(commit, parts)
     if isinstance(found, Msg):
@@ -77,7 +77,7 @@ def _resolve(repo: str, parts: list[str]) -> tuple[os.stat_result, bool]:
 
 def artifact_problem(item: str, repo: Path | None) -> Msg | None:
     """Why ``item`` is not a file of the repository ``repo`` (resolved), or None."""
-    shown = printable(item if len(item) <= 200 else item[:199] + "…")
+    shown = item if len(item) <= 200 else item[:199] + "…"  # repr()'d by the message
     if "\0" in item:
         return msg("sub.artifact_nul")
     if len(item) > MAX_PATH:

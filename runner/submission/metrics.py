@@ -32,7 +32,7 @@ def metrics(doc: Submission, ctx: Context) -> Iterator[Finding]:
     pack = ctx.packs.get(module)
     if pack is None:
         known = ", ".join(sorted(ctx.packs))
-        yield ("module",), msg("sub.unknown_module", module=printable(module), known=known)
+        yield ("module",), msg("sub.unknown_module", module=module, known=known)
         return
     listed = doc.data.get("metrics")
     if not isinstance(listed, list):
@@ -47,7 +47,7 @@ def metrics(doc: Submission, ctx: Context) -> Iterator[Finding]:
             continue
         if name in seen:
             other = json_path(("metrics", seen[name]))
-            yield (*at, "name"), msg("sub.duplicate_metric", name=printable(name), other=other)
+            yield (*at, "name"), msg("sub.duplicate_metric", name=name, other=other)
             continue
         seen[name] = i
         entry = known_metrics.get(name) or challenge.get(name)
@@ -57,7 +57,7 @@ def metrics(doc: Submission, ctx: Context) -> Iterator[Finding]:
             version = pack.meta.version
             yield (
                 (*at, "name"),
-                msg("sub.unknown_metric", name=printable(name), module=module, version=version),
+                msg("sub.unknown_metric", name=name, module=module, version=version),
             )
             continue
         yield from _metric(doc, at, metric, entry, pack)
@@ -122,7 +122,7 @@ def _challenge(
     elif given != nonce:
         yield (
             ("challenge", "nonce"),
-            msg("sub.challenge_other", nonce=printable(str(given)), expected=nonce),
+            msg("sub.challenge_other", nonce=str(given)[:200], expected=nonce),
         )
     for name in wanted:
         if name not in seen:

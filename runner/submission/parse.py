@@ -19,7 +19,7 @@ from typing import Any
 from runner import safeyaml
 from runner.i18n import Msg, msg
 from runner.submission.files import MAX_SUBMISSION_BYTES
-from runner.submission.problems import DataPath, Finding, printable
+from runner.submission.problems import DataPath, Finding
 
 MAX_DEPTH = 64  # the runner's own evidence nests 7 levels deep
 MAX_DIGITS = safeyaml.MAX_DIGITS
@@ -87,7 +87,7 @@ def _parse_json(raw: bytes) -> Parsed:
     parsed = Parsed(data)
     if found:
         parsed.problems = [
-            (at, msg("sub.duplicate_key", key=printable(key)))
+            (at, msg("sub.duplicate_key", key=key))
             for at, value in walk(data)
             if isinstance(value, _Duplicates)
             for key in value.duplicates
