@@ -4,18 +4,22 @@ over a submission), interrupts, and text shown escaped once."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import signal
 import struct
 import subprocess
 import sys
+import time
 import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from runner.i18n import catalog
 from tests.conftest import MODULE, ROOT
 from tests.test_validate_submissions import (
     ARTIFACT,
@@ -366,3 +370,36 @@ def test_control_characters_in_a_learners_text_are_escaped_once(cli, work):
     as_json = validate(cli, "t.json", "--repo", "repo", "--format", "json").out
     messages = [p["message"] for p in json.loads(as_json.splitlines()[0])["problems"]]
     assert "'results/\\x1b[31m.json' does not exist in the repository" in messages
+
+
+# -- Ctrl-C ----------------------------------------------------------------------------------------
+def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
+    folder = work / "subs"
+    folder.mkdir()
+    for i in range(3000):
+        (folder / f"s{i:04}.yaml").write_text(GOOD_YAML, encoding="utf-8")
+    out = (work / "out.txt").open("w")
+    args = ["validate", "subs", "--repo", "repo", "--jobs", "2", "--claims", str(MODULE)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "runner", *args],
+        cwd=work,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
+        stdout=out,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a terminal's job is
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while (work / "out.txt").read_text().count("\n") < 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C does: the parent and its workers
+        started = time.monotonic()
+        _, err = child.communicate(timeout=30)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+
+    assert time.monotonic() - started < 10
+    assert (child.returncode, err.splitlines()) == (130, [catalog("en")("interrupted")])
+    assert (work / "out.txt").read_text().count("\n") < 3000
