@@ -403,3 +403,86 @@ def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
     assert time.monotonic() - started < 10
     assert (child.returncode, err.splitlines()) == (130, [catalog("en")("interrupted")])
     assert (work / "out.txt").read_text().count("\n") < 3000
+
+
+# -- numbers mean the same in YAML as in JSON --------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1e3", 1000.0),
+        ("-2.5E-3", -0.0025),
+        ("4.7012e+3", 4701.2),
+        ("0", 0),
+        ("-0", 0),
+        ("123532032", 123532032),
+        ("1.5", 1.5),
+        ("true", True),
+        ("null", None),
+    ],
+)
+def test_a_number_json_reads_is_the_same_number_in_yaml(text, value):
+    from runner.submission.parse import parse_submission
+
+    as_json = parse_submission(b'{"a": %s}' % text.encode(), json_syntax=True).data
+    as_yaml = parse_submission(b"a: %s\n" % text.encode(), json_syntax=False).data
+
+    assert as_json == as_yaml == {"a": value}
+    assert type(as_json["a"]) is type(as_yaml["a"])
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("017", 17),  # YAML 1.1 read 15 (octal)
+        ("0o17", 15),
+        ("0x1F", 31),
+        (".5", 0.5),
+        ("+12", 12),
+        ("1_000", "1_000"),  # 1.1: 1000
+        ("1:20", "1:20"),  # 1.1: 80 (sexagesimal)
+        ("yes", "yes"),  # 1.1: True
+        ("off", "off"),  # 1.1: False
+        ("0b101", "0b101"),  # 1.1: 5
+    ],
+)
+def test_yaml_submissions_resolve_scalars_as_yaml_1_2_core(text, value):
+    from runner.submission.parse import parse_submission
+
+    data = parse_submission(b"a: %s\n" % text.encode(), json_syntax=False).data
+
+    assert data == {"a": value} and type(data["a"]) is type(value)
+
+
+@pytest.mark.parametrize("text", [".inf", "-.Inf", ".NaN"])
+def test_non_finite_yaml_numbers_are_a_problem_as_in_json(cli, work, text):
+    (work / "sub.yaml").write_text(
+        GOOD_YAML.replace("actual: 4701.196560612873", f"actual: {text}"), "utf-8"
+    )
+    word = {".inf": "Infinity", "-.Inf": "-Infinity", ".NaN": "NaN"}[text]
+    data = good_data()
+    (work / "sub.json").write_text(
+        json.dumps(data).replace("4701.196560612873", word), encoding="utf-8"
+    )
+
+    yaml_out = validate(cli, "sub.yaml").out.splitlines()[1:]
+    json_out = validate(cli, "sub.json").out.splitlines()[1:]
+
+    assert yaml_out == json_out and len(yaml_out) == 1
+
+
+def test_a_scientific_actual_in_yaml_is_judged_as_a_number(cli, work):
+    (work / "sub.yaml").write_text(
+        GOOD_YAML.replace("actual: 4701.196560612873", "actual: 4.701196560612873e3"), "utf-8"
+    )
+
+    result = validate(cli, "sub.yaml")
+
+    assert (result.code, result.out) == (0, "sub.yaml: valid\n")
+
+
+def test_a_json_file_with_a_byte_order_mark_is_read(cli, work):
+    (work / "sub.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(good_data()).encode("utf-8"))
+
+    result = validate(cli, "sub.json")
+
+    assert (result.code, result.out) == (0, "sub.json: valid\n")
