@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import signal
 import struct
 import subprocess
@@ -20,11 +21,15 @@ from typing import Any
 import pytest
 
 from runner.i18n import catalog
+from runner.load import load_packs
 from tests.conftest import MODULE, ROOT
 from tests.test_validate_submissions import (
     ARTIFACT,
     GOOD_YAML,
     LEARNER_HEAD,
+    MODULE_ID,
+    PARAMS,
+    SUPPORT,
     git,
     good_data,
     learner_repo,
@@ -486,3 +491,42 @@ def test_a_json_file_with_a_byte_order_mark_is_read(cli, work):
     result = validate(cli, "sub.json")
 
     assert (result.code, result.out) == (0, "sub.json: valid\n")
+
+
+# -- the chapter template's metrics are required ---------------------------------------------------
+def module_requiring(work: Path, names: list[str]) -> Path:
+    """A copy of the module whose module.yaml lists ``names`` as required metrics."""
+    copy = work / "claims" / MODULE.name
+    shutil.copytree(MODULE, copy)
+    meta = copy / "module.yaml"
+    listed = "".join(f"  - {n}\n" for n in names)
+    meta.write_text(meta.read_text("utf-8") + f"required_metrics:\n{listed}", "utf-8")
+    return copy
+
+
+def test_a_required_metric_left_out_is_a_problem(cli, work):
+    claims = module_requiring(work, [SUPPORT, PARAMS])
+    start = GOOD_YAML.index(f"  - name: {PARAMS}")
+    end = GOOD_YAML.index("artifacts:")
+    (work / "sub.yaml").write_text(GOOD_YAML[:start] + GOOD_YAML[end:], "utf-8")
+    (work / "full.yaml").write_text(GOOD_YAML, "utf-8")
+
+    result = cli("validate", "sub.yaml", "full.yaml", "--claims", str(claims))
+
+    version = load_packs([claims])[0].meta.version
+    assert result.out.splitlines() == [
+        "sub.yaml: invalid (1 problem)",
+        f"  $.metrics: metric '{PARAMS}' is missing; {MODULE_ID} v{version} requires it",
+        "full.yaml: valid",
+        "2 submissions: 1 valid, 1 invalid",
+    ]
+
+
+def test_a_required_metric_no_claim_defines_is_a_bad_claim_pack(cli, work):
+    claims = module_requiring(work, [SUPPORT, "no_such_metric"])
+    (work / "sub.yaml").write_text(GOOD_YAML, "utf-8")
+
+    result = cli("validate", "sub.yaml", "--claims", str(claims))
+
+    assert (result.code, result.out) == (2, "")
+    assert "required metric 'no_such_metric' is not a metric of any claim" in result.err

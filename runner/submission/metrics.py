@@ -65,6 +65,15 @@ def metrics(doc: Submission, ctx: Context) -> Iterator[Finding]:
         yield from _challenge(doc, seen, challenge, ctx.challenge)
     if not listed:
         yield ("metrics",), msg("sub.no_metrics")
+        return
+    unfilled = any(not doc.filled(("metrics", i, "name")) for i in range(len(listed)))
+    for name in pack.meta.required_metrics:  # the chapter template's metrics, each reported
+        if name not in seen and not unfilled:
+            version = pack.meta.version
+            yield (
+                ("metrics",),
+                msg("sub.required_metric", name=name, module=module, version=version),
+            )
 
 
 def _metric(
