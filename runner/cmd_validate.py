@@ -13,11 +13,15 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import Catalog
 from runner.load import display_path
+
+if TYPE_CHECKING:
+    from runner.submission import SubmissionFile
 
 MAX_JOBS = 1024
 _JOBS = re.compile(r"\+?[0-9]{1,4}")
@@ -50,6 +54,8 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
     files = submission_files(paths)
     if not files:
         raise UsageError("use.no_submissions")
+    if args.junit_xml is not None:
+        _not_an_input(Path(args.junit_xml), files)
     _safe_output()
     progress = sys.stderr.isatty() and args.format == "text" and len(files) >= 50
     reports = []
@@ -95,12 +101,33 @@ def _jobs(text: str) -> int:
 def _repository_root(text: str) -> Path:
     """``--repo`` must be the root of a repository (a folder holding ``.git``): a plain
     folder or a subfolder of a checkout would let a foreign commit pass unchecked."""
+    if not text:  # Path("") is the current directory: never what an empty value meant
+        raise UsageError("use.repo_empty")
     path = Path(text)
     if not path.is_dir():
         raise UsageError("use.repo_not_dir", path=display_path(path))
     if not os.path.lexists(path / ".git"):
         raise UsageError("use.repo_not_root", path=display_path(path))
     return path
+
+
+def _not_an_input(output: Path, files: list[SubmissionFile]) -> None:
+    """``--junit-xml`` must not name a submission: the report would overwrite what it
+    judged. The same file under another name (a symlink, a hard link) counts too."""
+    try:
+        written = os.stat(output)
+    except OSError:
+        written = None
+    target = os.path.realpath(output)
+    for file in files:
+        same = os.path.realpath(file.path) == target
+        if not same and written is not None:
+            try:
+                same = os.path.samestat(written, os.stat(file.path))
+            except OSError:
+                same = False
+        if same:
+            raise UsageError("use.output_is_input", path=display_path(output))
 
 
 def _safe_output() -> None:

@@ -199,6 +199,18 @@ def _load_pack(
                 field="chapter",
             )
         )
+    if chosen is None:  # a run of single files does not have every claim's metrics
+        metrics = {e.metric or f"{c.claim.id}.{e.measure}" for c in claims for e in c.claim.expect}
+        for i, name in enumerate(meta.required_metrics):
+            if name not in metrics:
+                problems.append(
+                    ClaimProblem(
+                        display_path(module_dir / MODULE_FILE),
+                        meta_doc.line_of(("required_metrics", i)) if meta_doc else None,
+                        msg("claim.required_metric_unknown", name=name),
+                        field="required_metrics",
+                    )
+                )
     extra = (faults_path,) if faults_path.is_file() else ()
     return ClaimPack(
         meta=meta,

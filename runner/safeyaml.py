@@ -11,6 +11,7 @@ is built. Every problem is a message with its line and path, all of them at once
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,12 +111,56 @@ _ANY_FIRST = tuple(_RESOLVERS.get(None, []))
 _BY_FIRST = {first: (*resolvers, *_ANY_FIRST) for first, resolvers in _RESOLVERS.items()}
 
 
+# YAML 1.2's core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution): what JSON
+# means by a number is a number (1e3, -.5E-2), and nothing else is: no sexagesimal 1:20, no
+# octal 017 (it is 17), no 1_000, no yes/no/on/off; 0o17 and 0x1F are integers, .inf and
+# .nan floats. Tried in this order, by the scalar's first character.
+_CORE_NULL = re.compile(r"(?:~|null|Null|NULL|)\Z")
+_CORE_BOOL = re.compile(r"(?:true|True|TRUE|false|False|FALSE)\Z")
+_CORE_INT = re.compile(r"(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\Z")
+_CORE_FLOAT = re.compile(
+    r"(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))\Z"
+)
+_NULL, _BOOL, _FLOAT = (_TAG + t for t in ("null", "bool", "float"))
+_CORE: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
+    **{c: ((_INT, _CORE_INT), (_FLOAT, _CORE_FLOAT)) for c in "-+0123456789"},
+    ".": ((_FLOAT, _CORE_FLOAT),),
+    **{c: ((_NULL, _CORE_NULL),) for c in "~nN"},
+    "": ((_NULL, _CORE_NULL),),
+    **{c: ((_BOOL, _CORE_BOOL),) for c in "tTfF"},
+    "<": ((_TAG + "merge", re.compile(r"<<\Z")),),  # not core: a "<<" is refused as a merge
+}
+
+
+def _core_value(tag: str, text: str) -> Any:
+    """A scalar's value under the core schema (explicit tags included: !!int 017 is 17);
+    ValueError when the text is not one of the tag's."""
+    if tag == _NULL and _CORE_NULL.match(text):
+        return None
+    if tag == _BOOL and _CORE_BOOL.match(text):
+        return text.lower() == "true"
+    if tag == _INT and _CORE_INT.match(text):
+        if text.startswith(("0o", "0x")):
+            return int(text[2:], 8 if text[1] == "o" else 16)
+        return int(text)
+    if tag == _FLOAT and _CORE_FLOAT.match(text):
+        lowered = text.lower()
+        if lowered.endswith((".inf", ".nan")):
+            return float(lowered.replace(".", ""))
+        return float(text)
+    raise ValueError(text)
+
+
 class _Loader(yaml.CSafeLoader):
-    def __init__(self, text: str, *, string_keys: bool, max_digits: int) -> None:
+    def __init__(
+        self, text: str, *, string_keys: bool, max_digits: int, core: bool = False
+    ) -> None:
         super().__init__(text)
         self.yaml_implicit_resolvers = _RESOLVERS
         self.string_keys = string_keys
         self.max_digits = max_digits
+        self.core = core
         self.found: list[tuple[yaml.Node, int, Msg]] = []  # (where, line, what)
 
     def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
@@ -124,6 +169,11 @@ class _Loader(yaml.CSafeLoader):
         # and it was a fifth of the parse.
         if kind is yaml.ScalarNode:
             if implicit[0]:
+                if self.core:
+                    for tag, regexp in _CORE.get(value[:1], ()):
+                        if regexp.match(value):
+                            return tag
+                    return _STR
                 for tag, regexp in _BY_FIRST.get(value[:1], _ANY_FIRST):
                     if regexp.match(value):
                         return str(tag)
@@ -144,6 +194,8 @@ class _Loader(yaml.CSafeLoader):
                 )
                 return None
             try:  # an explicit tag may hold anything: !!int abc, !!bool maybe, !!float ''
+                if self.core:
+                    return _core_value(tag, node.value)
                 return self.yaml_constructors[tag](self, node)
             except (ValueError, KeyError, IndexError):
                 self.problem(
@@ -195,13 +247,15 @@ def parse(
     aliases: bool = True,
     lines: bool = True,
     string_keys: bool = False,
+    core_schema: bool = False,
 ) -> Document:
     """One YAML document (JSON is YAML too) as plain data, or raise YamlError.
 
     ``aliases=False`` refuses any anchor or alias; otherwise the document may expand to at
     most ``max_nodes`` nodes. ``lines`` records the line of every path (claim files report
     problems by line). ``string_keys`` makes a key that is not a string a problem (JSON's
-    data model; the key is kept as its text).
+    data model; the key is kept as its text). ``core_schema`` resolves plain scalars as
+    YAML 1.2's core schema does (as JSON reads numbers), not as YAML 1.1 (SafeLoader).
     """
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
     if len(raw) > max_bytes:
@@ -214,7 +268,7 @@ def parse(
         at = raw.count(b"\n", 0, exc.start) + 1
         bad = msg("yaml.not_utf8", byte=exc.start, value=f"{raw[exc.start]:#04x}")
         raise YamlError([Problem(at, bad)]) from None
-    loader = _Loader(text, string_keys=string_keys, max_digits=max_digits)
+    loader = _Loader(text, string_keys=string_keys, max_digits=max_digits, core=core_schema)
     try:
         if not aliases and ("&" in text or "*" in text):  # without both, no anchor or alias
             _refuse_anchors(text)

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from runner.submission import Report, SubmissionFile, Validator
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 _WORKER: Validator | None = None
 
@@ -37,6 +44,9 @@ def make_validator(claims: Path, repo: Path | None, challenge: str | None) -> Va
 
 def _init(claims: Path, repo: Path | None, challenge: str | None) -> None:
     global _WORKER
+    # Ctrl-C reaches the whole process group: the parent says so once and stops the workers;
+    # a worker's own KeyboardInterrupt would be a traceback per worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER is None:  # a forked worker has the parent's already
         _WORKER = make_validator(claims, repo, challenge)
 
@@ -70,19 +80,49 @@ def validate_files(
 
             _WORKER = validator
             chunk = max(1, min(64, len(files) // (jobs * 4)))
+            pool = ProcessPoolExecutor(
+                max_workers=jobs, initializer=_init, initargs=(claims, repo, challenge)
+            )
             try:
-                with ProcessPoolExecutor(
-                    max_workers=jobs, initializer=_init, initargs=(claims, repo, challenge)
-                ) as pool:
-                    for report in pool.map(_one, files, chunksize=chunk):
-                        done += 1
-                        yield report
+                with _sigint_ignored():  # the workers start inside: they never see Ctrl-C
+                    reports = pool.map(_one, files, chunksize=chunk)
+                for report in reports:
+                    done += 1
+                    yield report
+                pool.shutdown()
                 return
             except BrokenProcessPool:
-                pass  # a worker died (killed, out of memory): the rest are judged here
+                pool.shutdown()  # a worker died (killed, out of memory): the rest are judged here
+            except BaseException:  # Ctrl-C, or the reader left: stop now, not after the batch
+                _stop(pool)
+                raise
             finally:
                 _WORKER = None
         for file in files[done:]:
             yield validator.validate_file(file)
     finally:
         validator.close()
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while worker processes are forked (they inherit it), where that can
+    be done: only the main thread may set a handler."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Cancel what is queued and end the workers (they ignore SIGINT): an interrupted batch
+    ends at once, not when every queued file has been judged."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        with contextlib.suppress(Exception):
+            process.terminate()
+    pool.shutdown(wait=True)

@@ -218,6 +218,12 @@ class ModuleMeta(Strict):
         description="the chapter's text, a file beside module.yaml",
     )
     seed: int = Field(default=0, ge=0, le=MAX_SEED)
+    required_metrics: tuple[Annotated[str, Field(min_length=1, max_length=200)], ...] = Field(
+        default=(),
+        max_length=1000,
+        description="metrics every learner submission must report (the chapter template's);"
+        " each one a metric of the pack's claims",
+    )
 
 
 class ObservedFact(Strict):

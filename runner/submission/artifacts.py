@@ -1,5 +1,7 @@
 """Artifacts: repository-relative paths of files the run wrote, which must exist there as
-regular files. Judged by resolving paths and asking their type; no artifact is opened."""
+regular files. Judged by resolving paths and asking their type; no artifact is opened.
+With ``--repo``, each must also be a file of the cited commit's tree: a file written after
+the commit, or never committed, is not evidence of that commit."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from pathlib import Path
 
 from runner.i18n import Msg, msg
 from runner.submission.context import Context, Submission
-from runner.submission.problems import Finding, printable
+from runner.submission.problems import Finding
+from runner.submission.provenance import COMMIT
 
 WINDOWS_DRIVE = re.compile(r"[A-Za-z]:")
 MAX_PATH = 4096  # PATH_MAX on Linux: anything longer cannot name a file
@@ -21,11 +24,39 @@ def artifacts(doc: Submission, ctx: Context) -> Iterator[Finding]:
     listed = doc.data.get("artifacts")
     if not isinstance(listed, list):
         return
+    commit = _commit(doc, ctx)
     for i, item in enumerate(listed):
         if isinstance(item, str) and item and doc.filled(("artifacts", i)):
             problem = artifact_problem(item, ctx.repo)
+            if problem is None and commit is not None and ctx.objects is not None:
+                problem = _committed(item, commit, ctx)
             if problem is not None:
                 yield ("artifacts", i), problem
+
+
+def _commit(doc: Submission, ctx: Context) -> str | None:
+    """The full sha of the cited commit, when it is the learner's (else its own rule says
+    why, and the artifacts are judged on disk only)."""
+    sha = doc.data.get("commit")
+    if ctx.objects is None or not isinstance(sha, str) or not COMMIT.fullmatch(sha):
+        return None
+    found = ctx.objects.lookup(sha)
+    return found.name if found.kind == "commit" else None
+
+
+def _committed(item: str, commit: str, ctx: Context) -> Msg | None:
+    """Why ``item`` (a path artifact_problem accepted) is not a file of ``commit``'s tree."""
+    assert ctx.objects is not None
+    shown = item if len(item) <= 200 else item[:199] + "…"  # repr()'d by the message
+    parts = tuple(p for p in re.split(r"[\\/]", item) if p not in ("", "."))
+    found = ctx.objects.entry(commit, parts)
+    if isinstance(found, Msg):
+        return msg("sub.artifact_unchecked", item=shown, commit=commit, why=found)
+    if found == "missing":
+        return msg("sub.artifact_uncommitted", item=shown, commit=commit)
+    if found != "file":
+        return msg("sub.artifact_not_file", item=shown)
+    return None
 
 
 def _resolve(repo: str, parts: list[str]) -> tuple[os.stat_result, bool]:
@@ -46,7 +77,7 @@ def _resolve(repo: str, parts: list[str]) -> tuple[os.stat_result, bool]:
 
 def artifact_problem(item: str, repo: Path | None) -> Msg | None:
     """Why ``item`` is not a file of the repository ``repo`` (resolved), or None."""
-    shown = printable(item if len(item) <= 200 else item[:199] + "…")
+    shown = item if len(item) <= 200 else item[:199] + "…"  # repr()'d by the message
     if "\0" in item:
         return msg("sub.artifact_nul")
     if len(item) > MAX_PATH:
@@ -65,6 +96,8 @@ def artifact_problem(item: str, repo: Path | None) -> Msg | None:
         return None
     try:
         info, escapes = _resolve(str(repo), parts)
+    except PermissionError as exc:  # it may well be there: this user may not look
+        return msg("sub.artifact_unreadable", item=shown, reason=exc.strerror or "")
     except OSError:  # missing, or a dangling symlink, or one that leads to itself
         return msg("sub.artifact_missing", item=shown)
     if escapes:

@@ -10,6 +10,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from runner.errors import UsageError
 from runner.i18n import Msg, msg
 from runner.load import display_path
 from runner.submission.problems import printable
@@ -46,14 +47,20 @@ def submission_files(paths: list[Path]) -> list[SubmissionFile]:
     out: list[SubmissionFile] = []
     for path in paths:
         if path.is_dir():
-            with os.scandir(path) as entries:
-                names = sorted(
-                    e.name
-                    for e in entries
-                    if e.name.endswith(SUFFIXES)
-                    and not MANIFEST.fullmatch(e.name)
-                    and not e.is_dir(follow_symlinks=False)
-                )
+            try:
+                with os.scandir(path) as entries:
+                    names = sorted(
+                        e.name
+                        for e in entries
+                        if e.name.endswith(SUFFIXES)
+                        and not MANIFEST.fullmatch(e.name)
+                        and not e.is_dir(follow_symlinks=False)
+                    )
+            except OSError as exc:  # a folder this user may not list
+                reason = exc.strerror or type(exc).__name__
+                raise UsageError(
+                    "use.cannot_list", path=display_path(path), reason=reason
+                ) from None
             out.extend(SubmissionFile(path / name, path) for name in names)
         else:
             out.append(SubmissionFile(path, path.parent))

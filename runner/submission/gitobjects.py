@@ -8,28 +8,49 @@ loose objects and packs, never ``objects/info/alternates``, never a ``.git`` fil
 in place of an object is refused before it is opened). An object counts as a commit only if
 its contents hash to its name. Anything that prevents an answer is "could not check", which
 ``validate`` reports as a problem: it never stands for "the commit exists".
+
+Objects are read by this module, not by dulwich's ``get_raw``: that inflates a whole object
+(a commit declaring 10 GB, deltas that build one) before anyone sees its size. Here the
+size a pack entry or a loose object declares is read first and an object above its limit is
+refused before a byte of it is inflated; inflating stops at the declared size, deltas are
+applied with their result bounded, and a delta chain is bounded in length and in bytes.
+dulwich reads pack indexes and checks a pack's checksum, nothing more.
+
+A commit counts as the learner's only if a branch, a tag or HEAD leads to it: an object
+left dangling in the database (copied in, or from a rewritten history) is not.
 """
 
 from __future__ import annotations
 
 import binascii
-import io
+import contextlib
+import hashlib
 import os
 import stat
 import zlib
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from runner.i18n import Msg, msg
 from runner.submission.problems import printable
 
 if TYPE_CHECKING:  # dulwich is imported only when a commit is looked up
-    from dulwich.objects import ShaFile
     from dulwich.pack import Pack
 
 MAX_GITFILE = 4096  # a ".git" or "commondir" file names one directory
 MAX_COMMIT = 1 << 24  # bytes of a commit object, inflated: 16 MiB is far beyond any real one
+MAX_TREE = 1 << 24  # bytes of a tree object, inflated (a folder of 200,000 entries)
+MAX_TAG = 1 << 20  # bytes of an annotated tag, inflated
+MAX_CHAIN = 4096  # deltas on the way to one object (git's --depth is at most 4095)
+MAX_CHAIN_BYTES = 1 << 26  # everything inflated to build one object through its deltas
+MAX_WALK = 200_000  # commits walked from the refs to find the learner's
+MAX_REFS = 100_000  # refs read (loose and packed)
+MAX_REF_FILE = 1 << 24  # bytes of packed-refs
+MAX_TREE_DEPTH = 256  # folders an artifact's path may go down
+_LIMITS = {"commit": MAX_COMMIT, "tree": MAX_TREE, "tag": MAX_TAG}
 _OPEN_FLAGS = (
     os.O_RDONLY
     | getattr(os, "O_NOFOLLOW", 0)
@@ -38,17 +59,24 @@ _OPEN_FLAGS = (
 )
 _HEX = frozenset("0123456789abcdef")
 _TYPES = {1: "commit", 2: "tree", 3: "blob", 4: "tag"}
+_OFS_DELTA, _REF_DELTA = 6, 7
+_READ = 1 << 16
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Lookup:
-    """What a sha names: a commit, nothing, another kind of object, several objects, or
-    ``unchecked`` (``why`` says what stopped the answer)."""
+    """What a sha names: a commit, nothing, another kind of object, several objects, a
+    commit no ref leads to, or ``unchecked`` (``why`` says what stopped the answer)."""
 
-    kind: Literal["commit", "missing", "other", "ambiguous", "unchecked"]
+    kind: Literal["commit", "missing", "other", "ambiguous", "unreachable", "unchecked"]
     what: str = ""  # the object's type, for "other"
     count: int = 0  # for "ambiguous"
     why: Msg | None = None  # for "unchecked"
+    name: str = ""  # the full sha, for "commit" and "unreachable"
+
+
+Entry = Literal["file", "folder", "module", "missing"]
 
 
 class Unreadable(Exception):
@@ -57,81 +85,97 @@ class Unreadable(Exception):
         self.why = why
 
 
+class BadObject(Exception):
+    """The database holds something no git wrote: said as "cannot be read"."""
+
+
 class GitObjects:
     """The object database of the repository whose root is ``repo`` (resolved)."""
 
     def __init__(self, repo: Path) -> None:
         self.repo = str(repo)
-        self._objects: str | Unreadable | None = None
-        self._packs: list[Pack] | None = None
+        self._dirs: tuple[str, str] | Unreadable | None = None  # (gitdir, common gitdir)
+        self._packs: list[tuple[Pack, int]] | None = None  # each with its data's fd
         self._answers: dict[str, Lookup] = {}
+        self._reachable: set[str] | Unreadable | None = None
+        self._entries: dict[tuple[str, tuple[str, ...]], Entry | Msg] = {}
 
     def lookup(self, sha: str) -> Lookup:
         """What ``sha`` (7 to 40 lowercase hex digits) names in the repository."""
         if sha not in self._answers:
-            self._answers[sha] = self._lookup(sha)
+            found = _guarded(lambda: self._lookup(sha))
+            self._answers[sha] = Lookup("unchecked", why=found) if isinstance(found, Msg) else found
         return self._answers[sha]
 
+    def entry(self, commit: str, parts: tuple[str, ...]) -> Entry | Msg:
+        """What ``parts`` name in the tree of ``commit`` (a full sha lookup() found), or
+        why that could not be read."""
+        key = (commit, parts)
+        if key not in self._entries:
+            self._entries[key] = _guarded(lambda: self._entry(commit, parts))
+        return self._entries[key]
+
     def close(self) -> None:
-        for pack in self._packs or []:
-            pack.close()
+        for pack, fd in self._packs or []:
+            # interrupted while a view of its index was held: BufferError, said by no one
+            with contextlib.suppress(BufferError, OSError):
+                pack.close()
+            with contextlib.suppress(OSError):
+                os.close(fd)
         self._packs = None
 
     def _lookup(self, sha: str) -> Lookup:
         if not 4 <= len(sha) <= 40 or not set(sha) <= _HEX:
             return Lookup("missing")
-        try:
-            objects = self._objects_dir()
-            names = self._loose_names(objects, sha) | self._packed_names(objects, sha)
-            if not names:
-                return Lookup("missing")
-            if len(names) > 1:
-                return Lookup("ambiguous", count=len(names))
-            (name,) = names
-            kind = self._kind(objects, name)
-            return Lookup("commit") if kind == "commit" else Lookup("other", what=kind)
-        except Unreadable as exc:
-            return Lookup("unchecked", why=exc.why)
-        except OSError as exc:  # a symlink in place of an object, a permission, ...
-            reason = exc.strerror or type(exc).__name__
-            return Lookup("unchecked", why=msg("sub.git.os_error", reason=reason))
-        except Exception as exc:
-            # The database is the learner's: a truncated pack, a corrupt index or a forged
-            # object can make dulwich or zlib raise almost anything. The only honest answer
-            # then is that the commit could not be checked.
-            cls = type(exc)
-            name = (
-                cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
-            )
-            return Lookup("unchecked", why=msg("sub.git.unreadable", error=name))
+        objects = self._objects_dir()
+        names = self._loose_names(objects, sha) | self._packed_names(objects, sha)
+        if not names:
+            return Lookup("missing")
+        if len(names) > 1:
+            return Lookup("ambiguous", count=len(names))
+        (name,) = names
+        kind, body = self._read(name, want=("commit",))
+        if kind != "commit":
+            return Lookup("other", what=kind)
+        from dulwich.objects import ShaFile
+
+        ShaFile.from_raw_string(1, body).check()  # a well-formed commit: tree, author, ...
+        reachable = self._reachable_commits()
+        if name not in reachable:
+            return Lookup("unreachable", name=name)
+        return Lookup("commit", name=name)
 
     # -- where the objects are ----------------------------------------------------------------
     def _objects_dir(self) -> str:
-        if self._objects is None:
-            try:
-                self._objects = self._find_objects()
-            except Unreadable as exc:
-                self._objects = exc
-            except OSError as exc:
-                self._objects = Unreadable(msg("sub.git.os_error", reason=exc.strerror or ""))
-        if isinstance(self._objects, Unreadable):
-            raise self._objects
-        return self._objects
+        return os.path.join(self._gitdirs()[1], "objects")
 
-    def _find_objects(self) -> str:
+    def _gitdirs(self) -> tuple[str, str]:
+        if self._dirs is None:
+            try:
+                self._dirs = self._find_gitdirs()
+            except Unreadable as exc:
+                self._dirs = exc
+            except OSError as exc:
+                self._dirs = Unreadable(msg("sub.git.os_error", reason=exc.strerror or ""))
+        if isinstance(self._dirs, Unreadable):
+            raise self._dirs
+        return self._dirs
+
+    def _find_gitdirs(self) -> tuple[str, str]:
         dotgit = os.path.join(self.repo, ".git")
         info = os.lstat(dotgit)
         if stat.S_ISREG(info.st_mode):  # a worktree's or submodule's "gitdir: <path>"
             gitdir = self._inside(self._pointer(dotgit, b"gitdir:"), self.repo, ".git")
         else:
             gitdir = self._inside(dotgit, self.repo, ".git")
-        common = os.path.join(gitdir, "commondir")
-        if os.path.lexists(common):  # a linked worktree keeps its objects in the main one
-            gitdir = self._inside(self._pointer(common, b""), gitdir, "commondir")
-        objects = self._inside("objects", gitdir, "objects")
+        common = gitdir
+        if os.path.lexists(os.path.join(gitdir, "commondir")):  # a linked worktree
+            pointer = self._pointer(os.path.join(gitdir, "commondir"), b"")
+            common = self._inside(pointer, gitdir, "commondir")
+        objects = self._inside("objects", common, "objects")
         if not stat.S_ISDIR(os.stat(objects).st_mode):
             raise Unreadable(msg("sub.git.no_objects"))
-        return objects
+        return gitdir, common
 
     def _pointer(self, path: str, prefix: bytes) -> str:
         """The path a small pointer file holds (``gitdir: ../x``, or a commondir's line)."""
@@ -166,78 +210,390 @@ class GitObjects:
     def _packed_names(self, objects: str, sha: str) -> set[str]:
         prefix = binascii.unhexlify(sha[: len(sha) // 2 * 2])
         out = set()
-        for pack in self._open_packs(objects):
+        for pack, _ in self._open_packs(objects):
             for raw in pack.index.iter_prefix(prefix):
                 name = binascii.hexlify(raw).decode("ascii")
                 if name.startswith(sha):
                     out.add(name)
         return out
 
-    def _open_packs(self, objects: str) -> list[Pack]:
+    def _open_packs(self, objects: str) -> list[tuple[Pack, int]]:
         if self._packs is None:
             from dulwich.object_format import DEFAULT_OBJECT_FORMAT
             from dulwich.pack import Pack
 
             folder = os.path.join(objects, "pack")
-            names = os.listdir(folder) if os.path.isdir(folder) else []
-            packs = []
-            for name in sorted(n for n in names if n.endswith(".pack")):
-                base = os.path.join(folder, name[: -len(".pack")])
-                if not os.path.lexists(base + ".idx"):
-                    continue  # git too ignores a pack without its index (being written)
-                for part in (base + ".pack", base + ".idx"):
-                    if not stat.S_ISREG(os.lstat(part).st_mode):
-                        name = printable(os.path.basename(part))
-                        raise Unreadable(msg("sub.git.not_regular", name=name))
-                packs.append(Pack(base, object_format=DEFAULT_OBJECT_FORMAT))
+            try:  # not isdir(), which says False for a folder this user may not look into
+                names = os.listdir(folder)
+            except (FileNotFoundError, NotADirectoryError):
+                names = []
+            packs: list[tuple[Pack, int]] = []
+            try:
+                for name in sorted(n for n in names if n.endswith(".pack")):
+                    base = os.path.join(folder, name[: -len(".pack")])
+                    if not os.path.lexists(base + ".idx"):
+                        continue  # git too ignores a pack without its index (being written)
+                    for part in (base + ".pack", base + ".idx"):
+                        if not stat.S_ISREG(os.lstat(part).st_mode):
+                            name = printable(os.path.basename(part))
+                            raise Unreadable(msg("sub.git.not_regular", name=name))
+                    fd = os.open(base + ".pack", _OPEN_FLAGS)
+                    packs.append((Pack(base, object_format=DEFAULT_OBJECT_FORMAT), fd))
+            except BaseException:
+                for pack, fd in packs:
+                    pack.close()
+                    os.close(fd)
+                raise
             self._packs = packs
         return self._packs
 
     # -- one object -------------------------------------------------------------------------------
-    def _kind(self, objects: str, name: str) -> str:
-        """The object's type; for a commit, only once its contents hash to ``name``."""
-        from dulwich import objects as dulwich_objects
+    def _read(self, name: str, want: tuple[str, ...]) -> tuple[str, bytes]:
+        """(the object's type, its contents when that type is wanted, else b""). Contents
+        are read only within their type's limit and only once they hash to ``name``."""
+        from dulwich.objects import RawObjectID
 
-        raw = dulwich_objects.RawObjectID(binascii.unhexlify(name))
-        for pack in self._open_packs(objects):
+        objects = self._objects_dir()
+        raw = RawObjectID(binascii.unhexlify(name))
+        for pack, fd in self._open_packs(objects):
             if raw in pack:
-                type_num, body = pack.get_raw(raw)
-                kind = _TYPES.get(type_num, str(type_num))
-                if kind == "commit":
-                    self._verify(dulwich_objects.ShaFile.from_raw_string(type_num, body), name)
-                return kind
-        path = os.path.join(objects, name[:2], name[2:])
-        kind, compressed = _peek_loose(path)
-        if kind == "commit":
-            self._verify(
-                dulwich_objects.ShaFile.from_file(io.BytesIO(compressed), max_size=MAX_COMMIT), name
-            )
-        return kind
+                pack.data  # noqa: B018 - dulwich checks the pack's length and checksum
+                kind, body = _packed(pack, fd, pack.index.object_offset(raw), want)
+                break
+        else:
+            kind, body = _loose(os.path.join(objects, name[:2], name[2:]), want)
+        if kind in want:
+            header = f"{kind} {len(body)}\0".encode("ascii")
+            if hashlib.sha1(header + body).hexdigest() != name:
+                raise Unreadable(msg("sub.git.mismatch"))
+        return kind, body
 
-    @staticmethod
-    def _verify(obj: ShaFile, name: str) -> None:
-        obj.check()  # a well-formed commit: tree, author, committer, message
-        if obj.id.decode("ascii") != name:
-            raise Unreadable(msg("sub.git.mismatch"))
+    # -- what the refs lead to ------------------------------------------------------------------
+    def _reachable_commits(self) -> set[str]:
+        if self._reachable is None:
+            try:
+                self._reachable = self._walk(self._tips())
+            except Unreadable as exc:
+                self._reachable = exc
+        if isinstance(self._reachable, Unreadable):
+            raise self._reachable
+        return self._reachable
+
+    def _tips(self) -> set[str]:
+        """The shas HEAD and every ref hold (loose and packed), in either gitdir."""
+        gitdir, common = self._gitdirs()
+        found: set[str] = set()
+        for folder in dict.fromkeys((gitdir, common)):
+            head = os.path.join(folder, "HEAD")
+            if os.path.lexists(head):
+                _add_sha(found, read_regular(head, MAX_GITFILE))
+            packed = os.path.join(folder, "packed-refs")
+            if os.path.lexists(packed):
+                for line in read_regular(packed, MAX_REF_FILE).splitlines():
+                    if line[:1] not in (b"#", b""):
+                        _add_sha(found, line.lstrip(b"^")[:40])
+            refs = os.path.join(folder, "refs")
+            # os.walk follows no symlinked folder; a folder it cannot list is not skipped
+            for top, _, files in os.walk(refs, onerror=_raise):
+                for name in files:
+                    if len(found) > MAX_REFS:
+                        raise Unreadable(msg("sub.git.too_many_refs", limit=MAX_REFS, unit="count"))
+                    path = os.path.join(top, name)
+                    if stat.S_ISREG(os.lstat(path).st_mode):
+                        _add_sha(found, read_regular(path, MAX_GITFILE))
+        return found
+
+    def _walk(self, tips: set[str]) -> set[str]:
+        """Every commit the tips lead to through tags and parents (at most MAX_WALK)."""
+        seen: set[str] = set()
+        queue = deque(sorted(tips))
+        while queue:
+            name = queue.popleft()
+            if name in seen:
+                continue
+            try:
+                kind, body = self._read(name, want=("commit", "tag"))
+            except FileNotFoundError:
+                continue  # a ref to nothing, a shallow clone's missing parent
+            if kind == "tag":
+                seen.add(name)
+                _add_sha_after(queue, body, b"object ")
+            elif kind == "commit":
+                seen.add(name)
+                if len(seen) > MAX_WALK:
+                    raise Unreadable(msg("sub.git.walk_limit", limit=MAX_WALK, unit="count"))
+                head = body.split(b"\n\n", 1)[0]
+                for line in head.split(b"\n"):
+                    if line.startswith(b"parent "):
+                        _add_sha(queue, line[7:])
+        return seen
+
+    # -- what a commit holds ----------------------------------------------------------------------
+    def _entry(self, commit: str, parts: tuple[str, ...]) -> Entry:
+        kind, body = self._read(commit, want=("commit",))
+        if kind != "commit" or not body.startswith(b"tree "):
+            raise BadObject("commit-without-tree")
+        tree = body[5:45].decode("ascii", "replace")
+        if len(parts) > MAX_TREE_DEPTH:
+            return "missing"
+        for i, part in enumerate(parts):
+            try:
+                wanted = part.encode("utf-8")
+            except UnicodeEncodeError:
+                return "missing"
+            kind, body = self._read(tree, want=("tree",))
+            if kind != "tree":
+                raise BadObject("tree-of-another-type")
+            found = _tree_entry(body, wanted)
+            if found is None:
+                return "missing"
+            mode, sha = found
+            last = i == len(parts) - 1
+            if mode == 0o40000:
+                if last:
+                    return "folder"
+                tree = sha
+            elif mode == 0o160000:
+                return "module"
+            elif last:
+                return "file"  # a blob: a file, executable or not, or a symlink
+            else:
+                return "missing"  # a file is not a folder
+        return "folder"
 
 
-def _peek_loose(path: str) -> tuple[str, bytes]:
-    """(the loose object's type, its compressed bytes when it is a commit). The type is in
-    the first inflated bytes, so a large blob is never inflated whole."""
-    with open(path, "rb", opener=_safe_opener) as fh:
+def _guarded(answer: Callable[[], T]) -> T | Msg:
+    """``answer()``, or why the database could not give it."""
+    try:
+        return answer()
+    except Unreadable as exc:
+        return exc.why
+    except OSError as exc:  # a symlink in place of an object, a permission, ...
+        return msg("sub.git.os_error", reason=exc.strerror or type(exc).__name__)
+    except MemoryError:
+        return msg("sub.git.too_large")
+    except BadObject as exc:
+        return msg("sub.git.malformed", what=str(exc))
+    except Exception as exc:
+        # The database is the learner's: a truncated pack, a corrupt index or a forged
+        # object can make dulwich or zlib raise almost anything. The only honest answer
+        # then is that it could not be checked.
+        cls = type(exc)
+        name = cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
+        return msg("sub.git.unreadable", error=name)
+
+
+def _raise(exc: OSError) -> None:
+    raise exc
+
+
+def _add_sha(into: set[str] | deque[str], text: bytes) -> None:
+    sha = text.strip()[:40].decode("ascii", "replace")
+    if len(sha) == 40 and set(sha) <= _HEX:
+        if isinstance(into, set):
+            into.add(sha)
+        else:
+            into.append(sha)
+
+
+def _add_sha_after(queue: deque[str], body: bytes, prefix: bytes) -> None:
+    if body.startswith(prefix):
+        _add_sha(queue, body[len(prefix) : len(prefix) + 40])
+
+
+def _tree_entry(tree: bytes, wanted: bytes) -> tuple[int, str] | None:
+    """(mode, sha) of the entry named ``wanted`` in a tree's contents, or None."""
+    at = 0
+    while at < len(tree):
+        space = tree.find(b" ", at)
+        nul = tree.find(b"\0", space + 1)
+        if space < 0 or nul < 0 or nul + 21 > len(tree):
+            raise BadObject("malformed-tree")
+        if tree[space + 1 : nul] == wanted:
+            mode = int(tree[at:space] or b"0", 8)
+            return mode, tree[nul + 1 : nul + 21].hex()
+        at = nul + 21
+    return None
+
+
+# -- reading objects within their limits ------------------------------------------------------------
+def _loose(path: str, want: tuple[str, ...]) -> tuple[str, bytes]:
+    """A loose object's type, and its contents if that type is wanted: the header
+    ("commit 1234\\0") is inflated first and the size it declares judged before the rest."""
+    with open(path, "rb", buffering=0, opener=_safe_opener) as fh:
         if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
             raise Unreadable(msg("sub.git.not_regular", name=os.path.basename(path)))
-        first = fh.read(4096)
-        head = zlib.decompressobj().decompress(first, 64)  # "commit 1234\0" and a little
-        if b"\0" not in head:
+        inflater = zlib.decompressobj()
+        head = inflater.decompress(fh.read(4096), 64)
+        nul = head.find(b"\0")
+        if nul < 0:
             raise Unreadable(msg("sub.git.mismatch"))
-        kind = head.split(b" ", 1)[0][:20].decode("ascii", "replace")
-        if kind != "commit":
+        kind_bytes, _, size_text = head[:nul].partition(b" ")
+        kind = kind_bytes[:20].decode("ascii", "replace")
+        if kind not in want:
             return kind, b""
-        rest = fh.read(MAX_COMMIT + 1 - len(first))
-        if len(first) + len(rest) > MAX_COMMIT:
-            raise Unreadable(msg("sub.git.too_large"))
-        return kind, first + rest
+        if not size_text.isdigit() or len(size_text) > 20:
+            raise Unreadable(msg("sub.git.mismatch"))
+        size = int(size_text)
+        if size > _LIMITS.get(kind, MAX_COMMIT):
+            raise Unreadable(msg("sub.git.too_large_kind", kind=kind, size=size, unit="bytes"))
+        out = bytearray(head[nul + 1 :])
+        pending = inflater.unconsumed_tail
+        while len(out) <= size and not inflater.eof:
+            if not pending:
+                pending = fh.read(_READ)
+                if not pending:
+                    break
+            out += inflater.decompress(pending, size + 1 - len(out))
+            pending = inflater.unconsumed_tail
+        if len(out) != size:
+            raise Unreadable(msg("sub.git.mismatch"))
+        return kind, bytes(out)
+
+
+def _packed(pack: Pack, fd: int, offset: int, want: tuple[str, ...]) -> tuple[str, bytes]:
+    """A packed object's type, and its contents if that type is wanted. The entries'
+    headers are read down the delta chain first; nothing is inflated unless every size
+    they declare is within its limit."""
+    from dulwich.objects import RawObjectID
+
+    chain: list[tuple[int, int]] = []  # (where a delta's data starts, its declared size)
+    seen: set[int] = set()
+    while True:
+        if offset in seen or len(chain) > MAX_CHAIN:
+            raise BadObject("delta-chain-loops")
+        seen.add(offset)
+        type_num, size, base, data_at = _entry_header(fd, offset)
+        if type_num == _OFS_DELTA:
+            assert isinstance(base, int)
+            chain.append((data_at, size))
+            offset -= base
+        elif type_num == _REF_DELTA:
+            assert isinstance(base, bytes)
+            chain.append((data_at, size))
+            offset = pack.index.object_offset(
+                RawObjectID(base)
+            )  # KeyError: a thin pack's missing base
+        else:
+            break
+    kind = _TYPES.get(type_num, str(type_num))
+    if kind not in want:
+        return kind, b""
+    limit = _LIMITS.get(kind, MAX_COMMIT)
+    total = size + sum(s for _, s in chain)
+    if size > limit or any(s > limit + 64 for _, s in chain) or total > MAX_CHAIN_BYTES:
+        raise Unreadable(
+            msg("sub.git.too_large_kind", kind=kind, size=max(size, total), unit="bytes")
+        )
+    body = _inflate(fd, data_at, size)
+    for delta_at, delta_size in reversed(chain):
+        body = _apply_delta(body, _inflate(fd, delta_at, delta_size), limit, kind)
+    return kind, body
+
+
+def _entry_header(fd: int, offset: int) -> tuple[int, int, int | bytes | None, int]:
+    """(type, declared size, delta base: a distance back or a sha, where the data starts)."""
+    head = os.pread(fd, 64, offset)
+    if offset < 12 or not head:
+        raise BadObject("entry-outside-pack")
+    byte = head[0]
+    type_num, size, shift, at = (byte >> 4) & 7, byte & 15, 4, 1
+    while byte & 0x80:
+        if at >= 10:
+            raise BadObject("entry-header-unterminated")
+        byte = head[at]
+        size |= (byte & 0x7F) << shift
+        shift += 7
+        at += 1
+    base: int | bytes | None = None
+    if type_num == _OFS_DELTA:
+        byte = head[at]
+        distance = byte & 0x7F
+        at += 1
+        while byte & 0x80:
+            if at >= 20:
+                raise BadObject("delta-offset-unterminated")
+            byte = head[at]
+            distance = ((distance + 1) << 7) | (byte & 0x7F)
+            at += 1
+        if not 0 < distance <= offset:
+            raise BadObject("delta-base-invalid")
+        base = distance
+    elif type_num == _REF_DELTA:
+        base = head[at : at + 20]
+        at += 20
+    elif type_num not in _TYPES:
+        raise BadObject(f"entry-type-{type_num}")
+    return type_num, size, base, offset + at
+
+
+def _inflate(fd: int, offset: int, size: int) -> bytes:
+    """The ``size`` bytes a zlib stream at ``offset`` declares, never more."""
+    inflater = zlib.decompressobj()
+    out = bytearray()
+    pending = b""
+    while len(out) <= size and not inflater.eof:
+        if not pending:
+            pending = os.pread(fd, _READ, offset)
+            offset += len(pending)
+            if not pending:
+                break
+        out += inflater.decompress(pending, size + 1 - len(out))
+        pending = inflater.unconsumed_tail
+    if len(out) != size:
+        raise BadObject("size-not-as-declared")
+    return bytes(out)
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if at >= len(data) or shift > 63:
+            raise BadObject("malformed-delta")
+        byte = data[at]
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        at += 1
+        if not byte & 0x80:
+            return value, at
+
+
+def _apply_delta(base: bytes, delta: bytes, limit: int, kind: str) -> bytes:
+    """git's delta format, with the result bounded by ``limit`` before it is built."""
+    source, at = _varint(delta, 0)
+    target, at = _varint(delta, at)
+    if source != len(base):
+        raise BadObject("delta-does-not-fit-base")
+    if target > limit:
+        raise Unreadable(msg("sub.git.too_large_kind", kind=kind, size=target, unit="bytes"))
+    out = bytearray()
+    while at < len(delta):
+        op = delta[at]
+        at += 1
+        if op & 0x80:  # copy from the base
+            start = length = 0
+            for i in range(4):
+                if op & (1 << i):
+                    start |= delta[at] << (8 * i)
+                    at += 1
+            for i in range(3):
+                if op & (1 << (4 + i)):
+                    length |= delta[at] << (8 * i)
+                    at += 1
+            length = length or 0x10000
+            if start + length > len(base) or len(out) + length > target:
+                raise BadObject("delta-does-not-fit-base")
+            out += base[start : start + length]
+        elif op:  # insert the next op bytes
+            if at + op > len(delta) or len(out) + op > target:
+                raise BadObject("delta-does-not-fit-base")
+            out += delta[at : at + op]
+            at += op
+        else:
+            raise BadObject("malformed-delta")
+    if len(out) != target:
+        raise BadObject("delta-does-not-fit-base")
+    return bytes(out)
 
 
 def _safe_opener(path: str, flags: int) -> int:
@@ -251,6 +607,14 @@ def read_regular(path: str, limit: int) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise Unreadable(msg("sub.git.not_regular", name=os.path.basename(path)))
-        return os.read(fd, limit)
+        chunks: list[bytes] = []
+        size = 0
+        while size < limit:
+            chunk = os.read(fd, limit - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
     finally:
         os.close(fd)

@@ -32,7 +32,7 @@ def metrics(doc: Submission, ctx: Context) -> Iterator[Finding]:
     pack = ctx.packs.get(module)
     if pack is None:
         known = ", ".join(sorted(ctx.packs))
-        yield ("module",), msg("sub.unknown_module", module=printable(module), known=known)
+        yield ("module",), msg("sub.unknown_module", module=module, known=known)
         return
     listed = doc.data.get("metrics")
     if not isinstance(listed, list):
@@ -47,7 +47,7 @@ def metrics(doc: Submission, ctx: Context) -> Iterator[Finding]:
             continue
         if name in seen:
             other = json_path(("metrics", seen[name]))
-            yield (*at, "name"), msg("sub.duplicate_metric", name=printable(name), other=other)
+            yield (*at, "name"), msg("sub.duplicate_metric", name=name, other=other)
             continue
         seen[name] = i
         entry = known_metrics.get(name) or challenge.get(name)
@@ -57,7 +57,7 @@ def metrics(doc: Submission, ctx: Context) -> Iterator[Finding]:
             version = pack.meta.version
             yield (
                 (*at, "name"),
-                msg("sub.unknown_metric", name=printable(name), module=module, version=version),
+                msg("sub.unknown_metric", name=name, module=module, version=version),
             )
             continue
         yield from _metric(doc, at, metric, entry, pack)
@@ -65,6 +65,15 @@ def metrics(doc: Submission, ctx: Context) -> Iterator[Finding]:
         yield from _challenge(doc, seen, challenge, ctx.challenge)
     if not listed:
         yield ("metrics",), msg("sub.no_metrics")
+        return
+    unfilled = any(not doc.filled(("metrics", i, "name")) for i in range(len(listed)))
+    for name in pack.meta.required_metrics:  # the chapter template's metrics, each reported
+        if name not in seen and not unfilled:
+            version = pack.meta.version
+            yield (
+                ("metrics",),
+                msg("sub.required_metric", name=name, module=module, version=version),
+            )
 
 
 def _metric(
@@ -122,7 +131,7 @@ def _challenge(
     elif given != nonce:
         yield (
             ("challenge", "nonce"),
-            msg("sub.challenge_other", nonce=printable(str(given)), expected=nonce),
+            msg("sub.challenge_other", nonce=str(given)[:200], expected=nonce),
         )
     for name in wanted:
         if name not in seen:

@@ -19,7 +19,7 @@ from typing import Any
 from runner import safeyaml
 from runner.i18n import Msg, msg
 from runner.submission.files import MAX_SUBMISSION_BYTES
-from runner.submission.problems import DataPath, Finding, printable
+from runner.submission.problems import DataPath, Finding
 
 MAX_DEPTH = 64  # the runner's own evidence nests 7 levels deep
 MAX_DIGITS = safeyaml.MAX_DIGITS
@@ -61,6 +61,8 @@ def _parse_json(raw: bytes) -> Parsed:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         return Parsed(problems=[((), msg("sub.not_utf8", byte=exc.start))])
+    # Notepad's byte order mark: YAML allows one, and JSON files are read as YAML's are
+    text = text.removeprefix("\ufeff")
     found: list[_Duplicates] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -87,7 +89,7 @@ def _parse_json(raw: bytes) -> Parsed:
     parsed = Parsed(data)
     if found:
         parsed.problems = [
-            (at, msg("sub.duplicate_key", key=printable(key)))
+            (at, msg("sub.duplicate_key", key=key))
             for at, value in walk(data)
             if isinstance(value, _Duplicates)
             for key in value.duplicates
@@ -117,6 +119,7 @@ def _parse_yaml(raw: bytes) -> Parsed:
             aliases=False,  # a submission never needs them; refused, not expanded
             lines=False,
             string_keys=True,  # JSON's data model: the schema and the paths rely on it
+            core_schema=True,  # numbers as JSON reads them: 1e3 is 1000.0, 017 is 17
         )
     except safeyaml.YamlError as exc:
         return Parsed(problems=[(p.path, _with_line(p)) for p in exc.problems])

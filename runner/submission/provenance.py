@@ -41,6 +41,8 @@ def commit(doc: Submission, ctx: Context) -> Iterator[Finding]:
         yield ("commit",), msg("sub.commit_kind", commit=sha, repo=repo, kind=printable(found.what))
     elif found.kind == "ambiguous":
         yield ("commit",), msg("sub.commit_ambiguous", commit=sha, repo=repo, n=found.count)
+    elif found.kind == "unreachable":
+        yield ("commit",), msg("sub.commit_unreachable", commit=sha, repo=repo)
     elif found.kind == "unchecked":
         yield ("commit",), msg("sub.commit_unchecked", commit=sha, repo=repo, why=found.why)
 

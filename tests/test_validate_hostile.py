@@ -1,0 +1,532 @@
+"""`validate` against the adversarial tester's findings: hostile repositories (pack bombs,
+dangling commits, unreadable files), misuse that once passed (``--repo ""``, a JUnit report
+over a submission), interrupts, and text shown escaped once."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner.i18n import catalog
+from runner.load import load_packs
+from tests.conftest import MODULE, ROOT
+from tests.test_validate_submissions import (
+    ARTIFACT,
+    GOOD_YAML,
+    LEARNER_HEAD,
+    MODULE_ID,
+    PARAMS,
+    SUPPORT,
+    git,
+    good_data,
+    learner_repo,
+    submit,
+    validate,
+)
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """As in test_validate_submissions: the learner's repository ``repo/`` in the current
+    directory (its commit is LEARNER_HEAD)."""
+    learner_repo(tmp_path, "repo")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_an_empty_repo_is_misuse_not_the_current_directory(cli, work):
+    (work / "sub.yaml").write_text(GOOD_YAML, encoding="utf-8")
+
+    result = validate(cli, "sub.yaml", "--repo", "")
+
+    assert (result.code, result.out) == (2, "")
+    assert result.err == "error: --repo: an empty path names no repository\n"
+
+
+def test_a_junit_report_never_overwrites_a_submission(cli, work):
+    sub = work / "sub.yaml"
+    sub.write_text(GOOD_YAML, encoding="utf-8")
+    (work / "link.xml").symlink_to(sub)
+
+    for target in ("sub.yaml", "./sub.yaml", str(sub), "link.xml"):
+        result = validate(cli, "sub.yaml", "--junit-xml", target)
+
+        assert (result.code, result.out) == (2, "")
+        assert "is one of this command's inputs" in result.err
+        assert sub.read_text(encoding="utf-8") == GOOD_YAML
+
+
+def test_a_junit_report_over_a_file_of_a_folder_is_refused(cli, work):
+    (work / "subs").mkdir()
+    sub = work / "subs" / "a.yaml"
+    sub.write_text(GOOD_YAML, encoding="utf-8")
+
+    result = validate(cli, "subs", "--junit-xml", "subs/a.yaml")
+
+    assert result.code == 2
+    assert sub.read_text(encoding="utf-8") == GOOD_YAML
+    assert not Path("subs/b.xml").exists()
+
+
+# -- objects are judged by the size they declare before they are inflated ----------------------
+def bomb_commit(size: int) -> tuple[str, bytes]:
+    """(the sha, the contents) of a well-formed commit padded with NULs to ``size`` bytes."""
+    head = (
+        b"tree 4b825dc642cb6eb9a060e54bf8d69288fbccfd4b\n"
+        b"author a <a> 0 +0000\ncommitter a <a> 0 +0000\n\n"
+    )
+    body = head + b"\0" * (size - len(head))
+    return hashlib.sha1(b"commit %d\0" % size + body).hexdigest(), body
+
+
+def write_pack(repo: Path, entries: list[tuple[str, bytes]]) -> None:
+    """A pack of (sha, raw entry) at consecutive offsets, and its index."""
+    from dulwich.pack import write_pack_index_v2
+
+    data = b"PACK" + struct.pack(">LL", 2, len(entries))
+    index = []
+    for sha, entry in entries:
+        index.append((bytes.fromhex(sha), len(data), zlib.crc32(entry)))
+        data += entry
+    checksum = hashlib.sha1(data).digest()
+    folder = repo / ".git" / "objects" / "pack"
+    folder.mkdir(exist_ok=True)
+    (folder / "pack-hostile.pack").write_bytes(data + checksum)
+    with (folder / "pack-hostile.idx").open("wb") as fh:
+        write_pack_index_v2(fh, sorted(index), checksum)
+
+
+def entry_header(type_num: int, size: int) -> bytes:
+    out = bytearray()
+    byte = (type_num << 4) | (size & 15)
+    size >>= 4
+    while size:
+        out.append(byte | 0x80)
+        byte = size & 0x7F
+        size >>= 7
+    out.append(byte)
+    return bytes(out)
+
+
+def peak_memory_of(work: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], int]:
+    """``validate ARGS`` in a child; (its result, its peak resident memory in bytes)."""
+    code = (
+        "import resource, sys\n"
+        "from runner.cli import main\n"
+        "code = main(sys.argv[1:])\n"
+        "sys.stdout.flush()\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "validate", *args, "--claims", str(MODULE)],
+        cwd=work,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "LEARN_LLM_LANG": "en"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done, int(done.stderr.split()[-1]) * 1024
+
+
+def test_a_packed_commit_declaring_a_gigabyte_is_refused_before_it_is_inflated(work):
+    size = 1 << 30
+    sha, _ = bomb_commit(64)  # the name does not matter: the size is judged first
+    stream = zlib.compressobj(9)
+    compressed = stream.compress(b"\0" * (1 << 24)) * 64 + stream.flush()  # 1 GiB of NULs
+    write_pack(work / "repo", [(sha, entry_header(1, size) + compressed)])
+
+    done, peak = peak_memory_of(work, submit(work, sha), "--repo", "repo")
+
+    assert done.stdout.splitlines()[1:] == [
+        f"  $.commit: could not check {sha} in repo: a commit object of {size:,} bytes is "
+        "beyond the limit for its kind; it was not read"
+    ]
+    assert done.returncode == 1
+    assert peak < 400 << 20
+
+
+def test_a_packed_commit_whose_stream_outgrows_its_declared_size_is_malformed(work):
+    sha, body = bomb_commit(200)
+    write_pack(work / "repo", [(sha, entry_header(1, 200) + zlib.compress(body + b"\0" * 10**7))])
+
+    done, peak = peak_memory_of(work, submit(work, sha), "--repo", "repo")
+
+    assert done.stdout.splitlines()[1:] == [
+        f"  $.commit: could not check {sha} in repo: an object in its database is malformed "
+        "(size-not-as-declared)"
+    ]
+    assert peak < 400 << 20
+
+
+def test_a_delta_whose_result_is_a_gigabyte_is_refused(work):
+    _, base = bomb_commit(100)
+    base_sha = hashlib.sha1(b"commit 100\0" + base).hexdigest()
+    # the result: base copied (0x10000 bytes at a time, from offset 0) far beyond the limit
+    target = 1 << 30
+    delta = bytes([100]) + _varint(target) + b"\x90\x64" * 16  # copy 100 bytes, 16 times
+    sha = "ab" * 20
+    write_pack(
+        work / "repo",
+        [
+            (base_sha, entry_header(1, 100) + zlib.compress(base)),
+            (sha, entry_header(7, len(delta)) + bytes.fromhex(base_sha) + zlib.compress(delta)),
+        ],
+    )
+
+    done, _ = peak_memory_of(work, submit(work, sha), "--repo", "repo")
+
+    assert done.stdout.splitlines()[1:] == [
+        f"  $.commit: could not check {sha} in repo: a commit object of {target:,} bytes is "
+        "beyond the limit for its kind; it was not read"
+    ]
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def test_a_loose_commit_declaring_a_gigabyte_is_refused_before_it_is_inflated(work):
+    size = 1 << 30
+    sha, _ = bomb_commit(64)
+    stream = zlib.compressobj(9)
+    data = stream.compress(b"commit %d\0" % size) + stream.compress(b"\0" * (1 << 24)) * 64
+    path = work / "repo" / ".git" / "objects" / sha[:2] / sha[2:]
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(data + stream.flush())
+
+    done, peak = peak_memory_of(work, submit(work, sha), "--repo", "repo")
+
+    assert done.stdout.splitlines()[1:] == [
+        f"  $.commit: could not check {sha} in repo: a commit object of {size:,} bytes is "
+        "beyond the limit for its kind; it was not read"
+    ]
+    assert peak < 400 << 20
+
+
+# -- the learner's commit is one their refs lead to, and holds their artifacts --------------------
+def test_a_dangling_commit_is_not_the_learners(cli, work):
+    repo = work / "repo"
+    (repo / "other.txt").write_text("x\n", encoding="utf-8")
+    git(repo, "add", "other.txt")
+    git(repo, "commit", "-q", "-m", "second")
+    git(repo, "reset", "-q", "--hard", LEARNER_HEAD)  # the second commit is left dangling
+    dangling = git(repo, "rev-parse", "HEAD@{1}")
+    git(repo, "reflog", "expire", "--expire=now", "--all")
+
+    result = validate(cli, submit(work, dangling), "--repo", "repo")
+
+    assert result.out.splitlines()[1:] == [
+        f"  $.commit: {dangling} is in repo, but no branch, tag or HEAD leads to it (a dangling "
+        "object is not the learner's commit)"
+    ]
+    assert validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo").code == 0
+
+
+def test_a_commit_reached_through_a_tag_and_a_parent_in_a_pack_is_the_learners(cli, work):
+    repo = work / "repo"
+    (repo / "results" / "more.json").write_text("{}\n", encoding="utf-8")
+    git(repo, "add", "results/more.json")
+    git(repo, "commit", "-q", "-m", "second")
+    git(repo, "tag", "-a", "-m", "done", "v1")
+    git(repo, "checkout", "-q", "--detach", LEARNER_HEAD)
+    git(repo, "branch", "-q", "-D", "main")
+    git(repo, "checkout", "-q", "--detach", "v1")
+    git(repo, "gc", "-q", "--prune=now")
+
+    result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
+
+    assert (result.code, result.out) == (0, "sub.yaml: valid\n")
+
+
+def test_an_artifact_on_disk_but_not_in_the_commit_is_a_problem(cli, work):
+    (work / "repo" / "results" / "later.json").write_text("{}\n", encoding="utf-8")
+    text = submit(work, LEARNER_HEAD)
+    path = work / text
+    path.write_text(
+        path.read_text("utf-8").replace(
+            f"  - {ARTIFACT}\n", f"  - {ARTIFACT}\n  - results/later.json\n  - results\n"
+        ),
+        "utf-8",
+    )
+
+    result = validate(cli, text, "--repo", "repo")
+
+    assert result.out.splitlines()[1:] == [
+        f"  $.artifacts[1]: 'results/later.json' is not in the tree of commit {LEARNER_HEAD}",
+        "  $.artifacts[2]: 'results' is not a file; artifacts are files the run wrote",
+    ]
+
+
+# -- a file or a repository this user may not read ----------------------------------------------
+@pytest.fixture
+def denied(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """Names of files and folders of mode 000, as another user's would be to this one (the
+    tests may run as root, whom permissions do not stop): such a file or folder cannot be
+    opened or listed, and nothing inside such a folder can even be looked at."""
+    names: set[str] = set()
+
+    def guard(real: Any, op: str) -> Any:
+        def call(path: Any, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(path, str | bytes | os.PathLike):
+                parts = os.fsdecode(os.path.abspath(path)).split(os.sep)
+                looks = op in ("lstat", "stat")  # what a folder's listing shows: allowed
+                if (not looks and parts[-1] in names) or names & set(parts[:-1]):
+                    raise PermissionError(13, "Permission denied", os.fsdecode(path))
+            return real(path, *args, **kwargs)
+
+        return call
+
+    for name in ("open", "scandir", "listdir", "lstat", "stat"):
+        monkeypatch.setattr(os, name, guard(getattr(os, name), name))
+    return names
+
+
+def test_an_unreadable_submission_is_its_own_problem_and_the_batch_goes_on(cli, work, denied):
+    (work / "subs").mkdir()
+    for name in ("a.yaml", "b.yaml", "c.yaml"):
+        (work / "subs" / name).write_text(GOOD_YAML, encoding="utf-8")
+    denied.add("b.yaml")
+
+    result = validate(cli, "subs")
+
+    assert result.out.splitlines() == [
+        "subs/a.yaml: valid",
+        "subs/b.yaml: invalid (1 problem)",
+        "  $: cannot read the file: Permission denied",
+        "subs/c.yaml: valid",
+        "3 submissions: 2 valid, 1 invalid",
+    ]
+    assert (result.code, result.err) == (1, "")
+
+
+def test_an_unlistable_folder_is_one_line(cli, work, denied):
+    (work / "subs").mkdir()
+    (work / "subs" / "a.yaml").write_text(GOOD_YAML, encoding="utf-8")
+    denied.add("subs")
+
+    result = validate(cli, "subs")
+
+    assert (result.code, result.out) == (2, "")
+    assert result.err == "error: subs: cannot list the directory: Permission denied\n"
+
+
+@pytest.mark.parametrize("name", ["objects", "pack", "HEAD", "refs"])
+def test_an_unreadable_part_of_the_repository_is_a_problem_of_the_file(cli, work, denied, name):
+    git(work / "repo", "gc", "-q", "--prune=now")
+    denied.add(name)
+
+    result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
+
+    assert result.code == 1, result.out + result.err
+    assert result.out.splitlines()[1].startswith(f"  $.commit: could not check {LEARNER_HEAD}")
+    assert "Permission denied" in result.out
+    assert result.err == ""
+
+
+def test_an_artifact_in_an_unreadable_folder_is_not_said_to_be_missing(cli, work, denied):
+    denied.add("results")
+
+    result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
+
+    assert result.out.splitlines()[1:] == [
+        f"  $.artifacts[0]: cannot check {ARTIFACT!r}: Permission denied"
+    ]
+
+
+# -- a learner's odd text is shown escaped once ---------------------------------------------------
+def test_control_characters_in_a_learners_text_are_escaped_once(cli, work):
+    data = good_data()
+    data["artifacts"] = ["results/\x1b[31m.json"]
+    data["metrics"][0]["name"] = "bad\x1bname"
+    (work / "s.json").write_text('{"a\\u001b": 1, "a\\u001b": 2}', encoding="utf-8")
+    (work / "t.json").write_text(json.dumps(data), encoding="utf-8")
+    data["module"] = "mod\x07"
+    (work / "u.json").write_text(json.dumps(data), encoding="utf-8")
+
+    result = validate(cli, "s.json", "t.json", "u.json", "--repo", "repo")
+
+    out = result.out
+    assert "\x1b" not in out and "\x07" not in out
+    assert "\\\\" not in out  # never a doubled backslash
+    assert "$: duplicate key 'a\\x1b'" in out
+    assert "unknown module 'mod\\x07'" in out
+    assert "'results/\\x1b[31m.json' does not exist in the repository" in out
+    assert "unknown metric 'bad\\x1bname'" in out
+    as_json = validate(cli, "t.json", "--repo", "repo", "--format", "json").out
+    messages = [p["message"] for p in json.loads(as_json.splitlines()[0])["problems"]]
+    assert "'results/\\x1b[31m.json' does not exist in the repository" in messages
+
+
+# -- Ctrl-C ----------------------------------------------------------------------------------------
+def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
+    folder = work / "subs"
+    folder.mkdir()
+    for i in range(3000):
+        (folder / f"s{i:04}.yaml").write_text(GOOD_YAML, encoding="utf-8")
+    out = (work / "out.txt").open("w")
+    args = ["validate", "subs", "--repo", "repo", "--jobs", "2", "--claims", str(MODULE)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "runner", *args],
+        cwd=work,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"},
+        stdout=out,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a process group of its own, as a terminal's job is
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while (work / "out.txt").read_text().count("\n") < 20 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C does: the parent and its workers
+        started = time.monotonic()
+        _, err = child.communicate(timeout=30)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+
+    assert time.monotonic() - started < 10
+    assert (child.returncode, err.splitlines()) == (130, [catalog("en")("interrupted")])
+    assert (work / "out.txt").read_text().count("\n") < 3000
+
+
+# -- numbers mean the same in YAML as in JSON --------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1e3", 1000.0),
+        ("-2.5E-3", -0.0025),
+        ("4.7012e+3", 4701.2),
+        ("0", 0),
+        ("-0", 0),
+        ("123532032", 123532032),
+        ("1.5", 1.5),
+        ("true", True),
+        ("null", None),
+    ],
+)
+def test_a_number_json_reads_is_the_same_number_in_yaml(text, value):
+    from runner.submission.parse import parse_submission
+
+    as_json = parse_submission(b'{"a": %s}' % text.encode(), json_syntax=True).data
+    as_yaml = parse_submission(b"a: %s\n" % text.encode(), json_syntax=False).data
+
+    assert as_json == as_yaml == {"a": value}
+    assert type(as_json["a"]) is type(as_yaml["a"])
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("017", 17),  # YAML 1.1 read 15 (octal)
+        ("0o17", 15),
+        ("0x1F", 31),
+        (".5", 0.5),
+        ("+12", 12),
+        ("1_000", "1_000"),  # 1.1: 1000
+        ("1:20", "1:20"),  # 1.1: 80 (sexagesimal)
+        ("yes", "yes"),  # 1.1: True
+        ("off", "off"),  # 1.1: False
+        ("0b101", "0b101"),  # 1.1: 5
+    ],
+)
+def test_yaml_submissions_resolve_scalars_as_yaml_1_2_core(text, value):
+    from runner.submission.parse import parse_submission
+
+    data = parse_submission(b"a: %s\n" % text.encode(), json_syntax=False).data
+
+    assert data == {"a": value} and type(data["a"]) is type(value)
+
+
+@pytest.mark.parametrize("text", [".inf", "-.Inf", ".NaN"])
+def test_non_finite_yaml_numbers_are_a_problem_as_in_json(cli, work, text):
+    (work / "sub.yaml").write_text(
+        GOOD_YAML.replace("actual: 4701.196560612873", f"actual: {text}"), "utf-8"
+    )
+    word = {".inf": "Infinity", "-.Inf": "-Infinity", ".NaN": "NaN"}[text]
+    data = good_data()
+    (work / "sub.json").write_text(
+        json.dumps(data).replace("4701.196560612873", word), encoding="utf-8"
+    )
+
+    yaml_out = validate(cli, "sub.yaml").out.splitlines()[1:]
+    json_out = validate(cli, "sub.json").out.splitlines()[1:]
+
+    assert yaml_out == json_out and len(yaml_out) == 1
+
+
+def test_a_scientific_actual_in_yaml_is_judged_as_a_number(cli, work):
+    (work / "sub.yaml").write_text(
+        GOOD_YAML.replace("actual: 4701.196560612873", "actual: 4.701196560612873e3"), "utf-8"
+    )
+
+    result = validate(cli, "sub.yaml")
+
+    assert (result.code, result.out) == (0, "sub.yaml: valid\n")
+
+
+def test_a_json_file_with_a_byte_order_mark_is_read(cli, work):
+    (work / "sub.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(good_data()).encode("utf-8"))
+
+    result = validate(cli, "sub.json")
+
+    assert (result.code, result.out) == (0, "sub.json: valid\n")
+
+
+# -- the chapter template's metrics are required ---------------------------------------------------
+def module_requiring(work: Path, names: list[str]) -> Path:
+    """A copy of the module whose module.yaml lists ``names`` as required metrics."""
+    copy = work / "claims" / MODULE.name
+    shutil.copytree(MODULE, copy)
+    meta = copy / "module.yaml"
+    listed = "".join(f"  - {n}\n" for n in names)
+    meta.write_text(meta.read_text("utf-8") + f"required_metrics:\n{listed}", "utf-8")
+    return copy
+
+
+def test_a_required_metric_left_out_is_a_problem(cli, work):
+    claims = module_requiring(work, [SUPPORT, PARAMS])
+    start = GOOD_YAML.index(f"  - name: {PARAMS}")
+    end = GOOD_YAML.index("artifacts:")
+    (work / "sub.yaml").write_text(GOOD_YAML[:start] + GOOD_YAML[end:], "utf-8")
+    (work / "full.yaml").write_text(GOOD_YAML, "utf-8")
+
+    result = cli("validate", "sub.yaml", "full.yaml", "--claims", str(claims))
+
+    version = load_packs([claims])[0].meta.version
+    assert result.out.splitlines() == [
+        "sub.yaml: invalid (1 problem)",
+        f"  $.metrics: metric '{PARAMS}' is missing; {MODULE_ID} v{version} requires it",
+        "full.yaml: valid",
+        "2 submissions: 1 valid, 1 invalid",
+    ]
+
+
+def test_a_required_metric_no_claim_defines_is_a_bad_claim_pack(cli, work):
+    claims = module_requiring(work, [SUPPORT, "no_such_metric"])
+    (work / "sub.yaml").write_text(GOOD_YAML, "utf-8")
+
+    result = cli("validate", "sub.yaml", "--claims", str(claims))
+
+    assert (result.code, result.out) == (2, "")
+    assert "required metric 'no_such_metric' is not a metric of any claim" in result.err
