@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import struct
@@ -500,7 +501,8 @@ def module_requiring(work: Path, names: list[str]) -> Path:
     shutil.copytree(MODULE, copy)
     meta = copy / "module.yaml"
     listed = "".join(f"  - {n}\n" for n in names)
-    meta.write_text(meta.read_text("utf-8") + f"required_metrics:\n{listed}", "utf-8")
+    text = re.sub(r"required_metrics:\n(  - .*\n)+", "", meta.read_text("utf-8"))
+    meta.write_text(text + f"required_metrics:\n{listed}", "utf-8")
     return copy
 
 

@@ -347,13 +347,19 @@ CASES = [
         "unknown-metric",
         "sub.yaml",
         edit(f"name: {PARAMS}", "name: gpt2_small_parameters"),
-        [f"$.metrics[1].name: unknown metric 'gpt2_small_parameters' for {PACK}"],
+        [
+            f"$.metrics: metric '{PARAMS}' is missing; {PACK} requires it",
+            f"$.metrics[1].name: unknown metric 'gpt2_small_parameters' for {PACK}",
+        ],
     ),
     Case(
         "duplicate-metric",
         "sub.yaml",
         edit(f"name: {PARAMS}", f"name: {SUPPORT}"),
-        [f"$.metrics[1].name: duplicate metric '{SUPPORT}' (also $.metrics[0])"],
+        [
+            f"$.metrics: metric '{PARAMS}' is missing; {PACK} requires it",
+            f"$.metrics[1].name: duplicate metric '{SUPPORT}' (also $.metrics[0])",
+        ],
     ),
     Case(
         "expected-not-the-packs",
