@@ -361,17 +361,21 @@ def moe_layer_all_experts(
     output as routing while every weight is finite, and none of the saving (an unchosen
     expert's weights are read and multiplied by a gate of 0).
 
-    Unlike every other twin, it does not check its arguments as the reference does (top_k > E
-    is not refused). That is its one difference from the reference on the whole-function
+    Unlike every other twin, it does not check all its arguments as the reference does (top_k
+    > E is not refused; the shapes are). That is its one difference from the reference on the whole-function
     claim's cases (checks/generators.py has no unchosen expert with NaN weights, the input
     beyond.moe catches it with), so it stays until such a case exists: with the reference's
     checks it would pass contract.moe-layer, which tests/test_faults.py requires it to fail.
     """
     from checks.reference.attention import position_wise_mlp
 
-    x = np.asarray(x, dtype=np.float64)  # (T, d)
+    # the shapes as the reference checks them; top_k > E not refused (see above)
+    x, w_router, experts_w_in, experts_w_out, _ = args.moe_inputs(
+        x, w_router, experts_w_in, experts_w_out, 1
+    )  # (T, d), (d, E), (E, d, d_ff), (E, d_ff, d)
+    top_k = _integer("top_k", top_k, 1)
     t_len, d = x.shape
-    n_experts = np.shape(experts_w_in)[0]
+    n_experts = w_router.shape[1]
     logits = x @ w_router  # (T, E)
     chosen = np.argsort(-logits, axis=1, kind="stable")[:, :top_k]  # (T, k)
     kept = np.take_along_axis(logits, chosen, axis=1)

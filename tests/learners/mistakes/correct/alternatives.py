@@ -30,12 +30,20 @@ def sequence_support_log10(vocab, length):
 
 def chain_rule_nll(joint, tokens):
     joint = np.asarray(joint, dtype=np.float64)
-    if len(tokens) != joint.ndim:
-        raise ValueError("one token per position of the joint table")
+    tokens = [_int("token", t, 0) for t in tokens]
+    vocab = joint.shape[0] if joint.ndim else 0
+    if joint.ndim != len(tokens) or joint.shape != (vocab,) * joint.ndim or vocab == 0:
+        raise ValueError("joint must be (V,) * T with one token per position")
+    if any(t >= vocab for t in tokens):
+        raise ValueError("a token is not below V")
+    if np.any(np.isnan(joint)) or np.any(joint < 0) or abs(joint.sum() - 1.0) > 1e-6:
+        raise ValueError("joint must be a distribution")
     nll = 0.0
     for t, token in enumerate(tokens):
         rest = joint[tuple(tokens[:t])]  # (V,)*(T-t): the table after the prefix
         next_token = rest.sum(axis=tuple(range(1, rest.ndim)))  # (V,)
+        if next_token[token] == 0:
+            return math.inf  # an impossible sequence: its NLL is +inf
         nll -= math.log(next_token[token] / next_token.sum())
     return nll
 
@@ -112,6 +120,8 @@ def transformer_parameter_count(
 ):
     if positions not in ("none", "sinusoidal", "rope", "learned"):
         raise ValueError(f"unknown positions {positions!r}")
+    if not all(type(flag) is bool for flag in (biases, layernorm, tied)):
+        raise ValueError("biases, layernorm and tied are bools")
     vocab, d_model, d_ff = _int("V", vocab, 1), _int("d", d_model, 1), _int("d_ff", d_ff, 1)
     n_layer, context_length = _int("n_layer", n_layer, 0), _int("T", context_length, 0)
     d = d_model
@@ -161,6 +171,8 @@ def top_k_renormalize(probs, k):
     ranked = sorted(range(p.shape[0]), key=lambda i: (-p[i], i))  # ties: the lower index
     out = np.zeros_like(p)
     out[ranked[:k]] = p[ranked[:k]]
+    if out.sum() == 0:
+        raise ValueError("the k kept sum to 0")
     return out / out.sum()
 
 
