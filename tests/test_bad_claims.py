@@ -19,7 +19,7 @@ from checks import REGISTRY
 from checks.registry import UnknownName
 from runner import safeyaml
 from runner.i18n import catalog
-from tests.conftest import MODULE
+from tests.conftest import MODULE, partial_module_yaml
 
 # A minimal valid claim. Line numbers matter to the expectations below:
 VALID = """\
@@ -45,7 +45,7 @@ claims:
 #  3 title         7 check         11 expect:     15 unit
 #  4 claims:       8 inputs:       12 - measure   16 source
 
-MODULE_YAML = (MODULE / "module.yaml").read_text(encoding="utf-8")
+MODULE_YAML = partial_module_yaml()
 # the real module's version line, whatever the current version is
 VERSION_LINE = next(line for line in MODULE_YAML.splitlines() if line.startswith("version: "))
 TEMPERATURE_YAML = (MODULE / "6-temperature.yaml").read_text(encoding="utf-8")

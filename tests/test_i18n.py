@@ -169,12 +169,12 @@ def test_pytest_claims_follow_learn_llm_lang(pytester, monkeypatch):
     """`LEARN_LLM_LANG=en pytest claims/` prints English failure text (it was Chinese)."""
     import shutil
 
-    from tests.conftest import MODULE
+    from tests.conftest import MODULE, partial_module_yaml
 
     module = pytester.path / "claims" / "demo"
     module.mkdir(parents=True)
-    for name in ("module.yaml", "chapter.zh.txt"):
-        shutil.copy(MODULE / name, module / name)
+    (module / "module.yaml").write_text(partial_module_yaml(), encoding="utf-8")
+    shutil.copy(MODULE / "chapter.zh.txt", module / "chapter.zh.txt")
     text = (MODULE / "7-top-k.yaml").read_text(encoding="utf-8").replace("value: 2\n", "value: 3\n")
     (module / "7-top-k.yaml").write_text(text, encoding="utf-8")
     monkeypatch.setenv("LEARN_LLM_LANG", "en")

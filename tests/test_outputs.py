@@ -15,7 +15,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import CLAIMS, EVIDENCE_NAME, MODULE, N_CLAIMS, ROOT, VERSION
+from tests.conftest import (
+    CLAIMS,
+    EVIDENCE_NAME,
+    MODULE,
+    N_CLAIMS,
+    ROOT,
+    VERSION,
+    partial_module_yaml,
+)
 
 pytest_plugins = ["pytester"]
 
@@ -190,7 +198,7 @@ def test_report_refuses_a_file_that_is_not_evidence(cli, tmp_path):
 def test_pytest_collects_claims_with_one_passing_and_one_failing(pytester):
     module = pytester.path / "claims" / "demo"
     module.mkdir(parents=True)
-    shutil.copy(MODULE / "module.yaml", module / "module.yaml")
+    (module / "module.yaml").write_text(partial_module_yaml(), encoding="utf-8")
     shutil.copy(MODULE / "chapter.zh.txt", module / "chapter.zh.txt")
     text = (MODULE / "7-top-k.yaml").read_text(encoding="utf-8")
     (module / "7-top-k.yaml").write_text(text, encoding="utf-8")
@@ -214,7 +222,7 @@ def test_pytest_reports_a_claim_id_used_in_two_files_as_run_does(pytester):
     naming the duplicate, the first file's claim still runs."""
     module = pytester.path / "claims" / "demo"
     module.mkdir(parents=True)
-    shutil.copy(MODULE / "module.yaml", module / "module.yaml")
+    (module / "module.yaml").write_text(partial_module_yaml(), encoding="utf-8")
     shutil.copy(MODULE / "chapter.zh.txt", module / "chapter.zh.txt")
     text = (MODULE / "7-top-k.yaml").read_text(encoding="utf-8")
     (module / "7-top-k.yaml").write_text(text, encoding="utf-8")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from runner.record import write
-from tests.conftest import EVIDENCE_NAME, MODULE
+from tests.conftest import EVIDENCE_NAME, MODULE, partial_module_yaml
 
 ONE_CLAIM = "-k", "topk.renormalize"
 
@@ -24,7 +24,7 @@ def course(root: Path, modules: dict[str, str] | None = None) -> Path:
     for new_id in modules or {}:
         target = root / "claims" / new_id
         shutil.copytree(MODULE, target)
-        meta = (target / "module.yaml").read_text("utf-8")
+        meta = partial_module_yaml()
         (target / "module.yaml").write_text(meta.replace(f"id: {MODULE.name}", f"id: {new_id}"))
         # one claim file is enough for a quick module; ids must stay unique per module only
         for claim_file in target.glob("*.yaml"):
