@@ -55,6 +55,8 @@ def embedding_lookup(tokens: NDArray[np.integer], table: Array) -> Array:
         raise ValueError(f"tokens must be a vector of integer ids, got {ids.dtype} {ids.shape}")
     if ids.size and (ids.min() < 0 or ids.max() >= table.shape[0]):
         raise ValueError(f"token ids must be in 0..{table.shape[0] - 1}")
+    if ids.size == 0:  # T = 0, whatever the empty vector's dtype (np.array([]) is float64)
+        return np.zeros((0, table.shape[1]))  # (0, d)
     return table[ids]  # (T, d), a copy (fancy indexing)
 
 
