@@ -141,12 +141,22 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: a negative probability (summing to 1)", _uniform_minus(2, 3), [1, 1, 1]),
         case("invalid: a NaN probability", np.where(j23 == j23.max(), math.nan, j23), [0, 1, 0]),
         case("invalid: joint sums to 0.9", j23 * 0.9, [0, 1, 0]),
-        case("invalid: joint sums to 1 + 1e-5", j34 * (1 + 1e-5), [0, 2, 1, 2]),
-        case("invalid: joint sums to 1 - 1e-5", j34 * (1 - 1e-5), [0, 2, 1, 2]),
+        case("invalid: joint sums to 1 + 5e-6", j34 * (1 + 5e-6), [0, 2, 1, 2]),
+        case("invalid: joint sums to 1 - 5e-6", j34 * (1 - 5e-6), [0, 2, 1, 2]),
         case("invalid: joint sums to 1 + 1e-3", j23 * (1 + 1e-3), [0, 1, 0]),
         case("invalid: joint sums to 1 - 1e-3", j23 * (1 - 1e-3), [0, 1, 0]),
-        case("joint sums to 1 + 1e-8 (within 1e-6: used as given)", j34 * (1 + 1e-8), [0, 2, 1, 2]),
-        case("joint sums to 1 - 1e-8 (within 1e-6: used as given)", j23 * (1 - 1e-8), [1, 0, 1]),
+        # within 1e-6 of 1: accepted. The sequences are impossible (inf), so the value does
+        # not depend on whether the joint is divided by its sum or used as it is
+        case(
+            "joint sums to 1 + 1e-8 (within 1e-6), an impossible prefix (inf)",
+            _with_zeros(j34, (0, 2)) * (1 + 1e-8),
+            [0, 2, 1, 1],
+        ),
+        case(
+            "joint sums to 1 - 1e-8 (within 1e-6), an impossible last token (inf)",
+            _with_zeros(j23, (1, 0, 1)) * (1 - 1e-8),
+            [1, 0, 1],
+        ),
         case("arguments by name (joint=, tokens=)", joint=j23, tokens=[1, 1, 0]),
     ]
 
