@@ -1188,7 +1188,7 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
             [(a, b), (a, b)],
         ),
         case(
-            "a merge listed twice, the repeat after its pair is made again",
+            "a merge listed twice, with merges of its token between",
             abab,
             [(a, b), (256, 256), (a, b), (257, 256)],
         ),

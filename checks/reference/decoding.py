@@ -24,7 +24,9 @@ def top_p_renormalize(probs: Array, p: float) -> Array:
     Tokens are ranked by probability, highest first (ties: the lower index first, a stable
     sort). A token is kept when the mass of the tokens ranked before it is still below p, so
     the token whose probability carries the mass to p is kept and at least one token always
-    is; p = 1 keeps every token. The rest become an exact 0 and the survivors are rescaled
+    is; p = 1 keeps every token. The mass before a token is a float64 running sum (not the
+    sum minus the token itself, which rounds differently): p equal to the top probability
+    keeps that token alone. The rest become an exact 0 and the survivors are rescaled
     to sum to 1, as in top-k. ValueError for p outside (0, 1] and for probs that are empty,
     non-finite or negative.
     """
