@@ -73,6 +73,9 @@ def gen_sequence_support(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid V=0", 0, 3),
         case("invalid V<0", -1, 3),
         case("invalid T<0", 5, -1),
+        case("invalid V=0 at T=0 (0^0 is still V < 1)", 0, 0),
+        case("invalid T<0 at V=1 (checked before any shortcut)", 1, -1),
+        case("arguments by name (vocab=, length=)", vocab=50257, length=1000),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -138,6 +141,23 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: a negative probability (summing to 1)", _uniform_minus(2, 3), [1, 1, 1]),
         case("invalid: a NaN probability", np.where(j23 == j23.max(), math.nan, j23), [0, 1, 0]),
         case("invalid: joint sums to 0.9", j23 * 0.9, [0, 1, 0]),
+        case("invalid: joint sums to 1 + 5e-6", j34 * (1 + 5e-6), [0, 2, 1, 2]),
+        case("invalid: joint sums to 1 - 5e-6", j34 * (1 - 5e-6), [0, 2, 1, 2]),
+        case("invalid: joint sums to 1 + 1e-3", j23 * (1 + 1e-3), [0, 1, 0]),
+        case("invalid: joint sums to 1 - 1e-3", j23 * (1 - 1e-3), [0, 1, 0]),
+        # within 1e-6 of 1: accepted. The sequences are impossible (inf), so the value does
+        # not depend on whether the joint is divided by its sum or used as it is
+        case(
+            "joint sums to 1 + 1e-8 (within 1e-6), an impossible prefix (inf)",
+            _with_zeros(j34, (0, 2)) * (1 + 1e-8),
+            [0, 2, 1, 1],
+        ),
+        case(
+            "joint sums to 1 - 1e-8 (within 1e-6), an impossible last token (inf)",
+            _with_zeros(j23, (1, 0, 1)) * (1 - 1e-8),
+            [1, 0, 1],
+        ),
+        case("arguments by name (joint=, tokens=)", joint=j23, tokens=[1, 1, 0]),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -167,6 +187,7 @@ def gen_giant_mlp(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid hidden=0", 50257, 10, 0),
         case("invalid V=0", 0, 10, 4096),
         case("invalid T<0", 50257, -1, 4096),
+        case("arguments by name (vocab=, length=, hidden=)", vocab=50257, length=1000, hidden=4096),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -187,6 +208,7 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: d=0", np.zeros((3, 0))),
         case("invalid: a vector", np.zeros(5)),
         case("invalid: (B, T, d)", np.zeros((2, 3, 4))),
+        case("arguments by name (x=)", x=rng.standard_normal((5, 3))),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -259,6 +281,27 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
         case('invalid: biases="no" (not a bool)', 1000, 100, 2, 400, 64, biases="no"),
         case("invalid: layernorm=1 (not a bool)", 1000, 100, 2, 400, 64, layernorm=1),
         case("invalid: tied=None (not a bool)", 1000, 100, 2, 400, 64, tied=None),
+        case("invalid: tied=0 (an int, not a bool)", 1000, 100, 2, 400, 64, tied=0),
+        case("invalid: tied=1 (an int, not a bool)", 1000, 100, 2, 400, 64, tied=1),
+        case("invalid: biases=0 (an int, not a bool)", 1000, 100, 2, 400, 64, biases=0),
+        case("invalid: positions=None (not one of the four)", *gpt2, positions=None),
+        case('invalid: positions="Learned" (the names are lower case)', *gpt2, positions="Learned"),
+        case('invalid: positions="ROPE"', *gpt2, positions="ROPE"),
+        case('invalid: positions="rotary" (the name is "rope")', *gpt2, positions="rotary"),
+        case('invalid: positions="absolute" (the name is "learned")', *gpt2, positions="absolute"),
+        case(
+            "arguments by name",
+            vocab=50257,
+            d_model=768,
+            n_layer=12,
+            d_ff=3072,
+            context_length=1024,
+            n_head=12,
+            positions="learned",
+            biases=True,
+            layernorm=True,
+            tied=False,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -290,6 +333,7 @@ def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: H does not divide d", 100, 12),
         case("invalid: H=0", 768, 0),
         case("invalid: d=0", 0, 1),
+        case("arguments by name (d_model=, n_head=)", d_model=768, n_head=12),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -309,6 +353,7 @@ def gen_moe_count(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: E=0", 16, 64, 0),
         case("invalid: d_ff=0", 16, 0, 4),
         case("invalid: d=0", 0, 64, 4),
+        case("arguments by name (d_model=, d_ff=, n_experts=)", d_model=16, d_ff=64, n_experts=8),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -328,6 +373,15 @@ def gen_logits_memory(rng: np.random.Generator, n: int) -> list[Case]:
         case("NumPy int32 past 2^31", np.int32(8), np.int32(4096), np.int32(128256)),
         case("NumPy int64", np.int64(16), np.int64(8192), np.int64(256000), np.int64(2)),
         case("zero length", 4, 0, 50257, 4),
+        case("zero batch", 0, 1000, 50257, 4),
+        case("zero vocab", 1, 1000, 0),
+        case(
+            "arguments by name",
+            batch=8,
+            length=4096,
+            vocab=128256,
+            bytes_per_value=2,
+        ),
         case("invalid: batch < 0", -1, 1000, 50257, 4),
         case("invalid: length < 0", 1, -1, 50257, 4),
         case("invalid: vocab < 0", 1, 1000, -1, 4),
@@ -364,6 +418,7 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
         case("large pre-activations (GELU saturates)", *mlp(rng, 6, 8, 16, 40.0)),
         case("invalid: w_in does not match x", x, _weights(rng, 5, 10), w_out),
         case("invalid: w_out does not match w_in", x, w_in, _weights(rng, 9, 6)),
+        case("arguments by name (x=, w_in=, w_out=)", x=x, w_in=w_in, w_out=w_out),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -400,6 +455,7 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: not square", rng.standard_normal((3, 4))),
         case("invalid: a vector", rng.standard_normal(4)),
         case("invalid: T=0", np.zeros((0, 0))),
+        case("arguments by name (scores=)", scores=rng.standard_normal((5, 5))),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -450,6 +506,15 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: w_q has d+1 rows", x, _weights(rng, 9, 8), w_k, w_v, w_o, 2),
         case("invalid: w_k of another width", x, w_q, _weights(rng, 8, 6), w_v, w_o, 2),
         case("invalid: w_o without W rows", x, w_q, w_k, w_v, _weights(rng, 6, 8), 2),
+        case(
+            "arguments by name",
+            x=x,
+            w_q=w_q,
+            w_k=w_k,
+            w_v=w_v,
+            w_o=w_o,
+            n_head=2,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -474,6 +539,7 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
         case("float32 logits stay float32", (rng.standard_normal(10) * 3).astype(np.float32), 0.7),
         case("float16 logits stay float16", z16, 1.5),
         case("float16 at T=1e-5 (dividing first overflows)", z16, 1e-5),
+        case("float16 at T=1e-8 (T itself is 0 in float16)", z16, 1e-8),
         case(
             "float32 at T=1e-3, logits ~100",
             (rng.standard_normal(8) * 100).astype(np.float32),
@@ -484,6 +550,8 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case("float64 at T=1e-300", rng.standard_normal(6), 1e-300),
         case("a batch (B, V): softmax over the last axis", rng.standard_normal((3, 7)) * 2, 0.8),
+        case("(B, T, V): softmax over the last axis", rng.standard_normal((2, 3, 4)) * 2, 1.3),
+        case("(B, T, V) with V = T: the last axis", rng.standard_normal((2, 5, 5)) * 2, 0.6),
         case(
             "a batch whose rows lie far apart ([0, 0] and [−1000, −1001])",
             np.array([[0.0, 0.0], [-1000.0, -1001.0]]),
@@ -499,6 +567,7 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: a NaN logit", np.array([1.0, math.nan, 0.0]), 1.0),
         case("invalid: an infinite logit", np.array([1.0, math.inf, 0.0]), 1.0),
         case("invalid: no logits", np.zeros(0), 1.0),
+        case("arguments by name (logits=, temperature=)", logits=chapter, temperature=0.5),
     ]
     dtypes = (np.float64, np.float64, np.float32, np.float16)
 
@@ -553,6 +622,7 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: no probabilities", np.zeros(0), 1),
         case("invalid: probs (B, V), not a vector", np.full((2, 3), 1 / 3), 1),
         case("invalid: the kept probabilities sum to 0", np.zeros(3), 2),
+        case("arguments by name (probs=, k=)", probs=chapter, k=2),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -606,6 +676,7 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: block=0", q, k, v, 0),
         case("invalid: k is not q's shape", q, k[:, :2], v, 2),
         case("invalid: v has another T", q, k, v[:4], 2),
+        case("arguments by name (q=, k=, v=, block=)", q=q, k=k, v=v, block=3),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -636,6 +707,7 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case("invalid: k is not q's shape", q, k[:, :2], v),
         case("invalid: v has another T", q, k, v[:4]),
+        case("arguments by name (q=, k=, v=)", q=q, k=k, v=v),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -711,6 +783,14 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case("invalid: experts_w_in for another E", x, w_router, w_in[:3], w_out, 2),
         case("invalid: experts_w_out of another d_ff", x, w_router, w_in, w_out[:, :5], 2),
+        case(
+            "arguments by name",
+            x=x,
+            w_router=w_router,
+            experts_w_in=w_in,
+            experts_w_out=w_out,
+            top_k=2,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -725,6 +805,25 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
 
 
 # -- the audit's functions: decoding, per-position blocks, positions, KV cache, BPE ----------------
+# probabilities whose top entry p0 = 0.3603... is not what the running sum minus the second
+# entry gives back ((p0 + p1) - p1 != p0 in float64): a cut at p = p0 keeps the top token
+# alone under the contract's running sum, and two under ``cumsum - self``
+TOP_P_PROBS = np.array(
+    [
+        0.06064767691213046,
+        0.001178139945358433,
+        0.00013498409437741207,
+        0.032735495896095576,
+        0.09695212032778491,
+        0.0400660625929102,
+        0.04492683693866049,
+        0.16754806947175593,
+        0.3603272813427511,
+        0.19548333247817537,
+    ]
+)
+
+
 @generator("top_p_renormalize", subject="top_p_renormalize")
 def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
     probs = np.array([0.4, 0.3, 0.15, 0.1, 0.05])
@@ -750,6 +849,17 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: an infinite probability", np.array([0.5, math.inf, 0.5]), 0.5),
         case("invalid: a negative probability", np.array([0.7, -0.1, 0.4]), 0.5),
         case("invalid: no probabilities", np.zeros(0), 0.5),
+        case(
+            "p equal to the top probability: the top token alone",
+            TOP_P_PROBS,
+            float(TOP_P_PROBS.max()),
+        ),
+        case(
+            "p equal to the float64 running sum of the top two",
+            TOP_P_PROBS,
+            float(np.cumsum(np.sort(TOP_P_PROBS)[::-1])[1]),
+        ),
+        case("arguments by name (probs=, p=)", probs=probs, p=0.5),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -785,6 +895,11 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
         case("-inf entries", np.array([-np.inf, -1.0, -np.inf])),
         case("float16 logits", np.array([0.5, 3.0, 3.0], dtype=np.float16)),
         case("integer logits", np.array([3, 9, 2, 9])),
+        case(
+            "int64 logits 2^53 and 2^53 + 1 (equal once cast to float64)",
+            np.array([2**53, 2**53 + 1, 5], dtype=np.int64),
+        ),
+        case("arguments by name (logits=)", logits=np.array([0.5, 2.0, -1.0])),
         case("invalid: a NaN", np.array([1.0, math.nan, 0.0])),
         case("invalid: no logits", np.zeros(0)),
     ]
@@ -826,6 +941,15 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: bias of another width", x, g, b[:5]),
         case("invalid: eps = 0", x, g, b, 0.0),
         case("invalid: eps < 0", x, g, b, -1e-5),
+        case("invalid: bias of shape (1,) (would broadcast)", x, g, b[:1]),
+        case("invalid: gain of shape (1,) (would broadcast)", x, g[:1], b),
+        case(
+            "float32 input: a float64 result",
+            x.astype(np.float32),
+            g.astype(np.float32),
+            b.astype(np.float32),
+        ),
+        case("arguments by name (x=, gain=, bias=, eps=)", x=x, gain=g, bias=b, eps=1e-3),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -847,6 +971,8 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
         case("ids as int32", np.array([2, 1], dtype=np.int32), table),
         case("ids as uint8", np.array([7], dtype=np.uint8), table),
         case("T=0: no positions", np.zeros(0, dtype=np.int64), table),
+        case("T=0: an empty float vector (np.array([]))", np.array([]), table),
+        case("T=0: an empty list", [], table),
         case("V=1", np.zeros(3, dtype=np.int64), rng.standard_normal((1, 5))),
         case("invalid: an id = V", np.array([0, 10]), table),
         case("invalid: a negative id", np.array([-1]), table),
@@ -854,6 +980,10 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: float ids, whole numbers (2.0)", np.array([2.0, 3.0]), table),
         case("invalid: ids (B, T), not a vector", np.array([[0, 1], [2, 3]]), table),
         case("invalid: a table that is not (V, d)", np.array([0, 1]), rng.standard_normal(10)),
+        case("invalid: a 0-d id (np.int64(3)), not a vector", np.int64(3), table),
+        case("invalid: a 0-d id array", np.array(3), table),
+        case("invalid: boolean ids (a mask, not ids)", np.array([True, False, True]), table),
+        case("arguments by name (tokens=, table=)", tokens=np.array([1, 2]), table=table),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -870,6 +1000,21 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
         case("V=1", rng.standard_normal((4, 3)), rng.standard_normal((1, 3))),
         case("V < d", rng.standard_normal((5, 8)), rng.standard_normal((3, 8))),
         case("invalid: widths differ", rng.standard_normal((4, 3)), rng.standard_normal((5, 4))),
+        case(
+            "invalid: h of width 1, table of width 3 (would broadcast)",
+            rng.standard_normal((2, 1)),
+            rng.standard_normal((4, 3)),
+        ),
+        case(
+            "invalid: h of width 3, table of width 1 (would broadcast)",
+            rng.standard_normal((2, 3)),
+            rng.standard_normal((4, 1)),
+        ),
+        case(
+            "arguments by name (h=, table=)",
+            h=rng.standard_normal((3, 4)),
+            table=rng.standard_normal((6, 4)),
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -890,6 +1035,7 @@ def gen_sinusoidal(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: odd d", 4, 5),
         case("invalid: d = 0", 4, 0),
         case("invalid: T < 0", -1, 4),
+        case("arguments by name (length=, d_model=)", length=6, d_model=8),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -910,6 +1056,7 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
         case("offset as NumPy int64", x, np.int64(7)),
         case("invalid: odd hs", rng.standard_normal((3, 5))),
         case("invalid: offset < 0", x, -1),
+        case("arguments by name (x=, offset=)", x=x, offset=3),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -925,6 +1072,17 @@ def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
         case("GPT-2 small, FP32", 1, 1024, 12, 768),
         case("batch 8, FP16", 8, 4096, 32, 4096, 2),
         case("zero tokens", 4, 0, 12, 768),
+        case("zero batch", 0, 10, 12, 768),
+        case("zero layers", 1, 10, 0, 768),
+        case("zero width", 1, 10, 12, 0),
+        case(
+            "arguments by name",
+            batch=1,
+            length=1024,
+            n_layer=12,
+            d_model=768,
+            bytes_per_value=2,
+        ),
         case("NumPy int32 past 2^31", np.int32(64), np.int32(8192), np.int32(80), np.int32(8192)),
         case("invalid: batch < 0", -1, 10, 12, 768),
         case("invalid: length < 0", 1, -1, 12, 768),
@@ -990,6 +1148,7 @@ def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
         case("empty text", np.zeros(0, dtype=np.uint8), 270),
         case("vocab_size as NumPy int64", line, np.int64(270)),
         case("invalid: vocab_size < 256", line, 255),
+        case("arguments by name (data=, vocab_size=)", data=line, vocab_size=270),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1023,6 +1182,17 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: merge 0 names token 300, not made yet", abab, [(300, 1)]),
         case("invalid: merge 1 names token 257, made by merge 1 itself", abab, [(a, b), (257, a)]),
         case("invalid: a negative id in a merge", abab, [(a, -1)]),
+        case(
+            "a merge listed twice: the repeat, replayed in its turn, finds nothing",
+            np.frombuffer(b"abab", dtype=np.uint8).copy(),
+            [(a, b), (a, b)],
+        ),
+        case(
+            "a merge listed twice, with merges of its token between",
+            abab,
+            [(a, b), (256, 256), (a, b), (257, 256)],
+        ),
+        case("arguments by name (data=, merges=)", data=abab, merges=[(a, b), (256, 256)]),
     ]
 
     def draw(r: np.random.Generator) -> Case:

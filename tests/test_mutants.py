@@ -411,6 +411,33 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     ),
     "bpe_encode_right_to_left": ("contract.bpe-encode",),
     "bpe_encode_unvalidated_merges": ("contract.bpe-encode",),
+    # an adversarial tester's second held-out set: each passed every claim before the contract
+    # generators gained the case its docstring names
+    "bpe_encode_rank_dict_last_wins": ("contract.bpe-encode",),
+    "chain_isclose_sum": ("contract.chain-rule-nll",),
+    "chain_sum_tol_1e3": ("contract.chain-rule-nll",),
+    "count_positions_case_insensitive": ("contract.transformer-parameter-count",),
+    "count_positions_none_accepted": ("contract.transformer-parameter-count",),
+    "count_positions_rotary_alias": ("contract.transformer-parameter-count",),
+    "count_tied_flag_truthy_only": ("contract.transformer-parameter-count",),
+    "embedding_bool_ids_accepted": ("contract.embedding-lookup",),
+    "embedding_empty_float_refused": ("contract.embedding-lookup",),
+    "embedding_scalar_id_accepted": ("contract.embedding-lookup",),
+    "kv_batch_min1": ("contract.kv-cache-bytes",),
+    "kv_dmodel_min1": ("contract.kv-cache-bytes",),
+    "kv_nlayer_min1": ("contract.kv-cache-bytes",),
+    "kv_param_renamed": ("contract.kv-cache-bytes",),
+    "layer_norm_bias_broadcast": ("contract.layer-norm",),
+    "layer_norm_keeps_input_dtype": ("contract.layer-norm",),
+    "logits_batch_min1": ("contract.logits-memory-bytes",),
+    "logits_vocab_min1": ("contract.logits-memory-bytes",),
+    "output_head_width_broadcast": ("contract.output-head",),
+    "softmax_axis1_when_batched": ("contract.softmax-temperature",),
+    "softmax_divides_in_own_dtype": ("contract.softmax-temperature",),
+    "softmax_param_named_T": ("contract.softmax-temperature",),
+    "support_v0_t0_allowed": ("contract.sequence-support-log10",),
+    "support_v1_shortcut_before_validation": ("contract.sequence-support-log10",),
+    "top_p_sum_minus_self": ("contract.top-p-renormalize",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.

@@ -509,3 +509,36 @@ def test_flash_attention_holds_no_t_by_t_array():
     assert peak is not None and peak < t * t  # below one (T, T) array of single bytes
     _, naive = measure_locally(REF["causal_masked_attention"], q @ k.T)
     assert naive is not None and naive >= 8 * t * t
+
+
+@pytest.mark.parametrize(
+    ("logits", "top"),
+    [
+        (np.array([2**53, 2**53 + 1], dtype=np.int64), 1),  # equal as float64
+        (np.array([2**62, 2**62 + 1, -(2**62)], dtype=np.int64), 1),
+        ([2**53, 2**53 + 1], 1),  # a list of Python ints: int64, compared exactly
+        (np.array([1.0, 1.0 + 1e-12]), 1),  # equal as float32
+        (np.array([3, 7, 7], dtype=np.uint8), 1),  # ties: the lowest index
+        (np.array([0.5, 3.0, 3.0], dtype=np.float16), 1),
+    ],
+)
+def test_greedy_compares_the_logits_in_their_own_dtype(logits, top):
+    got = REF["greedy_token"](logits)
+    assert type(got) is int and got == top
+
+
+@pytest.mark.parametrize(
+    "empty", [np.array([]), [], np.zeros(0, dtype=np.int32), np.zeros(0, bool)]
+)
+def test_an_empty_id_vector_is_t_0_whatever_its_dtype(empty):
+    table = np.arange(12.0).reshape(4, 3)
+    out = REF["embedding_lookup"](empty, table)
+    assert out.shape == (0, 3) and out.dtype == np.float64
+
+
+@pytest.mark.parametrize(
+    "tokens", [np.int64(3), np.array(3), np.array([True, False, True]), np.array([1.0, 2.0])]
+)
+def test_ids_that_are_not_a_vector_of_integers_are_refused(tokens):
+    with pytest.raises(ValueError):
+        REF["embedding_lookup"](tokens, np.ones((5, 3)))

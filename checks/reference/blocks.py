@@ -21,8 +21,9 @@ def layer_norm(x: Array, gain: Array, bias: Array, eps: float = 1e-5) -> Array:
 
     Shapes: x (T, d), gain (d,), bias (d,) -> (T, d). Mean and (biased) variance are taken
     over the feature axis of each row, so no position sees another; eps is added to the
-    variance before the square root, as in GPT-2. ValueError for shapes that do not fit or
-    eps <= 0.
+    variance before the square root, as in GPT-2. The result is float64 whatever the inputs'
+    float dtype (float32 in, float64 out). ValueError for shapes that do not fit (a gain or
+    bias of shape (1,) included: nothing is broadcast) or eps <= 0.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, d)
     gain = np.asarray(gain, dtype=np.float64)  # (d,)
@@ -44,8 +45,9 @@ def embedding_lookup(tokens: NDArray[np.integer], table: Array) -> Array:
 
     Shapes: tokens (T,) integer ids in 0..V-1, table (V, d) -> (T, d). ValueError for ids
     that are not integers (a float array, even of whole numbers such as 2.0: never rounded
-    or cast), ids that are not a vector, an id outside 0..V-1, or a table that is not (V, d).
-    An empty vector is T = 0, whatever its dtype.
+    or cast; a boolean array, which is a mask, not ids), ids that are not a vector (a 0-d id
+    such as np.int64(3) included), an id outside 0..V-1, or a table that is not (V, d). An
+    empty vector is T = 0, whatever its dtype (np.array([]) and [] included): (0, d).
     """
     ids = np.asarray(tokens)  # (T,)
     table = np.asarray(table, dtype=np.float64)  # (V, d)
@@ -55,6 +57,8 @@ def embedding_lookup(tokens: NDArray[np.integer], table: Array) -> Array:
         raise ValueError(f"tokens must be a vector of integer ids, got {ids.dtype} {ids.shape}")
     if ids.size and (ids.min() < 0 or ids.max() >= table.shape[0]):
         raise ValueError(f"token ids must be in 0..{table.shape[0] - 1}")
+    if ids.size == 0:  # T = 0, whatever the empty vector's dtype (np.array([]) is float64)
+        return np.zeros((0, table.shape[1]))  # (0, d)
     return table[ids]  # (T, d), a copy (fancy indexing)
 
 
@@ -64,7 +68,7 @@ def output_head(h: Array, table: Array) -> Array:
 
     Shapes: h (T, d), table (V, d) -> (T, V): logits = h @ tableᵀ, so the head adds no
     parameter of its own (the chapter's "输出头（embedding 共享时）0"). ValueError when the
-    widths differ.
+    widths differ (a width of 1 on either side included: nothing is broadcast).
     """
     h = np.asarray(h, dtype=np.float64)  # (T, d)
     table = np.asarray(table, dtype=np.float64)  # (V, d)

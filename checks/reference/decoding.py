@@ -24,7 +24,9 @@ def top_p_renormalize(probs: Array, p: float) -> Array:
     Tokens are ranked by probability, highest first (ties: the lower index first, a stable
     sort). A token is kept when the mass of the tokens ranked before it is still below p, so
     the token whose probability carries the mass to p is kept and at least one token always
-    is; p = 1 keeps every token. The rest become an exact 0 and the survivors are rescaled
+    is; p = 1 keeps every token. The mass before a token is a float64 running sum (not the
+    sum minus the token itself, which rounds differently): p equal to the top probability
+    keeps that token alone. The rest become an exact 0 and the survivors are rescaled
     to sum to 1, as in top-k. ValueError for p outside (0, 1] and for probs that are empty,
     non-finite or negative.
     """
@@ -58,10 +60,15 @@ def greedy_token(logits: Array) -> int:
     This is the separate path the chapter means: softmax_temperature refuses T = 0, and
     greedy decoding never forms a distribution at all. Returns a Python int; ValueError for
     logits with a NaN (no token ranks first) or no logits at all (−inf entries are fine).
+    The logits are compared in their own dtype, never cast: int64 logits [2**53, 2**53 + 1]
+    give 1 (as float64 both are 2**53, a tie that would give 0), float64 [1, 1 + 1e-12]
+    give 1 (as float32 they would tie).
     """
-    z = np.asarray(logits, dtype=np.float64)  # (V,)
+    z = np.asarray(logits)  # (V,), in its own dtype
+    if z.dtype.kind not in "biuf":  # not an array of real numbers: read as float64
+        z = np.asarray(logits, dtype=np.float64)
     if z.ndim != 1 or z.shape[0] == 0:
         raise ValueError(f"logits must be a non-empty vector, got shape {z.shape}")
-    if np.any(np.isnan(z)):
+    if z.dtype.kind == "f" and np.any(np.isnan(z)):
         raise ValueError("logits contain NaN; no token ranks first")
     return int(np.argmax(z))  # argmax returns the first of equal maxima

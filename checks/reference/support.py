@@ -17,7 +17,8 @@ def sequence_support_log10(vocab: int, length: int) -> float:
     """Stage 1: log10 |S| = log10 V^T, the number of length-T sequences over V tokens.
 
     V^T itself has thousands of digits, so it is never formed: log10 V^T = T log10 V.
-    vocab >= 1 and length >= 0 are integers (Python or NumPy); anything else is a ValueError.
+    vocab >= 1 and length >= 0 are integers (Python or NumPy); anything else is a ValueError,
+    each checked whatever the other is: V = 0 at T = 0 and V = 1 at T = -1 are refused too.
     """
     vocab = _integer("vocab", vocab, 1)
     length = _integer("length", length, 0)
@@ -28,10 +29,11 @@ def sequence_support_log10(vocab: int, length: int) -> float:
 def chain_rule_nll(joint: NDArray[np.float64], tokens: Sequence[int]) -> float:
     """Stage 1: -log P(x_1..x_T) as the sum of -log P(x_t | x_<t), from a joint table.
 
-    ``joint`` has shape (V,) * T with T >= 1: finite, non-negative, summing to 1 (within
-    1e-6). ``tokens`` holds T integers in 0..V-1. The conditionals are ratios of marginals,
-    P(x_t | x_<t) = P(x_<=t) / P(x_<t), which is exactly the chain rule. A sequence of
-    probability 0 has an NLL of +inf; anything outside these rules is a ValueError.
+    ``joint`` has shape (V,) * T with T >= 1: finite, non-negative, summing to 1 within
+    1e-6 (1 ± 5e-6 is refused, 1 ± 1e-8 accepted). ``tokens`` holds T integers in 0..V-1.
+    The conditionals are ratios of marginals, P(x_t | x_<t) = P(x_<=t) / P(x_<t), which is
+    exactly the chain rule. A sequence of probability 0 has an NLL of +inf; anything outside
+    these rules is a ValueError.
     """
     joint = np.asarray(joint, dtype=np.float64)
     t_len = joint.ndim

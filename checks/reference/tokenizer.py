@@ -150,7 +150,9 @@ def bpe_encode(data: NDArray[np.uint8], merges: Sequence[Sequence[int]]) -> NDAr
 
     ``data`` (N,) bytes; ``merges`` as returned by bpe_train (merge i makes token 256 + i),
     each a (left, right) pair as a tuple or a list. The merges are replayed in order, each
-    over the whole sequence, left to right; the result (n,) has n <= N integer ids, and
+    over the whole sequence, left to right (a merge listed twice is replayed in each of its
+    turns: the second finds no pair left, so its token is never made; a dict of ranks, which
+    keeps the last, gets this wrong); the result (n,) has n <= N integer ids, and
     concatenating each id's bytes gives ``data`` back. ValueError for a merge that names a
     token that does not exist yet: merge i may name only ids 0..255 + i (the bytes and the
     tokens of merges 0..i−1), so a negative id, or 256 + i and beyond, is refused.

@@ -53,6 +53,9 @@ reference on seeded cases across its whole signature); each docstring below says
   integer ids. An array of ids (embedding_lookup's tokens) with a float dtype is refused.
 * Arguments are never modified: callers reuse their arrays. Work on a copy (x = x / t, not
   x /= t); the claims compare every call's arguments with a copy taken before it.
+* Parameter names are the contract's, as in each signature below: the claims call every
+  function once with all its arguments by name (softmax_temperature(logits=z,
+  temperature=0.5)), so keep the names.
 * Invalid arguments raise ValueError: exactly the cases each docstring lists (sizes below
   their minimum, shapes that do not fit, k, top_k, n_head or block out of range, T <= 0).
 * Finite inputs never give NaN or inf: subtract the max before exp, row by row, and start a

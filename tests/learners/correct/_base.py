@@ -338,8 +338,10 @@ def top_p_renormalize(probs, p):
 
 
 def greedy_token(logits):
-    z = np.asarray(logits, dtype=np.float64)
-    if z.ndim != 1 or z.size == 0 or np.isnan(z).any():
+    z = np.asarray(logits)  # compared in its own dtype: int64 past 2**53 stays exact
+    if z.dtype.kind not in "biuf":
+        z = np.asarray(logits, dtype=np.float64)
+    if z.ndim != 1 or z.size == 0 or (z.dtype.kind == "f" and np.isnan(z).any()):
         raise ValueError("logits must be a non-empty vector without NaN")
     return int(np.argmax(z))
 
@@ -362,6 +364,8 @@ def embedding_lookup(tokens, table):
         raise ValueError("tokens (T,) integer ids, table (V, d)")
     if ids.size and (ids.min() < 0 or ids.max() >= table.shape[0]):
         raise ValueError("token id out of range")
+    if ids.size == 0:  # T = 0, whatever the empty vector's dtype
+        return np.zeros((0, table.shape[1]))
     return table[ids]
 
 

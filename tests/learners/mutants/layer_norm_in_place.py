@@ -10,7 +10,7 @@ from _base import *
 
 
 def layer_norm(x, gain, bias, eps=1e-5):
-    x = np.asarray(x)  # the caller's array
+    x = np.asarray(x, dtype=np.float64)  # the caller's array (when it is float64 already)
     if (
         x.ndim != 2
         or np.shape(gain) != (x.shape[1],)

@@ -156,7 +156,12 @@ def softmax_temperature(logits, temperature):
         z = z.astype(np.float64)
     if z.size == 0 or not np.all(np.isfinite(z)):
         raise ValueError("logits must be non-empty and finite")
-    shifted = (z - z.max(axis=-1, keepdims=True)) / z.dtype.type(temperature)  # max first
+    shifted = z - z.max(axis=-1, keepdims=True)  # max first
+    # divided in float64 and rounded back: T itself may be 0 in float16 (T < 6e-8)
+    with np.errstate(over="ignore"):
+        shifted = (shifted.astype(np.result_type(z.dtype, np.float64)) / temperature).astype(
+            z.dtype
+        )
     e = np.exp(shifted)
     return e / e.sum(axis=-1, keepdims=True)
 

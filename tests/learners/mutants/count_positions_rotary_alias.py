@@ -1,0 +1,37 @@
+"""Mutant: Also accepts "rotary" (for "rope") and "absolute" (for "learned") as position kinds. From an adversarial tester's second held-out set (count_positions_rotary_alias)."""
+
+# ruff: noqa  (a learner's file, kept as a learner writes it)
+
+import math
+
+import numpy as np
+from _base import *
+
+_correct_count = transformer_parameter_count
+
+
+def transformer_parameter_count(
+    vocab,
+    d_model,
+    n_layer,
+    d_ff,
+    context_length,
+    *,
+    n_head=None,
+    positions="none",
+    biases=False,
+    layernorm=False,
+    tied=True,
+):
+    return _correct_count(
+        vocab,
+        d_model,
+        n_layer,
+        d_ff,
+        context_length,
+        n_head=n_head,
+        positions={"rotary": "rope", "absolute": "learned"}.get(positions, positions),
+        biases=biases,
+        layernorm=layernorm,
+        tied=tied,
+    )
