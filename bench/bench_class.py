@@ -235,6 +235,29 @@ def main() -> None:
     print("where one learner's time goes (in-process):")
     for line in breakdown:
         print(f"  {line}")
+    # The floor: the claims' own work with the reference called in-process (no boundary),
+    # shared by JOBS judges; no runner can make a learner cheaper than that
+    work = reference_work()
+    floor = work / JOBS
+    print(f"floor: the claims' own work on the reference in-process, {work * 1000:.0f} ms, over "
+          f"{JOBS} jobs = {floor * 1000:.0f} ms per learner, {floor / cold:.3f}x the cold run; "
+          f"the marginal cost is {per / floor:.2f}x that floor")  # fmt: skip
+
+
+def reference_work() -> float:
+    """Median time of running every claim on the reference in one warm process."""
+    code = (
+        "import time\nfrom pathlib import Path\nfrom runner import api\n"
+        "packs = api.load_claims([Path('claims')])\n"
+        "api.run_packs(packs, api.Reference(), api.RunOptions())\n"
+        "times = []\nfor _ in range(3):\n    t = time.perf_counter()\n"
+        "    api.run_packs(packs, api.Reference(), api.RunOptions())\n"
+        "    times.append(time.perf_counter() - t)\nprint(sorted(times)[1])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return float(done.stdout)
 
 
 if __name__ == "__main__":

@@ -53,6 +53,38 @@ def timed(cmd: list[str]) -> float:
     return elapsed
 
 
+PHASES = """
+import time
+t0 = time.perf_counter()
+from pathlib import Path
+from checks import REGISTRY
+from runner import api
+from runner.inject import run_all
+t1 = time.perf_counter()
+packs = api.load_claims([Path("claims")])
+t2 = time.perf_counter()
+api.run_packs(packs, api.Reference(), api.RunOptions())
+t3 = time.perf_counter()
+for pack in packs:
+    run_all(pack, REGISTRY)
+t4 = time.perf_counter()
+print(t1 - t0, t2 - t1, t3 - t2, t4 - t3)
+"""
+
+
+def phases(repeat: int) -> list[float]:
+    """Medians of: importing the runner and the checks, loading the claims, running every
+    claim on the reference, running the claims each fault breaks (in one process, through
+    the core API: the work a run cannot skip, without start-up or writing)."""
+    rows = []
+    for _ in range(repeat):
+        done = subprocess.run(
+            [sys.executable, "-c", PHASES], cwd=ROOT, capture_output=True, check=True, text=True
+        )
+        rows.append([float(x) for x in done.stdout.split()])
+    return [statistics.median(column) for column in zip(*rows, strict=True)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15)
@@ -80,6 +112,18 @@ def main() -> None:
     )
     print(
         f"ratio: {r / b:.2f}x of the medians, {r_min / b_min:.2f}x of the fastest (target <= 1.60x)"
+    )
+    imports, load, claims, faults = phases(max(3, args.repeat // 3))
+    floor = b + claims  # the faults' claims may overlap on other cores; these cannot
+    print(
+        f"phases (medians): import runner and checks {imports * 1000:.0f} ms, load claims "
+        f"{load * 1000:.0f} ms, claims on the reference {claims * 1000:.0f} ms, the faults' "
+        f"claims {faults * 1000:.0f} ms"
+    )
+    print(
+        f"floor: the dependencies plus the claims' own work on the reference = "
+        f"{floor * 1000:.0f} ms, {floor / b:.2f}x the bare import (above the target before any "
+        f"runner code); the whole run is {r / floor:.2f}x that floor"
     )
 
 
