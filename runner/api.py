@@ -270,13 +270,13 @@ def _judge_alone(
     from concurrent.futures.process import BrokenProcessPool
 
     from runner.learner.session import LoadFailure
-    from runner.learner.text import printable
+    from runner.learner.text import printable_line
 
     with _judges(1, packs, claim_paths) as pool:
         try:
             return pool.submit(_judge_one, path, options).result()
         except BrokenProcessPool:
-            info = {"kind": "learner", "name": printable(path.name), "sha256": None}
+            info = {"kind": "learner", "name": printable_line(path.name), "sha256": None}
             return Run(info, [], options, load_failure=LoadFailure("load.judge_died"))
 
 

@@ -18,7 +18,7 @@ from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.files import refuse_overwriting
 from runner.i18n import Catalog, os_reason
 from runner.learner.limits import WorkerLimits
-from runner.learner.text import printable
+from runner.learner.text import printable_line
 from runner.load import ClaimPack, display_path
 from runner.provenance import (
     GIT_TIMEOUT_S,
@@ -232,7 +232,7 @@ def _class_run(
     written: list[str] = []
     notes: list[str] = []
     for (path, run), variant in zip(results, variants, strict=True):
-        rows.append((printable(display_path(path)), run))
+        rows.append((printable_line(display_path(path)), run))
         if run.load_failure is None and commit is not None and run.complete:
             docs = _evidence(run, commit, args)
             name = variant + (

@@ -451,6 +451,41 @@ def test_terminal_escapes_from_a_learner_are_shown_not_obeyed(cli, work, referen
     assert "␛[2J␛[H25 passed" in text.out
 
 
+def test_a_surrogate_or_a_bidi_override_in_what_a_learner_raises_stops_nothing(
+    cli, work, reference_source
+):
+    """A lone surrogate cannot be written as UTF-8 and a right-to-left override reorders a
+    terminal line: both come out as U+FFFD, the claim is an error, everything is written."""
+    path = hostile(work, reference_source, "raise_surrogate.py")
+
+    judged = judge(cli, work, path, "--junit-xml", str(work / "j.xml"))
+    text = cli("run", str(MODULE), "--impl", str(path), "--lang", "zh", "--out", str(work / "ev"))
+
+    claim = judged.claims[LOGITS]
+    assert judged.code == text.code == 1
+    assert claim["status"] == "error"
+    assert claim["message"].endswith("raised Bad\ufffdError: bad \ufffd \ufffd deliaf")
+    assert judged.others() == {"passed"}
+    assert_sane(judged, stem="raise_surrogate")
+    (work / "j.xml").read_text(encoding="utf-8")  # written, and UTF-8
+    assert "\u202e" not in text.out and "Bad\ufffdError" in text.out
+
+
+def test_a_file_name_with_newlines_stays_on_its_row_of_a_class(cli, work, reference_source):
+    """A learner's file named like another row of the summary cannot forge that row."""
+    folder = learner_dir(work, reference_source)
+    forged = folder / "zz.py  0 points\n  bob.py  999 points · 99 passed, 0 failed\n  x\u202e.py"
+    forged.write_text(reference_source, encoding="utf-8")
+
+    result = cli("run", str(MODULE), "--impl", str(forged), "--impl", str(folder / "reference_impl.py"),
+                 "-k", "tokenizer.logits-memory", "--lang", "en", "--out", str(work / "ev"))  # fmt: skip
+
+    rows = [line for line in result.out.splitlines() if line.startswith("  ")]
+    assert len(rows) == 2, result.out
+    assert not any(line.lstrip().startswith("bob.py") for line in result.out.splitlines())
+    assert "\u202e" not in result.out
+
+
 def test_a_file_name_made_of_escapes_is_shown_not_obeyed(cli, work, reference_source):
     path = learner_dir(work, reference_source) / "\x1b[2J\rfake.py"
     path.write_text("import sys\n\nsys.exit(0)\n", encoding="utf-8")
@@ -740,7 +775,7 @@ def test_every_hostile_fixture_is_judged_here():
         "relabel_reference.py",
         "call_prints.py", "import_prints.py", "call_read_fds.py", "call_kill_parent.py",
         "call_fork_child.py", "call_fork_escape.py", "call_fork_bomb.py", "call_spy.py",
-        "call_terminal_escapes.py",
+        "call_terminal_escapes.py", "raise_surrogate.py",
         "return_numpy_scalar.py",
     }  # fmt: skip
     assert {p.name for p in HOSTILE.glob("*.py")} == tested

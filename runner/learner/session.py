@@ -76,7 +76,7 @@ from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from checks.registry import Implementation, argument_names
 from runner.learner import codec
 from runner.learner.limits import WorkerLimits
-from runner.learner.text import printable
+from runner.learner.text import printable, printable_data, printable_line
 from runner.learner.worker import (
     FRAME,
     not_dumpable,
@@ -248,7 +248,7 @@ class LearnerSession:
 
     def __init__(self, path: Path, subjects: list[str], limits: WorkerLimits) -> None:
         self.path = path
-        self.name = printable(path.name)  # as messages show it (a file name is the learner's)
+        self.name = printable_line(path.name)  # as messages show it (a file name is the learner's)
         self.subjects = subjects
         self.limits = limits
         self.signatures: dict[str, inspect.Signature] = {}
@@ -573,7 +573,9 @@ class LearnerSession:
         if not isinstance(reply, dict):
             self.kill()
             raise BoundaryError("boundary.garbled", {"function": name})
-        return reply
+        # every text the worker sent (messages, type names, signatures) safe to show and to
+        # write as UTF-8; the returned value holds no text (the codec refuses it there)
+        return {k: v if k == "value" else printable_data(v) for k, v in reply.items()}
 
     def _died(self, name: str) -> None:
         """The reply pipe was closed: the worker exited, was killed, or closed it."""
@@ -760,7 +762,7 @@ def _descendants(root: int, table: dict[int, tuple[int, int | None]]) -> set[int
 def shown(value: Any, limit: int) -> str:
     """A string the worker sent for a message (an exception's type or message, a type's
     name): one printable line of at most ``limit`` characters, whatever it sent."""
-    return printable(str(value)[:limit]).replace("\n", " ")
+    return printable_line(str(value)[:limit]).replace("␤", " ")
 
 
 def _utf8() -> Any:
