@@ -259,6 +259,29 @@ def test_a_commit_reached_through_a_tag_and_a_parent_in_a_pack_is_the_learners(c
     assert (result.code, result.out) == (0, "sub.yaml: valid\n")
 
 
+@pytest.mark.parametrize("folder", ["objects/pack", "refs"])
+def test_a_symlinked_pack_or_refs_folder_is_not_followed_out_of_the_repository(cli, work, folder):
+    """The pack folder or the refs moved elsewhere and linked back: what they hold is another
+    repository's (a commit cited from there is not the learner's), so it cannot be checked."""
+    repo = work / "repo"
+    git(repo, "gc", "-q", "--prune=now")  # the commit now lives in a pack and packed-refs
+    if folder == "refs":  # the branch as a loose ref again, so only refs/ leads to it
+        git(repo, "update-ref", "refs/heads/main", LEARNER_HEAD)
+        (repo / ".git" / "packed-refs").unlink()
+        git(repo, "checkout", "-q", "--detach", LEARNER_HEAD)
+        (repo / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    inside = repo / ".git" / folder
+    outside = work / "elsewhere" / inside.name
+    outside.parent.mkdir()
+    shutil.move(inside, outside)
+    inside.symlink_to(outside, target_is_directory=True)
+
+    result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
+
+    assert result.code == 1
+    assert f"{inside.name} in .git is a link or not a folder" in result.out
+
+
 def test_an_artifact_on_disk_but_not_in_the_commit_is_a_problem(cli, work):
     (work / "repo" / "results" / "later.json").write_text("{}\n", encoding="utf-8")
     text = submit(work, LEARNER_HEAD)

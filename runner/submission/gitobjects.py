@@ -223,10 +223,9 @@ class GitObjects:
             from dulwich.pack import Pack
 
             folder = os.path.join(objects, "pack")
-            try:  # not isdir(), which says False for a folder this user may not look into
-                names = os.listdir(folder)
-            except (FileNotFoundError, NotADirectoryError):
-                names = []
+            # not isdir(), which says False for a folder this user may not look into; and a
+            # symlinked folder is refused: it leads to another repository's objects
+            names = os.listdir(folder) if _own_folder(folder) else []
             packs: list[tuple[Pack, int]] = []
             try:
                 for name in sorted(n for n in names if n.endswith(".pack")):
@@ -293,8 +292,10 @@ class GitObjects:
                     if line[:1] not in (b"#", b""):
                         _add_sha(found, line.lstrip(b"^")[:40])
             refs = os.path.join(folder, "refs")
-            # os.walk follows no symlinked folder; a folder it cannot list is not skipped
-            for top, _, files in os.walk(refs, onerror=_raise):
+            # os.walk follows no symlinked folder below refs (refs itself is checked here);
+            # a folder it cannot list is not skipped
+            walked = os.walk(refs, onerror=_raise) if _own_folder(refs) else iter(())
+            for top, _, files in walked:
                 for name in files:
                     if len(found) > MAX_REFS:
                         raise Unreadable(msg("sub.git.too_many_refs", limit=MAX_REFS, unit="count"))
@@ -618,3 +619,16 @@ def read_regular(path: str, limit: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def _own_folder(path: str) -> bool:
+    """Whether ``path`` is a folder of the repository itself: False when it does not exist;
+    Unreadable when it is a symlink (it could lead to another repository's objects or refs)
+    or not a folder at all."""
+    try:
+        info = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    if not stat.S_ISDIR(info.st_mode):
+        raise Unreadable(msg("sub.git.not_own_folder", name=printable(os.path.basename(path))))
+    return True
