@@ -9,8 +9,9 @@ def run() -> None:
     # the entry points of every installed distribution for one (~10 ms of every run); a
     # value the user set is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    from runner.cli import main
+    from runner.cli import main, stop_on_sigterm
 
+    stop_on_sigterm()
     sys.exit(main())
 
 

@@ -14,8 +14,10 @@ them, recording only writes them.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -237,8 +239,20 @@ def run_class(
             except BrokenProcessPool:
                 run = _judge_alone(path, options, packs, claim_paths)
             yield path, run
+    except BaseException:
+        # stopped (Ctrl-C, SIGTERM, the reader gone): the judges stop too, each cleaning up
+        # its learner's worker, rather than finishing the learner they are judging
+        _stop_judges(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _stop_judges(pool: Any) -> None:
+    processes = getattr(pool, "_processes", None) or {}  # private, and only for this
+    for process in list(processes.values()):
+        with contextlib.suppress(OSError, AttributeError, ValueError):
+            process.terminate()
 
 
 def _cpus() -> int:
@@ -290,7 +304,15 @@ def _judge_init(packs: list[ClaimPack] | None, claim_paths: list[Path] | None) -
     # process, its fork server ends with it, and so, by their parent-death signal, do its
     # workers: see runner.learner.worker.confine.)
     forget_inherited_server()
+    # SIGTERM from the class run that started it: leave through SystemExit, which unwinds
+    # the learner's session (its worker and their processes are killed) and which the pool's
+    # process ends on without a traceback
+    signal.signal(signal.SIGTERM, _judge_terminated)
     _JUDGE_PACKS[:] = packs if packs is not None else load_claims(claim_paths or [])
+
+
+def _judge_terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _judge_one(path: Path, options: RunOptions) -> Run:

@@ -14,6 +14,7 @@ import importlib
 import json
 import os
 import re
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -115,6 +116,21 @@ def _command(name: str) -> Callable[[argparse.Namespace, Catalog], int]:
     return command
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (what `timeout`, CI runners and process managers send): stopped as Ctrl-C
+    stops a run, so workers, their processes and temporary files are cleaned up."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM raises :class:`Terminated` in this process (the command line's, not a
+    library caller's: only ``python -m runner`` installs it)."""
+    signal.signal(signal.SIGTERM, _terminated)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     words = catalog(resolve_language(_language_asked(argv)))
@@ -151,9 +167,9 @@ def _main(argv: list[str], words: Catalog) -> int:
         if json_wanted:
             _json_error(exc.message.code, exc.render(words), exc.exit_code)
         return exc.exit_code
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         _say(words("interrupted"))
-        return 130
+        return 143 if isinstance(exc, Terminated) else 130  # 128 + the signal, as shells do
     except SystemExit as exc:  # argparse's --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_MISUSE
     except (BrokenPipeError, OSError) as exc:

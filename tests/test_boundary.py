@@ -24,6 +24,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -509,6 +510,52 @@ def test_learner_output_never_reaches_the_runners_stdout_in_a_real_process(work,
     assert result.returncode == 0
     assert json.loads(result.stdout)["exit_code"] == 0
     assert result.stderr == b""
+
+
+@pytest.mark.parametrize("as_class", [False, True], ids=["one-file", "class"])
+def test_sigterm_stops_the_run_and_every_process_a_learner_started(
+    work, reference_source, as_class
+):
+    """SIGTERM (what `timeout` and CI runners send) stops a run as Ctrl-C does: one line,
+    exit 143, the learners' workers and the processes they started in sessions of their own
+    killed, no temporary file left beside the JUnit report."""
+    marker = f"{time.time_ns() % 10**6}.{os.getpid()}"  # this test's own sleeping process
+    folder = learner_dir(work, reference_source)
+    source = (
+        "import subprocess, time\nfrom reference_impl import *  # noqa: F403\n\n\n"
+        "def sequence_support_log10(vocab, length):\n"
+        f"    subprocess.Popen(['sleep', '{marker}'], start_new_session=True)\n"
+        "    time.sleep(60)\n"
+    )
+    for name in ("a.py", "b.py") if as_class else ("a.py",):
+        (folder / name).write_text(source, encoding="utf-8")
+    impl = ["--impl", "a.py", "--impl", "b.py", "--jobs", "2"] if as_class else ["--impl", "a.py"]
+    command = [sys.executable, "-m", "runner", "run", str(MODULE), "-k", "support.gpt2-vocab-1000-ctx",
+               *impl, "--out", str(work / "ev"), "--junit-xml", str(work / "j" / "r.xml"),
+               "--lang", "en"]  # fmt: skip
+    process = subprocess.Popen(command, cwd=folder, env=_environment(), stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not _sleepers(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _sleepers(marker), "the learner's code never ran"
+
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+
+    assert process.returncode == 143
+    assert err.decode().splitlines() == [
+        "interrupted; files listed as written are complete, and none is half-written"
+    ]
+    deadline = time.monotonic() + 10
+    while _sleepers(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _sleepers(marker) == []
+    assert not list((work / "j").glob(".*.tmp")) if (work / "j").exists() else True
+
+
+def _sleepers(marker: str) -> list[str]:
+    found = subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True, text=True)
+    return found.stdout.split()
 
 
 # -- the worker's pipes and processes ----------------------------------------------------------
