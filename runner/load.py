@@ -180,8 +180,12 @@ def _load_pack(
     if meta is None:
         return None
     chapter = module_dir / meta.chapter
-    inside = chapter.resolve().parent == module_dir.resolve()  # no link out of the module
-    if chapter.is_file() and not inside:
+    try:  # no link out of the module
+        inside = chapter.resolve().parent == module_dir.resolve()
+        present = chapter.is_file()
+    except (OSError, RuntimeError):  # a link to itself (RuntimeError before Python 3.13)
+        inside, present = True, False
+    if present and not inside:
         problems.append(
             ClaimProblem(
                 display_path(module_dir / MODULE_FILE),
@@ -190,7 +194,7 @@ def _load_pack(
                 field="chapter",
             )
         )
-    elif not chapter.is_file():
+    elif not present:
         problems.append(
             ClaimProblem(
                 display_path(module_dir / MODULE_FILE),

@@ -747,3 +747,25 @@ def test_chain_rule_enumeration_past_its_bound_is_the_claims_error_not_a_hang():
     spec = REGISTRY.checks["chain_rule_exhaustive"]
     with pytest.raises(ValueError, match="at most 1,000,000"):
         spec.fn(REGISTRY.reference(), vocab=50257, length=1000, rng=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("link", ["itself", "outside", "dangling"])
+def test_a_chapter_file_that_is_a_link_is_a_problem_of_module_yaml(
+    cli, tmp_path, monkeypatch, link
+):
+    """The chapter's text belongs in the module: a link to itself (a loop), out of the
+    module, or to nothing is one problem of module.yaml, never an internal error."""
+    module = write_module(tmp_path, {"c.yaml": VALID})
+    chapter = module / "chapter.zh.txt"
+    chapter.unlink()
+    (tmp_path / "elsewhere.txt").write_text("第23章\n", encoding="utf-8")
+    target = {"itself": chapter, "outside": tmp_path / "elsewhere.txt", "dangling": tmp_path / "no"}
+    chapter.symlink_to(target[link])
+    monkeypatch.chdir(tmp_path)
+
+    result = cli("run", "mod", "--out", "ev")
+
+    assert result.code == 2
+    (line, summary_line) = result.err.splitlines()
+    assert line.startswith("mod/module.yaml:") and "chapter.zh.txt" in line
+    assert summary_line == summary(1)
