@@ -43,10 +43,15 @@ class Unmeasured:
     silent: bool = False  # git was asked and did not answer within GIT_TIMEOUT_S
 
 
-# The repository holding the claims is the course's, not a learner's; still, git is asked
-# without the configuration hooks that run programs on every status (fsmonitor) and
-# without the system-wide configuration.
-GIT_ARGS = ("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "--no-optional-locks")
+# The repository holding the claims is usually the course's, but may be a fork: git is
+# asked only what runs no program the repository's configuration names. Not `git status`
+# (it runs the clean filters .gitattributes names on every changed file, and fsmonitor):
+# whether the measured files differ from the commit is decided here, by hashing them
+# (_changed). The options turn off what the remaining commands could run or write.
+GIT_ARGS = (
+    "-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false",
+    "-c", "log.showSignature=false", "--no-optional-locks",
+)  # fmt: skip
 GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0"}
 
 
@@ -62,7 +67,8 @@ class _Git:
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                text=True,
+                encoding="utf-8",
+                errors="surrogateescape",  # a path that is not UTF-8 is still a path
                 env={**os.environ, **GIT_ENV},
             )
         except OSError:
@@ -117,15 +123,52 @@ def start_measured_commit(module_dirs: list[Path]) -> Callable[[], Commit | Unme
     root = Path(found_top).resolve()
     paths = measured_paths(module_dirs, root)
     sha = _Git(root, "log", "-1", "--format=%H", "--", *paths)
-    status = _Git(root, "status", "--porcelain", "--untracked-files=all", "--", *paths)
+    tree = _Git(root, "ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", *paths)
+    others = _Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", *paths)
 
     def answer() -> Commit | Unmeasured:
-        found, changed = sha.result(), status.result()
-        if not found or status.timed_out:
-            return Unmeasured(sha.timed_out or status.timed_out)
-        return Commit(found, dirty=bool(changed), root=root)
+        found, listed, untracked = sha.result(), tree.result(), others.result()
+        if not found or listed is None or untracked is None:
+            return Unmeasured(sha.timed_out or tree.timed_out or others.timed_out)
+        return Commit(found, dirty=bool(untracked) or _changed(root, listed), root=root)
 
     return answer
+
+
+def _changed(root: Path, listing: str) -> bool:
+    """Whether a file ``git ls-tree -r -z`` lists differs from HEAD in the working tree, as
+    git would hash its bytes (no filter run): a changed, deleted or retyped file. Measured
+    files are text of a few MB at most; a line-ending conversion counts as a change."""
+    for entry in listing.split("\0"):
+        if not entry:
+            continue
+        meta, _, name = entry.partition("\t")
+        mode, kind, blob = meta.split(" ")[:3]
+        if kind != "blob":
+            continue  # a submodule: its own repository
+        path = root / name
+        try:
+            if mode == "120000":  # a symlink: git hashes its target
+                data = os.fsencode(os.readlink(path))
+            elif path.is_symlink() or not path.is_file():
+                return True
+            else:
+                data = path.read_bytes()
+        except OSError:
+            return True
+        if _blob_sha(data, "sha1" if len(blob) == 40 else "sha256") != blob:
+            return True
+    return False
+
+
+def _blob_sha(data: bytes, algorithm: str) -> str:
+    """The id git gives a blob of ``data`` (sha1, or sha256 in a sha256 repository)."""
+    import hashlib
+
+    digest = hashlib.new(algorithm, usedforsecurity=False)
+    digest.update(b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
 
 
 def blas() -> dict[str, str]:
