@@ -131,6 +131,43 @@ def test_the_repositorys_fsmonitor_hook_is_never_run(tmp_path):
     assert not marker.exists()
 
 
+@pytest.mark.parametrize(
+    "config",
+    [
+        ("filter.x.clean", "sh -c 'touch {marker}; cat'"),
+        ("filter.x.process", "sh -c 'touch {marker}'"),
+        ("log.showSignature", "true"),
+        ("gpg.program", "sh -c 'touch {marker}'"),
+    ],
+    ids=["clean-filter", "process-filter", "show-signature", "gpg-program"],
+)
+def test_no_program_the_repositorys_configuration_names_is_run(tmp_path, config):
+    """A fork of a course repository may configure programs git runs: a clean filter on
+    every changed file (what `git status` would run), a signature check on `git log`. The
+    runner decides dirtiness by hashing files itself, and still sees the change."""
+    repo = tmp_path / "course"
+    module = repo / "claims" / "m"
+    module.mkdir(parents=True)
+    (module / "a.yaml").write_text("x: 1\n")
+    (repo / ".gitattributes").write_text("* filter=x\n")
+    git(repo, "init", "-q")
+    commit_all(repo, "claims")
+    marker = tmp_path / "ran"
+    git(repo, "config", config[0], config[1].format(marker=marker))
+    if config[0] == "gpg.program":
+        git(repo, "config", "log.showSignature", "true")
+    (module / "a.yaml").write_text("x: 2\n")  # changed: status would filter it
+
+    answer = provenance.start_measured_commit([module])()
+
+    assert isinstance(answer, provenance.Commit) and answer.dirty
+    assert not marker.exists()
+    (module / "a.yaml").write_text("x: 1\n")
+    again = provenance.start_measured_commit([module])()
+    assert isinstance(again, provenance.Commit) and not again.dirty
+    assert not marker.exists()
+
+
 def test_the_environment_names_the_blas_kernel_and_nothing_personal():
     env = provenance.environment()
     assert {"python", "numpy", "platform", "blas", "blas_kernel"} <= set(env)
