@@ -301,6 +301,25 @@ def test_an_artifact_on_disk_but_not_in_the_commit_is_a_problem(cli, work):
     ]
 
 
+def test_a_link_out_of_the_repository_says_nothing_of_its_target(cli, work):
+    """Whether the target of a link out of the repository exists is not the repository's
+    business: a link to a file that exists and one to nothing read alike."""
+    results = work / "repo" / "results"
+    (results / "there.json").symlink_to(work / "outside.json")  # exists
+    (results / "nowhere.json").symlink_to(work / "no-such-file.json")
+    text = submit(work, LEARNER_HEAD)
+    path = work / text
+    listed = f"  - {ARTIFACT}\n  - results/there.json\n  - results/nowhere.json\n"
+    path.write_text(path.read_text("utf-8").replace(f"  - {ARTIFACT}\n", listed), "utf-8")
+
+    result = validate(cli, text, "--repo", "repo")
+
+    assert result.out.splitlines()[1:] == [
+        "  $.artifacts[1]: 'results/there.json' is a symlink that points outside the repository",
+        "  $.artifacts[2]: 'results/nowhere.json' is a symlink that points outside the repository",
+    ]
+
+
 # -- a file or a repository this user may not read ----------------------------------------------
 @pytest.fixture
 def denied(monkeypatch: pytest.MonkeyPatch) -> set[str]:

@@ -59,19 +59,23 @@ def _committed(item: str, commit: str, ctx: Context) -> Msg | None:
     return None
 
 
-def _resolve(repo: str, parts: list[str]) -> tuple[os.stat_result, bool]:
+def _resolve(repo: str, parts: list[str]) -> tuple[os.stat_result | None, bool]:
     """(what ``parts`` under ``repo`` name, whether a symlink leads them outside ``repo``).
 
     Nothing is opened: a component at a time with lstat, as most paths have no symlink;
-    at the first symlink, the whole path is resolved (realpath, strict) and checked.
+    at the first symlink, the whole path is resolved and checked before anything there is
+    looked at (a link out of the repository says nothing of whether its target exists:
+    None for what it names).
     """
     path = repo
     for part in parts:
         path = os.path.join(path, part)
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
-            resolved = os.path.realpath(os.path.join(repo, *parts), strict=True)
-            return os.stat(resolved), os.path.commonpath([resolved, repo]) != repo
+            resolved = os.path.realpath(os.path.join(repo, *parts))
+            if os.path.commonpath([resolved, repo]) != repo:
+                return None, True
+            return os.stat(resolved), False
     return info, False  # parts is never empty
 
 
@@ -100,7 +104,7 @@ def artifact_problem(item: str, repo: Path | None) -> Msg | None:
         return msg("sub.artifact_unreadable", item=shown, reason=exc.strerror or "")
     except OSError:  # missing, or a dangling symlink, or one that leads to itself
         return msg("sub.artifact_missing", item=shown)
-    if escapes:
+    if escapes or info is None:
         return msg("sub.artifact_symlink", item=shown)
     if stat.S_ISDIR(info.st_mode):
         return msg("sub.artifact_not_file", item=shown)
