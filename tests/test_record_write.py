@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -190,10 +191,14 @@ def test_temporary_files_left_by_a_killed_run_are_removed_by_the_next(tmp_path):
     out.mkdir()
     stale = out / f".{EVIDENCE_NAME}.abcd1234.tmp"
     stale.write_text("half a file")
+    old = time.time() - write.STALE_S - 1
+    os.utime(stale, (old, old))
+    fresh = out / ".junit.xml.efgh5678.tmp"  # another command's, being written right now
+    fresh.write_text("half a report")
     with write.locked(out):
         pass
     assert not stale.exists()
-    assert sorted(p.name for p in out.iterdir()) == []  # and no lock file is left behind
+    assert sorted(p.name for p in out.iterdir()) == [fresh.name]  # and no lock file is left
 
 
 def test_a_write_that_fails_leaves_no_temporary_file(tmp_path, monkeypatch):

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -103,12 +104,20 @@ def locked(out_dir: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
+# A temporary file lives from staging to its rename, well under a second; one this old was
+# left by a killed run. (A younger one may be another command's, written without the lock:
+# a JUnit report a grader sends into the evidence folder.)
+STALE_S = 120
+
+
 def _remove_stale_temporaries(out_dir: Path) -> None:
+    now = time.time()
     with contextlib.suppress(OSError):
         for entry in os.scandir(out_dir):
             if TEMP.match(entry.name) and entry.is_file(follow_symlinks=False):
                 with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
+                    if now - entry.stat(follow_symlinks=False).st_mtime > STALE_S:
+                        os.unlink(entry.path)
 
 
 def write_json_atomic(path: Path, doc: Any) -> None:
