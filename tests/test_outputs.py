@@ -194,6 +194,23 @@ def test_report_refuses_a_file_that_is_not_evidence(cli, tmp_path):
     assert "not valid evidence" in result.err
 
 
+def test_report_refuses_evidence_holding_a_lone_surrogate(cli, tmp_path, evidence_doc):
+    """ "\\ud800" is valid JSON and no Unicode text: one line, not an internal error."""
+    bad = tmp_path / "ev.json"
+    text = json.dumps(evidence_doc).replace(
+        json.dumps(evidence_doc["module"]), json.dumps(evidence_doc["module"] + "\ud800")
+    )
+    bad.write_text(text, encoding="utf-8")
+
+    result = cli("report", str(bad), "--html", str(tmp_path / "r.html"))
+
+    assert result.code == 2
+    assert result.err.endswith(
+        "holds a lone surrogate escape (\\ud800…\\udfff), which is not Unicode text\n"
+    )
+    assert not (tmp_path / "r.html").exists()
+
+
 # -- the pytest plugin ------------------------------------------------------------------------
 def test_pytest_collects_claims_with_one_passing_and_one_failing(pytester):
     module = pytester.path / "claims" / "demo"

@@ -62,7 +62,12 @@ def read_json(path: Path, what: str = "evidence") -> Any:
     if len(raw) > MAX_EVIDENCE_BYTES:
         raise EvidenceError("io.too_large", path=shown, limit=MAX_EVIDENCE_BYTES)
     try:
-        return json.loads(raw.decode("utf-8"))
+        doc = json.loads(raw.decode("utf-8"))
+        # "\ud800" is valid JSON and no Unicode text: nothing downstream could write it
+        json.dumps(doc, ensure_ascii=False).encode("utf-8")
+        return doc
+    except UnicodeEncodeError:
+        raise EvidenceError("io.surrogate", path=shown) from None
     except UnicodeDecodeError as exc:
         raise EvidenceError("io.not_utf8", path=shown, byte=exc.start) from None
     except json.JSONDecodeError as exc:
