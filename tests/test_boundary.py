@@ -487,6 +487,19 @@ def test_a_file_name_with_newlines_stays_on_its_row_of_a_class(cli, work, refere
     assert "\u202e" not in result.out
 
 
+@pytest.mark.parametrize("name", ["cost_reset_peak.py", "cost_in_mmap.py", "cost_stop_tracing.py"])
+def test_a_learner_cannot_hide_memory_from_the_cost_claims(cli, work, reference_source, name):
+    """A (T, T) matrix hidden from the measured peak (the peak reset, the tracing stopped,
+    the matrix in an anonymous mmap) is still caught by the averaging cost claim, and only
+    by the claims that measure memory."""
+    path = hostile(work, reference_source, name)
+
+    judged = judge(cli, work, path, "-k", "structure.averaging-cost")
+
+    assert judged.code == 1
+    assert judged.statuses() == {"structure.averaging-cost": "failed"}
+
+
 def test_a_file_name_made_of_escapes_is_shown_not_obeyed(cli, work, reference_source):
     path = learner_dir(work, reference_source) / "\x1b[2J\rfake.py"
     path.write_text("import sys\n\nsys.exit(0)\n", encoding="utf-8")
@@ -823,6 +836,7 @@ def test_every_hostile_fixture_is_judged_here():
         "call_prints.py", "import_prints.py", "call_read_fds.py", "call_kill_parent.py",
         "call_fork_child.py", "call_fork_escape.py", "call_fork_bomb.py", "call_spy.py",
         "call_terminal_escapes.py", "raise_surrogate.py",
+        "cost_reset_peak.py", "cost_in_mmap.py", "cost_stop_tracing.py",
         "return_numpy_scalar.py",
     }  # fmt: skip
     assert {p.name for p in HOSTILE.glob("*.py")} == tested

@@ -23,6 +23,7 @@ import ctypes
 import importlib.abc
 import importlib.machinery
 import inspect
+import mmap
 import os
 import resource
 import signal
@@ -166,6 +167,7 @@ def confine(
     os.environ.update(environment, HOME=workdir, TMPDIR=workdir, PYTHONDONTWRITEBYTECODE="1")
     sys.dont_write_bytecode = True  # a learner's helper modules leave no caches behind
     _hide_judge()
+    _guard_measurement()
     _prctl(PR_SET_NO_NEW_PRIVS, 1)  # no set-user-id program regains what was dropped
     _prctl(PR_SET_DUMPABLE, 0)  # other processes of this user cannot read or trace it
     # The fork server ends when its judge does (however it ends): the worker ends with it,
@@ -174,6 +176,46 @@ def confine(
     if os.getppid() != parent:  # the server ended before that
         os._exit(0)
     return isolation
+
+
+# tracemalloc's own functions, kept before a learner's code runs: the module's attributes
+# are replaced by tripwires (see _guard_measurement), the measurement uses these
+_START, _STOP, _RESET_PEAK = tracemalloc.start, tracemalloc.stop, tracemalloc.reset_peak
+_TRACED, _IS_TRACING = tracemalloc.get_traced_memory, tracemalloc.is_tracing
+
+
+class _Measurement:
+    """What the learner's code did to the measurement of the call under way."""
+
+    tampered = False  # it stopped, reset or cleared the tracing
+    mapped = 0  # bytes it mapped with mmap (tracemalloc does not see mappings)
+
+
+def _tripwire(*args: Any, **kwargs: Any) -> None:
+    _Measurement.tampered = True
+
+
+class _CountedMap(mmap.mmap):
+    """mmap.mmap as the learner's code sees it: each mapping's size is added to the peak
+    of the call that made it (an anonymous mapping would hide a (T, T) array)."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> _CountedMap:
+        mapping = super().__new__(cls, *args, **kwargs)
+        with contextlib.suppress(Exception):
+            _Measurement.mapped += len(mapping)
+        return mapping
+
+
+def _guard_measurement() -> None:
+    """A call's peak memory cannot be hidden by resetting or stopping tracemalloc (through
+    tracemalloc or _tracemalloc) or by allocating through mmap."""
+    import _tracemalloc
+
+    for module in (tracemalloc, _tracemalloc):
+        for name in ("stop", "reset_peak", "clear_traces"):
+            if hasattr(module, name):
+                setattr(module, name, _tripwire)
+    mmap.mmap = _CountedMap  # type: ignore[misc]
 
 
 class _JudgeHidden(importlib.abc.MetaPathFinder):
@@ -380,16 +422,18 @@ def _call(
     before = _snapshot((args, kwargs)) if watch else None  # before tracemalloc: not the call's
     try:
         if measure:
-            tracemalloc.start()
-            tracemalloc.reset_peak()
-            base = tracemalloc.get_traced_memory()[0]
+            _Measurement.tampered, _Measurement.mapped = False, 0
+            _START()
+            _RESET_PEAK()
+            base = _TRACED()[0]
         try:
             value = fn(*args, **kwargs)
         finally:
             if measure:
-                if tracemalloc.is_tracing():  # the learner's code may have stopped it
-                    peak = tracemalloc.get_traced_memory()[1] - base
-                tracemalloc.stop()
+                # a call that stopped or reset the tracing has no peak to report
+                if _IS_TRACING() and not _Measurement.tampered:
+                    peak = _TRACED()[1] - base + _Measurement.mapped
+                _STOP()
     except BaseException as exc:  # the learner's exception is the outcome
         return _raised(exc, path, during="call")
     reply: dict[str, Any] = {"status": "returned", "value": value}
