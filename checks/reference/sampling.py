@@ -7,7 +7,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from checks.reference._args import _integer
+from checks.reference._args import _integer, _rescaled
 from checks.registry import subject
 
 Array = NDArray[np.floating]
@@ -61,7 +61,9 @@ def top_k_renormalize(probs: Array, k: int) -> Array:
     ``probs`` is a vector (V,) with V >= 1 of finite, non-negative numbers; k is an integer
     in 1..V. Ties at the boundary keep the lower index (a stable sort), so exactly k entries
     are kept. The kept entries must have a positive sum. Every violation is a ValueError.
-    Returns float64.
+    Returns float64. Finite probs whose sum overflows ([1e308, 1e308, 1] at k = 2) are valid:
+    the kept entries are divided by their largest first, so the result is [0.5, 0.5, 0], never
+    x / inf = 0.
     """
     p = np.asarray(probs, dtype=np.float64)  # (V,)
     if p.ndim != 1 or p.shape[0] == 0:
@@ -74,7 +76,4 @@ def top_k_renormalize(probs: Array, k: int) -> Array:
     keep = np.argsort(-p, kind="stable")[:k]  # (k,)
     out = np.zeros_like(p)
     out[keep] = p[keep]
-    total = out.sum()
-    if not total > 0:
-        raise ValueError("the k kept probabilities sum to 0; nothing to renormalize")
-    return out / total  # type: ignore[no-any-return]
+    return _rescaled(out, "the k kept probabilities sum to 0; nothing to renormalize")
