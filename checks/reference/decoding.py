@@ -62,7 +62,9 @@ def greedy_token(logits: Array) -> int:
 
     This is the separate path the chapter means: softmax_temperature refuses T = 0, and
     greedy decoding never forms a distribution at all. Returns a Python int; ValueError for
-    logits with a NaN (no token ranks first) or no logits at all (−inf entries are fine).
+    logits with a NaN, in any float dtype (float16 and float32 included: no token ranks
+    first), or no logits at all; ±inf entries are fine (+inf ranks first: [-inf, inf, 0]
+    gives 1, though its sum is NaN).
     The logits are compared in their own dtype, never cast: int64 logits [2**53, 2**53 + 1]
     give 1 (as float64 both are 2**53, a tie that would give 0), float64 [1, 1 + 1e-12]
     give 1 (as float32 they would tie).
