@@ -62,9 +62,10 @@ def top_k_renormalize(probs: Array, k: int) -> Array:
     """Stage 6: keep the k largest probabilities, set the rest to an exact 0, rescale to 1.
 
     ``probs`` is a vector (V,) with V >= 1 of finite, non-negative numbers; k is an integer
-    in 1..V (a NumPy integer below 1, np.int64(-1), is refused too). Ties at the boundary keep the lower index (a stable sort), so exactly k entries
-    are kept. The kept entries must have a positive sum. Every violation is a ValueError.
-    Returns float64. Finite probs whose sum overflows ([1e308, 1e308, 1] at k = 2) are valid:
+    in 1..V (a NumPy integer below 1, np.int64(-1), is refused too). Ties at the boundary
+    keep the lower index (a stable sort), so exactly k entries are kept. The kept entries
+    must have a positive sum. Every violation is a ValueError (an inf or NaN entry, tested
+    entry by entry). Returns float64. Finite probs whose sum overflows ([1e308, 1e308, 1] at k = 2) are valid:
     the kept entries are divided by their largest first, so the result is [0.5, 0.5, 0], never
     x / inf = 0.
     """
