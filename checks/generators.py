@@ -75,6 +75,8 @@ def gen_sequence_support(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid T<0", 5, -1),
         case("invalid V=0 at T=0 (0^0 is still V < 1)", 0, 0),
         case("invalid T<0 at V=1 (checked before any shortcut)", 1, -1),
+        case("invalid: T = np.int64(-1) (a NumPy integer below 0)", np.int64(10), np.int64(-1)),
+        case("invalid: V = np.int32(0) (a NumPy integer below 1)", np.int32(0), 5),
         case("arguments by name (vocab=, length=)", vocab=50257, length=1000),
     ]
 
@@ -145,6 +147,24 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: joint sums to 1 - 5e-6", j34 * (1 - 5e-6), [0, 2, 1, 2]),
         case("invalid: joint sums to 1 + 1e-3", j23 * (1 + 1e-3), [0, 1, 0]),
         case("invalid: joint sums to 1 - 1e-3", j23 * (1 - 1e-3), [0, 1, 0]),
+        case(
+            "invalid: joint (4, 1), not (V,) * T (its size is 2^2)", np.full((4, 1), 0.25), [1, 0]
+        ),
+        case(
+            "invalid: joint (2, 1, 4), not (V,) * T (its size is 2^3)",
+            np.full((2, 1, 4), 0.125),
+            [1, 0, 3],
+        ),
+        case(
+            "joint sums to 1 + 5e-7 (within 1e-6), an impossible prefix (inf)",
+            _with_zeros(j34, (0, 2)) * (1 + 5e-7),
+            [0, 2, 1, 1],
+        ),
+        case(
+            "joint sums to 1 - 5e-7 (within 1e-6), an impossible last token (inf)",
+            _with_zeros(j23, (1, 0, 1)) * (1 - 5e-7),
+            [1, 0, 1],
+        ),
         # within 1e-6 of 1: accepted. The sequences are impossible (inf), so the value does
         # not depend on whether the joint is divided by its sum or used as it is
         case(
@@ -209,6 +229,7 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: a vector", np.zeros(5)),
         case("invalid: (B, T, d)", np.zeros((2, 3, 4))),
         case("arguments by name (x=)", x=rng.standard_normal((5, 3))),
+        case("float32 x: a float64 result", (np.arange(12).reshape(4, 3) / 7).astype(np.float32)),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -284,6 +305,8 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: tied=0 (an int, not a bool)", 1000, 100, 2, 400, 64, tied=0),
         case("invalid: tied=1 (an int, not a bool)", 1000, 100, 2, 400, 64, tied=1),
         case("invalid: biases=0 (an int, not a bool)", 1000, 100, 2, 400, 64, biases=0),
+        case("invalid: n_head=-4 (divides d, but below 1)", 1000, 100, 2, 400, 64, n_head=-4),
+        case("invalid: vocab=0 (vocab >= 1)", 0, 768, 12, 3072, 1024),
         case("invalid: positions=None (not one of the four)", *gpt2, positions=None),
         case('invalid: positions="Learned" (the names are lower case)', *gpt2, positions="Learned"),
         case('invalid: positions="ROPE"', *gpt2, positions="ROPE"),
@@ -332,6 +355,7 @@ def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
         case("NumPy int32 past 2^31", np.int32(65536), np.int32(128)),
         case("invalid: H does not divide d", 100, 12),
         case("invalid: H=0", 768, 0),
+        case("invalid: H=-4 (divides d, but below 1)", 768, -4),
         case("invalid: d=0", 0, 1),
         case("arguments by name (d_model=, n_head=)", d_model=768, n_head=12),
     ]
@@ -375,6 +399,15 @@ def gen_logits_memory(rng: np.random.Generator, n: int) -> list[Case]:
         case("zero length", 4, 0, 50257, 4),
         case("zero batch", 0, 1000, 50257, 4),
         case("zero vocab", 1, 1000, 0),
+        case("bytes_per_value=3 (any integer >= 1)", 1, 1000, 50257, 3),
+        case("a product past 2^63 (an exact int, no int64 wrap)", 2**21, 2**21, 2**21, 2),
+        case(
+            "NumPy int64 sizes, a product past 2^63",
+            np.int64(2**21),
+            np.int64(2**21),
+            np.int64(2**21),
+            np.int64(2),
+        ),
         case(
             "arguments by name",
             batch=8,
@@ -419,6 +452,12 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: w_in does not match x", x, _weights(rng, 5, 10), w_out),
         case("invalid: w_out does not match w_in", x, w_in, _weights(rng, 9, 6)),
         case("arguments by name (x=, w_in=, w_out=)", x=x, w_in=w_in, w_out=w_out),
+        case(
+            "float32 inputs: a float64 result",
+            x.astype(np.float32),
+            w_in.astype(np.float32),
+            w_out.astype(np.float32),
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -456,6 +495,18 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: a vector", rng.standard_normal(4)),
         case("invalid: T=0", np.zeros((0, 0))),
         case("arguments by name (scores=)", scores=rng.standard_normal((5, 5))),
+        case(
+            "float32 scores: float64 weights", (np.arange(9).reshape(3, 3) / 4).astype(np.float32)
+        ),
+        case(
+            "every score at finfo(float64).min: the future still gets 0",
+            np.full((3, 3), np.finfo(np.float64).min),
+        ),
+        case(
+            "heads with visible scores at finfo(float64).min",
+            np.where(np.eye(4, dtype=bool), np.finfo(np.float64).min, -1.0)[None]
+            * np.ones((2, 1, 1)),
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -515,6 +566,11 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
             w_o=w_o,
             n_head=2,
         ),
+        case(
+            "float32 inputs: projections at float64 precision",
+            *(a.astype(np.float32) for a in (x, w_q, w_k, w_v, w_o)),
+            2,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -566,6 +622,18 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: T=inf", chapter, math.inf),
         case("invalid: a NaN logit", np.array([1.0, math.nan, 0.0]), 1.0),
         case("invalid: an infinite logit", np.array([1.0, math.inf, 0.0]), 1.0),
+        case(
+            "invalid: +inf and -inf logits (their sum is NaN)",
+            np.array([math.inf, -math.inf, 0.0]),
+            1.0,
+        ),
+        case("invalid: a -inf logit", np.array([1.0, -math.inf, 0.0]), 1.0),
+        case(
+            "logits 1e308, 1e308, 0: finite, their sum overflows",
+            np.array([1e308, 1e308, 0.0]),
+            1.0,
+        ),
+        case("uint8 logits: float64, no wrap-around", np.array([3, 1, 4], dtype=np.uint8), 1.0),
         case("invalid: no logits", np.zeros(0), 1.0),
         case("arguments by name (logits=, temperature=)", logits=chapter, temperature=0.5),
     ]
@@ -622,6 +690,19 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: no probabilities", np.zeros(0), 1),
         case("invalid: probs (B, V), not a vector", np.full((2, 3), 1 / 3), 1),
         case("invalid: the kept probabilities sum to 0", np.zeros(3), 2),
+        case("invalid: k = np.int64(-1)", chapter, np.int64(-1)),
+        case("invalid: +inf and -inf probabilities", np.array([math.inf, -math.inf, 0.0]), 1),
+        case(
+            "probs 1e308, 1e308, 0 at k=1: finite, their sum overflows",
+            np.array([1e308, 1e308, 0.0]),
+            1,
+        ),
+        case(
+            "probs 1e308, 1e308, 1 at k=2: the kept sum overflows", np.array([1e308, 1e308, 1.0]), 2
+        ),
+        case(
+            "probs 1e308, 1e308, 1 at k=3: the kept sum overflows", np.array([1e308, 1e308, 1.0]), 3
+        ),
         case("arguments by name (probs=, k=)", probs=chapter, k=2),
     ]
 
@@ -676,6 +757,21 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: block=0", q, k, v, 0),
         case("invalid: k is not q's shape", q, k[:, :2], v, 2),
         case("invalid: v has another T", q, k, v[:4], 2),
+        case("invalid: d_v = 0 (v of shape (T, 0))", q, k, v[:, :0], 2),
+        case(
+            "scores at finfo(float64).min in the diagonal tile",
+            np.array([[np.finfo(np.float64).min], [np.finfo(np.float64).min]]),
+            np.ones((2, 1)),
+            np.array([[1.0], [3.0]]),
+            2,
+        ),
+        case(
+            "scores at finfo(float64).min, block 2 of T=5",
+            np.full((5, 1), np.finfo(np.float64).min),
+            np.ones((5, 1)),
+            np.arange(5.0)[:, None],
+            2,
+        ),
         case("arguments by name (q=, k=, v=, block=)", q=q, k=k, v=v, block=3),
     ]
 
@@ -849,6 +945,15 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: an infinite probability", np.array([0.5, math.inf, 0.5]), 0.5),
         case("invalid: a negative probability", np.array([0.7, -0.1, 0.4]), 0.5),
         case("invalid: no probabilities", np.zeros(0), 0.5),
+        case("invalid: +inf and -inf probabilities", np.array([math.inf, -math.inf, 0.0]), 0.5),
+        case(
+            "probs 1e308, 1e308, 0: finite, their sum overflows", np.array([1e308, 1e308, 0.0]), 0.3
+        ),
+        case(
+            "probs 1e308, 1e308, 1 at p = 1: every token, rescaled",
+            np.array([1e308, 1e308, 1.0]),
+            1.0,
+        ),
         case(
             "p equal to the top probability: the top token alone",
             TOP_P_PROBS,
@@ -901,6 +1006,12 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case("arguments by name (logits=)", logits=np.array([0.5, 2.0, -1.0])),
         case("invalid: a NaN", np.array([1.0, math.nan, 0.0])),
+        case("invalid: a NaN in float32 logits", np.array([1.0, math.nan, 0.0], dtype=np.float32)),
+        case("invalid: a NaN in float16 logits", np.array([1.0, math.nan, 0.0], dtype=np.float16)),
+        case(
+            "+inf and -inf (their sum is NaN): +inf ranks first",
+            np.array([-math.inf, math.inf, 0.0]),
+        ),
         case("invalid: no logits", np.zeros(0)),
     ]
 
@@ -943,6 +1054,8 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: eps < 0", x, g, b, -1e-5),
         case("invalid: bias of shape (1,) (would broadcast)", x, g, b[:1]),
         case("invalid: gain of shape (1,) (would broadcast)", x, g[:1], b),
+        case("invalid: gain of shape (1, d) (the right size, not (d,))", x, g[None, :], b),
+        case("invalid: bias of shape (d, 1)", x, g, b[:, None]),
         case(
             "float32 input: a float64 result",
             x.astype(np.float32),
@@ -983,6 +1096,7 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: a 0-d id (np.int64(3)), not a vector", np.int64(3), table),
         case("invalid: a 0-d id array", np.array(3), table),
         case("invalid: boolean ids (a mask, not ids)", np.array([True, False, True]), table),
+        case("float32 table: float64 rows", np.array([3, 1]), table.astype(np.float32)),
         case("arguments by name (tokens=, table=)", tokens=np.array([1, 2]), table=table),
     ]
 
@@ -1014,6 +1128,11 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
             "arguments by name (h=, table=)",
             h=rng.standard_normal((3, 4)),
             table=rng.standard_normal((6, 4)),
+        ),
+        case(
+            "float32 h and table: float64 logits",
+            (np.arange(6).reshape(2, 3) / 7).astype(np.float32),
+            (np.arange(12).reshape(4, 3) / 11).astype(np.float32),
         ),
     ]
 
@@ -1056,6 +1175,10 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
         case("offset as NumPy int64", x, np.int64(7)),
         case("invalid: odd hs", rng.standard_normal((3, 5))),
         case("invalid: offset < 0", x, -1),
+        case("invalid: offset = np.int64(-1)", x, np.int64(-1)),
+        case("integer x: a float64 result", np.arange(8).reshape(2, 4), 1),
+        case("float32 x: a float64 result", x.astype(np.float32), 2),
+        case("offset 2^24 + 1: positions in float64", np.ones((2, 2)), 2**24 + 1),
         case("arguments by name (x=, offset=)", x=x, offset=3),
     ]
 
@@ -1084,6 +1207,16 @@ def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
             bytes_per_value=2,
         ),
         case("NumPy int32 past 2^31", np.int32(64), np.int32(8192), np.int32(80), np.int32(8192)),
+        case("bytes_per_value=3 (any integer >= 1)", 1, 1024, 12, 768, 3),
+        case("a product past 2^63 (an exact int, no int64 wrap)", 65536, 65536, 65536, 16384, 2),
+        case("d_model = 2^62: the bytes per token pass 2^63", 1, 1, 1, 2**62, 4),
+        case(
+            "NumPy int64 sizes, a product past 2^63",
+            np.int64(65536),
+            np.int64(65536),
+            np.int64(65536),
+            np.int64(16384),
+        ),
         case("invalid: batch < 0", -1, 10, 12, 768),
         case("invalid: length < 0", 1, -1, 12, 768),
         case("invalid: n_layer < 0", 1, 10, -1, 768),

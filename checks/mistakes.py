@@ -1263,7 +1263,9 @@ def top_k_softmax_again(probs: Array, k: int) -> Array:
     out = np.zeros_like(p)
     out[keep] = p[keep]
     args.renormalized(out)  # as the reference, a kept sum of 0 is refused
-    e = np.exp(p[keep])  # then the survivors are "renormalized" by a softmax
+    # then the survivors are "renormalized" by a softmax (max subtracted: finite probs as large
+    # as 1e308 are valid, and the mistake is the softmax, not an overflow)
+    e = np.exp(p[keep] - p[keep].max())
     out[keep] = e / e.sum()
     return out
 

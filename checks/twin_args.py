@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from checks.reference._args import _integer
+from checks.reference._args import _integer, _rescaled
 from checks.reference.attention import _matrix
 
 Array = NDArray[np.float64]
@@ -166,12 +166,8 @@ def probs_and_k(probs: object, k: object) -> tuple[Array, int]:
 
 def renormalized(out: Array) -> Array:
     """The kept probabilities rescaled to sum to 1, as top_k_renormalize does (a sum of 0 is
-    a ValueError)."""
-    total = out.sum()
-    if not total > 0:
-        raise ValueError("the k kept probabilities sum to 0; nothing to renormalize")
-    rescaled: Array = out / total
-    return rescaled
+    a ValueError; divided by the largest first when the sum overflows)."""
+    return _rescaled(out, "the k kept probabilities sum to 0; nothing to renormalize")
 
 
 def logits_sizes(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 
 import numpy as np
+from numpy.typing import NDArray
 
 
 def _integer(name: str, value: object, minimum: int) -> int:
@@ -31,3 +32,16 @@ def _flag(name: str, value: object) -> bool:
     if not isinstance(value, bool | np.bool_):
         raise ValueError(f"{name} must be True or False, got {value!r}")
     return bool(value)
+
+
+def _rescaled(kept: NDArray[np.float64], empty: str) -> NDArray[np.float64]:
+    """``kept`` (finite, >= 0) rescaled to sum to 1, or ValueError(``empty``) when it sums to
+    0. Divided by its largest entry first, so finite entries whose sum overflows
+    ([1e308, 1e308, 1]) still give [0.5, 0.5, ~0], never x / inf = 0."""
+    top = kept.max()
+    if not top > 0:
+        raise ValueError(empty)
+    with np.errstate(over="ignore"):  # the sum of finite entries may overflow to inf
+        overflows = not np.isfinite(kept.sum())
+    scaled = kept / top if overflows else kept  # (V,)
+    return scaled / scaled.sum()  # type: ignore[no-any-return]

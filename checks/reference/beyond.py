@@ -54,7 +54,9 @@ def flash_attention(q: Array, k: Array, v: Array, block: int) -> Array:
     softmax(mask(q kᵀ / √d)) v (d is q's width). ``block`` (an integer >= 1, else ValueError)
     is the tile size; any block gives the same output. Shapes that do not fit (k not q's
     shape, v with another T, T, d or d_v = 0) are a ValueError. Scores of any finite size
-    give no NaN (±1e3 and beyond: the running max starts at −∞, never at 0). Queries and keys are taken ``block``
+    give no NaN (±1e3 and beyond: the running max starts at −∞, never at 0), and the future
+    is masked with −∞, not the most negative float: scores at np.finfo(np.float64).min are
+    finite and must still give the future weight 0. Queries and keys are taken ``block``
     at a time; for each query tile a running max m, a running sum l of exp(score − m) and a
     running sum of exp(score − m)·v are kept over the key tiles. When a new key tile raises
     the max, the old sums are rescaled by exp(m_old − m_new) first (the online softmax);

@@ -27,8 +27,8 @@ def kv_cache_bytes(
 
     Each of the L layers keeps one key and one value vector of width d (all heads together)
     for each of the T tokens of each of the B sequences; FP32 is 4 bytes. Sizes are integers
-    >= 0 (0 is valid: 0 bytes; bytes_per_value >= 1), Python or NumPy; the result is an exact
-    Python int.
+    >= 0 (0 is valid: 0 bytes; bytes_per_value >= 1, any integer: 3 included), Python or
+    NumPy; the result is an exact Python int, past 2^63 too (an int64 product wraps around).
     """
     b = _count("batch", batch, 0)
     t = _count("length", length, 0)

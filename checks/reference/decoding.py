@@ -12,6 +12,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.reference._args import _rescaled
 from checks.registry import subject
 
 Array = NDArray[np.float64]
@@ -24,11 +25,14 @@ def top_p_renormalize(probs: Array, p: float) -> Array:
     Tokens are ranked by probability, highest first (ties: the lower index first, a stable
     sort). A token is kept when the mass of the tokens ranked before it is still below p, so
     the token whose probability carries the mass to p is kept and at least one token always
-    is; p = 1 keeps every token. The mass before a token is a float64 running sum (not the
-    sum minus the token itself, which rounds differently): p equal to the top probability
-    keeps that token alone. The rest become an exact 0 and the survivors are rescaled
-    to sum to 1, as in top-k. ValueError for p outside (0, 1] and for probs that are empty,
-    non-finite or negative.
+    is; p = 1 keeps every token, whatever the running sum gives (it may round above 1, or
+    overflow: [1e308, 1e308, 1] at p = 1 keeps all three). The mass before a token is a
+    float64 running sum (not the sum minus the token itself, which rounds differently): p
+    equal to the top probability keeps that token alone. The rest become an exact 0 and the
+    survivors are rescaled to sum to 1, as in top-k (divided by the largest first when their
+    sum overflows: [0.5, 0.5, ~0] above, never x / inf = 0). ValueError for p outside (0, 1]
+    and for probs that are empty, non-finite (±inf, NaN) or negative; finite probs whose sum
+    overflows are valid.
     """
     q = np.asarray(probs, dtype=np.float64)  # (V,)
     if q.ndim != 1 or q.shape[0] == 0:
@@ -43,14 +47,13 @@ def top_p_renormalize(probs: Array, p: float) -> Array:
     ranked = q[order]  # (V,)
     # the mass strictly before each rank: a running sum shifted by one, never sum - self,
     # which would round differently from the sum the comparison is about
-    before = np.concatenate(([0.0], np.cumsum(ranked)[:-1]))  # (V,)
-    keep = order[before < float(p)]  # (n_kept,) token ids; rank 0 always (0 < p)
+    with np.errstate(over="ignore"):  # finite probs may overflow: the mass is then inf >= p
+        before = np.concatenate(([0.0], np.cumsum(ranked)[:-1]))  # (V,)
+    # (n_kept,) token ids; rank 0 always (0 < p), every token at p = 1
+    keep = order if float(p) >= 1.0 else order[before < float(p)]
     out = np.zeros_like(q)
     out[keep] = q[keep]
-    total = out.sum()
-    if not total > 0:
-        raise ValueError("the kept probabilities sum to 0; nothing to renormalize")
-    return out / total  # type: ignore[no-any-return]
+    return _rescaled(out, "the kept probabilities sum to 0; nothing to renormalize")
 
 
 @subject("greedy_token")
@@ -59,7 +62,9 @@ def greedy_token(logits: Array) -> int:
 
     This is the separate path the chapter means: softmax_temperature refuses T = 0, and
     greedy decoding never forms a distribution at all. Returns a Python int; ValueError for
-    logits with a NaN (no token ranks first) or no logits at all (−inf entries are fine).
+    logits with a NaN, in any float dtype (float16 and float32 included: no token ranks
+    first), or no logits at all; ±inf entries are fine (+inf ranks first: [-inf, inf, 0]
+    gives 1, though its sum is NaN).
     The logits are compared in their own dtype, never cast: int64 logits [2**53, 2**53 + 1]
     give 1 (as float64 both are 2**53, a tie that would give 0), float64 [1, 1 + 1e-12]
     give 1 (as float32 they would tie).

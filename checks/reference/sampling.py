@@ -7,7 +7,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from checks.reference._args import _integer
+from checks.reference._args import _integer, _rescaled
 from checks.registry import subject
 
 Array = NDArray[np.floating]
@@ -25,6 +25,9 @@ def softmax_temperature(logits: Array, temperature: float) -> Array:
     by T, so no finite T > 0 overflows: the largest logit's entry is exp(0) = 1 before
     normalizing, whatever the dtype (float16 at T = 1e-5 included). The division is done at
     float64 precision and rounded back: below 6e-8, T itself is 0 in float16 (T = 1e-8).
+    Integer logits are cast to float64 before anything is subtracted (uint8 [3, 1, 4] must
+    not wrap around). ±inf and NaN logits are refused; finite logits whose sum overflows
+    ([1e308, 1e308, 0]) are valid.
     """
     if isinstance(temperature, bool | np.bool_) or not isinstance(
         temperature, int | float | np.integer | np.floating
@@ -59,9 +62,12 @@ def top_k_renormalize(probs: Array, k: int) -> Array:
     """Stage 6: keep the k largest probabilities, set the rest to an exact 0, rescale to 1.
 
     ``probs`` is a vector (V,) with V >= 1 of finite, non-negative numbers; k is an integer
-    in 1..V. Ties at the boundary keep the lower index (a stable sort), so exactly k entries
-    are kept. The kept entries must have a positive sum. Every violation is a ValueError.
-    Returns float64.
+    in 1..V (a NumPy integer below 1, np.int64(-1), is refused too). Ties at the boundary
+    keep the lower index (a stable sort), so exactly k entries are kept. The kept entries
+    must have a positive sum. Every violation is a ValueError (an inf or NaN entry, tested
+    entry by entry). Returns float64. Finite probs whose sum overflows ([1e308, 1e308, 1] at k = 2) are valid:
+    the kept entries are divided by their largest first, so the result is [0.5, 0.5, 0], never
+    x / inf = 0.
     """
     p = np.asarray(probs, dtype=np.float64)  # (V,)
     if p.ndim != 1 or p.shape[0] == 0:
@@ -74,7 +80,4 @@ def top_k_renormalize(probs: Array, k: int) -> Array:
     keep = np.argsort(-p, kind="stable")[:k]  # (k,)
     out = np.zeros_like(p)
     out[keep] = p[keep]
-    total = out.sum()
-    if not total > 0:
-        raise ValueError("the k kept probabilities sum to 0; nothing to renormalize")
-    return out / total  # type: ignore[no-any-return]
+    return _rescaled(out, "the k kept probabilities sum to 0; nothing to renormalize")

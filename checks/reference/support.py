@@ -30,7 +30,9 @@ def chain_rule_nll(joint: NDArray[np.float64], tokens: Sequence[int]) -> float:
     """Stage 1: -log P(x_1..x_T) as the sum of -log P(x_t | x_<t), from a joint table.
 
     ``joint`` has shape (V,) * T with T >= 1: finite, non-negative, summing to 1 within
-    1e-6 (1 ± 5e-6 is refused, 1 ± 1e-8 accepted). ``tokens`` holds T integers in 0..V-1.
+    1e-6 (1 ± 5e-6 is refused, 1 ± 5e-7 and 1 ± 1e-8 accepted); a table of another shape is
+    refused even when its size is V^T ((4, 1), (2, 1, 4)). ``tokens`` holds T integers in
+    0..V-1.
     The conditionals are ratios of marginals, P(x_t | x_<t) = P(x_<=t) / P(x_<t), which is
     exactly the chain rule. A sequence of probability 0 has an NLL of +inf; anything outside
     these rules is a ValueError.
@@ -85,7 +87,8 @@ def averaging_model(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """Stage 2, the 'all structure' end: each position outputs the mean of its prefix.
 
     It takes no weights at all: every decision is written into the structure. x is (T, d)
-    with T, d >= 1 (else ValueError); the output is (T, d) float64, row t the mean of rows 0..t.
+    with T, d >= 1 (else ValueError); the output is (T, d) float64 (float32 x included), row t
+    the mean of rows 0..t.
     The chapter says its compute is proportional to T: a running sum is. The claims measure
     the call's peak memory from T = 512 to 2,048, which must grow linearly (log-log slope
     0.8–1.2): no (T, T) averaging matrix (np.tril(...) @ x is the same function and fails).

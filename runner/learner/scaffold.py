@@ -46,11 +46,14 @@ reference on seeded cases across its whole signature); each docstring below says
 
 * Integer arguments (sizes, counts, k, n_head, block, top_k) are Python ints or NumPy
   integers (np.int32, np.int64, ...); the claims pass both. Counts are exact Python ints:
-  convert with operator.index(x) before any arithmetic, so np.int32 inputs never wrap around.
-  (The reference refuses bools and floats such as 2.0 with ValueError; no claim passes them.)
+  convert with operator.index(x) before any arithmetic, so np.int32 inputs never wrap around
+  (nor int64 products past 2^63), and check the minimum on that int: np.int64(-1) is refused
+  like -1. (The reference refuses bools and floats such as 2.0 with ValueError; no claim
+  passes them.)
 * Arrays arrive as NumPy arrays. Results are float64 arrays, except softmax_temperature,
   which keeps the floating dtype of its logits (float16 stays float16), and bpe_encode's
-  integer ids. An array of ids (embedding_lookup's tokens) with a float dtype is refused.
+  integer ids: float32 or integer inputs give float64 results, computed in float64. An
+  array of ids (embedding_lookup's tokens) with a float dtype is refused.
 * Arguments are never modified: callers reuse their arrays. Work on a copy (x = x / t, not
   x /= t); the claims compare every call's arguments with a copy taken before it.
 * Parameter names are the contract's, as in each signature below: the claims call every
@@ -62,7 +65,10 @@ reference on seeded cases across its whole signature); each docstring below says
   running max at -inf (the claims pass scores of +-1e3 and beyond). Non-finite inputs are
   outside the contract, except where a docstring says they raise ValueError
   (softmax_temperature's logits and T, the probs of top-k and top-p, chain_rule_nll's
-  joint); so are linear_attention's q, k entries below -300 (see its docstring).
+  joint, greedy_token's NaN), checked entry by entry: finite values whose sum overflows
+  ([1e308, 1e308, 0]) are valid. Outside the contract too: linear_attention's q, k entries
+  below -300 (see its docstring).
+* A causal mask is -inf, never np.finfo(np.float64).min: scores at that minimum are finite.
 * Ties: top-k and MoE's routing keep the lower index, as a stable sort does.
 * A function returns its output only. What it costs is measured from outside (the peak
   memory of the call), never reported by the function about itself.

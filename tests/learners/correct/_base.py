@@ -236,9 +236,20 @@ def top_k_renormalize(probs, k):
     order = np.argsort(-p, kind="stable")
     out = np.zeros_like(p)
     out[order[:k]] = p[order[:k]]
-    if out.sum() <= 0:
+    return to_one(out)
+
+
+def to_one(out):
+    """Kept probabilities rescaled to sum 1; over the largest first when the sum overflows
+    (1e308 + 1e308 is inf, and x / inf would be 0)."""
+    if not out.max() > 0:
         raise ValueError("nothing left to renormalize")
-    return out / out.sum()
+    with np.errstate(over="ignore"):
+        total = out.sum()
+    if not np.isfinite(total):
+        out = out / out.max()
+        total = out.sum()
+    return out / total
 
 
 # -- stage 2, beyond -----------------------------------------------------------------------------
@@ -328,13 +339,11 @@ def top_p_renormalize(probs, p):
     out = np.zeros_like(q)
     mass = 0.0
     for i in order:
-        if mass >= p:  # the mass before this token already reaches p
+        if p < 1 and mass >= p:  # the mass before this token already reaches p (p = 1: all)
             break
         out[i] = q[i]
         mass += q[i]
-    if out.sum() <= 0:
-        raise ValueError("nothing to renormalize")
-    return out / out.sum()
+    return to_one(out)
 
 
 def greedy_token(logits):

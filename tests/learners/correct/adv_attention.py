@@ -38,13 +38,14 @@ def _elu_plus_one(x: Array) -> Array:
 
 
 def causal_masked_attention(scores):
-    """HF style: fill the future with the most negative float64, then a stable softmax."""
+    """Index the future out with -inf (not HF's most negative float64, which is finite: scores
+    at that minimum would tie with it), then a stable softmax in place."""
     s = np.array(scores, dtype=np.float64)  # a copy
     if s.ndim < 2 or s.shape[-1] != s.shape[-2] or s.shape[-1] < 1:
         raise ValueError("scores must be (..., T, T)")
     t_len = s.shape[-1]
     rows, cols = np.triu_indices(t_len, k=1)
-    s[..., rows, cols] = np.finfo(np.float64).min
+    s[..., rows, cols] = -np.inf
     s -= s.max(axis=-1, keepdims=True)
     np.exp(s, out=s)
     s /= s.sum(axis=-1, keepdims=True)

@@ -172,10 +172,7 @@ def top_k_renormalize(probs: Array, k: int) -> Array:
     keep = np.argsort(-p, kind="stable")[:k]  # (k,)
     out = np.zeros_like(p)
     out[keep] = p[keep]
-    total = out.sum()
-    if not total > 0:
-        raise ValueError("the k kept probabilities sum to 0; nothing to renormalize")
-    return (out / total).tolist()  # a list of floats
+    return to_one(out).tolist()  # a list of floats (to_one: the base's overflow-safe rescale)
 
 
 def greedy_token(logits: Array) -> int:

@@ -56,9 +56,13 @@ def top_k_renormalize(probs, k):
         raise ValueError("k")
     order = np.lexsort((np.arange(p.size), -p))
     p[order[k:]] = 0.0
-    s = p.sum()
-    if not s > 0:
+    if not p.max() > 0:
         raise ValueError("kept mass is 0")
+    with np.errstate(over="ignore"):
+        s = p.sum()
+    if not np.isfinite(s):  # finite entries whose sum overflows: over the largest first
+        p = p / p.max()
+        s = p.sum()
     return p / s
 
 
@@ -108,14 +112,11 @@ def top_p_renormalize(probs, p):
     out = np.zeros_like(q)
     mass = 0.0
     for i in order:
-        if not mass < p:
+        if p < 1.0 and not mass < p:  # p = 1 keeps every token
             break
         out[i] = q[i]
         mass += q[i]
-    s = out.sum()
-    if not s > 0:
-        raise ValueError("kept mass is 0")
-    return out / s
+    return to_one(out)
 
 
 def greedy_token(logits):

@@ -63,10 +63,11 @@ def top_k_renormalize(probs, k):
     keep = sorted(range(p.size), key=lambda i: (-p[i], i))[:k]  # ties: the lower index
     out = np.zeros_like(p)
     out[keep] = p[keep]
-    total = sum(out[i] for i in keep)
-    if total <= 0:
+    top = max(out[i] for i in keep)
+    if top <= 0:
         raise ValueError("nothing to renormalize")
-    return out / total
+    total = sum(out[i] / top for i in keep)  # over the largest first: no overflow
+    return out / top / total
 
 
 def moe_layer(x, w_router, experts_w_in, experts_w_out, top_k):

@@ -20,7 +20,4 @@ def top_k_renormalize(probs: Array, k: int) -> Array:
     keep = np.argsort(p, kind="stable")[:k]  # (k,)
     out = np.zeros_like(p)
     out[keep] = p[keep]
-    total = out.sum()
-    if not total > 0:
-        raise ValueError("the k kept probabilities sum to 0; nothing to renormalize")
-    return out / total  # type: ignore[no-any-return]
+    return _rescaled(out, "the k kept probabilities sum to 0; nothing to renormalize")

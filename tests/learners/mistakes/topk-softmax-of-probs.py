@@ -20,9 +20,8 @@ def top_k_renormalize(probs: Array, k: int) -> Array:
     keep = np.argsort(-p, kind="stable")[:k]  # (k,)
     out = np.zeros_like(p)
     out[keep] = p[keep]
-    total = out.sum()
-    if not total > 0:
+    if not out.max() > 0:
         raise ValueError("the k kept probabilities sum to 0; nothing to renormalize")
-    e = np.exp(p[keep])
+    e = np.exp(p[keep] - p[keep].max())
     out[keep] = e / e.sum()
     return out

@@ -18,7 +18,4 @@ def top_k_renormalize(probs: Array, k: int) -> Array:
     if k > p.shape[0]:
         raise ValueError(f"k must be in 1..{p.shape[0]}, got {k}")
     out = np.where(p > np.sort(p)[-k], p, 0.0)
-    total = out.sum()
-    if not total > 0:
-        raise ValueError("the k kept probabilities sum to 0; nothing to renormalize")
-    return out / total  # type: ignore[no-any-return]
+    return _rescaled(out, "the k kept probabilities sum to 0; nothing to renormalize")

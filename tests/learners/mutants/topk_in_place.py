@@ -18,8 +18,11 @@ def top_k_renormalize(probs, k):
     if k > p.size:
         raise ValueError("k")
     order = np.argsort(-p, kind="stable")
-    if not p[order[:k]].sum() > 0:
+    if not p[order[:k]].max() > 0:
         raise ValueError("the kept probabilities sum to 0")
     p[order[k:]] = 0.0
+    with np.errstate(over="ignore"):
+        if not np.isfinite(p.sum()):  # finite probs whose sum overflows: over the largest first
+            p /= p.max()
     p /= p.sum()
     return p

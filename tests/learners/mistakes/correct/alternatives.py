@@ -176,8 +176,9 @@ def top_k_renormalize(probs, k):
     ranked = sorted(range(p.shape[0]), key=lambda i: (-p[i], i))  # ties: the lower index
     out = np.zeros_like(p)
     out[ranked[:k]] = p[ranked[:k]]
-    if out.sum() == 0:
+    if out.max() == 0:
         raise ValueError("the k kept sum to 0")
+    out = out / out.max()  # over the largest first: finite entries whose sum overflows
     return out / out.sum()
 
 
