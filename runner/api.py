@@ -304,15 +304,19 @@ def _judge_init(packs: list[ClaimPack] | None, claim_paths: list[Path] | None) -
     # process, its fork server ends with it, and so, by their parent-death signal, do its
     # workers: see runner.learner.worker.confine.)
     forget_inherited_server()
-    # SIGTERM from the class run that started it: leave through SystemExit, which unwinds
-    # the learner's session (its worker and their processes are killed) and which the pool's
-    # process ends on without a traceback
+    # SIGTERM (from the class run that started it, or the pool ending a broken pool): kill
+    # the learner's worker and what it started, then exit at once. Not by unwinding: a
+    # thread of the pool's may be blocked writing a result nobody reads, and an interpreter
+    # that exits normally waits for it forever.
     signal.signal(signal.SIGTERM, _judge_terminated)
     _JUDGE_PACKS[:] = packs if packs is not None else load_claims(claim_paths or [])
 
 
 def _judge_terminated(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
+    from runner.learner.session import LearnerSession
+
+    LearnerSession.kill_all()
+    os._exit(128 + signum)
 
 
 def _judge_one(path: Path, options: RunOptions) -> Run:

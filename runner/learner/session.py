@@ -66,11 +66,12 @@ import sys
 import tempfile
 import time
 import types
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from checks.registry import Implementation, argument_names
@@ -246,7 +247,12 @@ class LoadFailure:
 class LearnerSession:
     """One learner's file, loaded in a worker, for as many claims as the run has."""
 
+    # the sessions of this process with a worker: what a judge stopped by a signal kills
+    # before it exits (kill_all)
+    live: ClassVar[weakref.WeakSet[LearnerSession]] = weakref.WeakSet()
+
     def __init__(self, path: Path, subjects: list[str], limits: WorkerLimits) -> None:
+        LearnerSession.live.add(self)
         self.path = path
         self.name = printable_line(path.name)  # as messages show it (a file name is the learner's)
         self.subjects = subjects
@@ -380,6 +386,17 @@ class LearnerSession:
         workdir, self._workdir = self._workdir, None
         if workdir is not None:
             shutil.rmtree(workdir, ignore_errors=True)
+
+    @classmethod
+    def kill_all(cls) -> None:
+        """Kill every worker of this process's sessions and what they started (from a signal
+        handler: nothing here waits on a lock another thread may hold)."""
+        for session in list(cls.live):
+            process = session._process
+            if process is not None and process.pid is not None:
+                own = sandbox_uid(process.pid) if session.isolation == "own-user" else None
+                with contextlib.suppress(Exception):
+                    _kill_tree(process.pid, own)
 
     def __enter__(self) -> LearnerSession:
         return self
