@@ -8,7 +8,6 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import shutil
 import signal
 import struct
@@ -23,7 +22,7 @@ import pytest
 
 from runner.i18n import catalog
 from runner.load import load_packs
-from tests.conftest import MODULE, ROOT
+from tests.conftest import MODULE, ROOT, partial_module_yaml
 from tests.test_validate_submissions import (
     ARTIFACT,
     GOOD_YAML,
@@ -543,8 +542,7 @@ def module_requiring(work: Path, names: list[str]) -> Path:
     shutil.copytree(MODULE, copy)
     meta = copy / "module.yaml"
     listed = "".join(f"  - {n}\n" for n in names)
-    text = re.sub(r"required_metrics:\n(  - .*\n)+", "", meta.read_text("utf-8"))
-    meta.write_text(text + f"required_metrics:\n{listed}", "utf-8")
+    meta.write_text(partial_module_yaml() + f"required_metrics:\n{listed}", "utf-8")
     return copy
 
 
