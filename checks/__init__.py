@@ -1,19 +1,20 @@
-"""The chapters' subject functions, the checks that measure them, and their registry.
+"""Chapter 23's pack: its reference functions, checks, faults and other learner mistakes,
+input generators, challenges and report figures, all registered in :data:`pack`.
 
-Importing this package fills :data:`checks.registry.REGISTRY`: the reference functions, the
-checks, the chapter's faults and other known mistakes, input generators and challenges.
+Importing this package registers everything; the engine finds it through the entry point
+``design-tradeoffs`` (``pyproject.toml``), named by ``claims/23-design-tradeoffs/module.yaml``.
 """
 
-from checks import challenge, faults, measure, mistakes, reference
-from checks.registry import REGISTRY, Implementation, Registry
+from checks import challenge, faults, figures, generators, measure, mistakes, reference
+from checks.pack import pack
 
 __all__ = [
-    "REGISTRY",
-    "Implementation",
-    "Registry",
     "challenge",
     "faults",
+    "figures",
+    "generators",
     "measure",
     "mistakes",
+    "pack",
     "reference",
 ]

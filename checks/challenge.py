@@ -8,21 +8,15 @@ always computed, never written down.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import numpy as np
 
-from checks.registry import challenge
+from checks.pack import challenge
 
 # Float64 agreement expected between two correct implementations (different summation
 # orders, exp implementations): far below any figure the chapter prints.
 REL, ABS = 1e-9, 1e-12
-
-
-def nonce_rng(nonce: str) -> np.random.Generator:
-    digest = hashlib.sha256(nonce.encode("utf-8")).digest()
-    return np.random.default_rng(int.from_bytes(digest[:16], "big"))
 
 
 def _claim(

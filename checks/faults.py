@@ -17,11 +17,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks import twin_args as args
+from checks.pack import twin
 from checks.reference._args import _integer
 from checks.reference.attention import _softmax_last
 from checks.reference.beyond import _elu_plus_one, _qkv
 from checks.reference.params import Positions
-from checks.registry import twin
 
 Array = NDArray[np.float64]
 

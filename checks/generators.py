@@ -17,26 +17,15 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from checks.registry import generator
+from checks.pack import generator
+from runner.pack import Case, case
 
 Array = NDArray[np.float64]
-
-
-class Case(NamedTuple):
-    """One call: positional arguments, keyword arguments, and what kind of input it is."""
-
-    args: tuple[Any, ...]
-    kwargs: dict[str, Any]
-    label: str
-
-
-def case(label: str, *args: Any, **kwargs: Any) -> Case:
-    return Case(args, kwargs, label)
 
 
 def _fill(

@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks import twin_args as args
+from checks.pack import mistake
 from checks.reference import params as _params
 from checks.reference._args import _integer
 from checks.reference.attention import (
@@ -36,7 +37,6 @@ from checks.reference.attention import (
 )
 from checks.reference.beyond import _elu_plus_one, _qkv
 from checks.reference.params import Positions
-from checks.registry import mistake
 
 Array = NDArray[np.float64]
 

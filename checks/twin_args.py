@@ -1,5 +1,5 @@
 """The reference's argument checks, for the twins (:mod:`checks.faults`, :mod:`checks.mistakes`),
-and :class:`MistakeUndefined`, for inputs where a mistake has no value of its own.
+and :class:`~runner.pack.MistakeUndefined` (the engine's), re-exported for them.
 
 A twin is the reference with one thing wrong, so it refuses exactly the arguments the
 reference refuses, with a ValueError, and converts them the same way (integers to exact
@@ -21,16 +21,9 @@ from numpy.typing import NDArray
 
 from checks.reference._args import _integer, _rescaled
 from checks.reference.attention import _matrix
+from runner.pack import MistakeUndefined as MistakeUndefined
 
 Array = NDArray[np.float64]
-
-
-class MistakeUndefined(ValueError):
-    """The mistake has no value of its own at these inputs: log10(V·T) at T = 0 is log10 0,
-    which a learner who makes the mistake may leave as Python's ValueError, guard as the
-    reference does (0.0), or compute with NumPy (-inf). A twin raises this there (a
-    ValueError, as the plain computation would); the diagnosis does not count such a call
-    for or against the mistake ("where its twin is defined")."""
 
 
 def sizes(vocab: object, length: object) -> tuple[int, int]:

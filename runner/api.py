@@ -6,10 +6,15 @@ worker a learner's code runs in) and returns :class:`Run` objects; reporters onl
 them, recording only writes them.
 
     packs = load_claims([Path("claims/")])
-    run = run_packs(packs, Reference())                 # our NumPy code, faults included
+    run = run_packs(packs, Reference())                 # each pack's NumPy code, faults too
     run = run_packs(packs, LearnerFile(Path("me.py")))  # a learner's file, in a worker
     for path, run in run_class(packs, paths, jobs=2):   # a class, two at a time
         ...
+
+Each loaded module carries the pack its ``module.yaml`` names (``ClaimPack.pack``: its
+registry of reference functions, checks, twins and generators), found when it was loaded;
+nothing here reaches for a pack of its own. ``load_claims(paths, packs={"name": pack})``
+hands in packs directly (a name ``module.yaml`` uses, mapped to a :class:`~runner.pack.Pack`).
 """
 
 from __future__ import annotations
@@ -24,15 +29,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from checks import REGISTRY
-from checks.registry import Implementation, Registry
+from runner.errors import ClaimProblem, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE, EXIT_OK
 from runner.inject import FaultRun, run_all
 from runner.learner.limits import WorkerLimits
 from runner.load import ClaimPack, LoadedClaim
 from runner.models import ClaimResult
+from runner.pack import Implementation, Pack, Registry
 from runner.run import Diagnoser, run_claims, select
-from runner.validate import load_runnable
+from runner.validate import Packs, load_modules, load_runnable
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
@@ -48,7 +53,8 @@ class Reference:
 
 @dataclass(frozen=True)
 class Fault:
-    """The reference with one of the chapter's faults in place."""
+    """The reference with one of a module's faults in place (in the modules whose pack has
+    it; the others run their reference)."""
 
     id: str
 
@@ -122,30 +128,40 @@ class Run:
         return sum(r.score for r in results), sum(r.points for r in results)
 
 
-def load_claims(paths: list[Path], registry: Registry = REGISTRY) -> list[ClaimPack]:
-    """Load and validate claim packs: every check resolves, every input binds, before any
-    claim runs (InvalidClaims lists every problem)."""
-    return load_runnable(paths, registry)
+def load_claims(paths: list[Path], packs: Packs | None = None) -> list[ClaimPack]:
+    """Load and validate modules: each one's pack found, every check resolves in it, every
+    input binds, before any claim runs (InvalidClaims lists every problem of every module)."""
+    return load_runnable(paths, packs)
+
+
+def load_each(
+    paths: list[Path], packs: Packs | None = None
+) -> tuple[list[ClaimPack], list[ClaimProblem]]:
+    """As :func:`load_claims`, one module at a time: the modules that can run, and the
+    problems of those that cannot (a module's unknown check or broken pack is its own)."""
+    return load_modules(paths, packs)
 
 
 # -- running ----------------------------------------------------------------------------------
-def run_packs(
-    packs: list[ClaimPack],
-    subject: Subject,
-    options: RunOptions | None = None,
-    registry: Registry = REGISTRY,
-) -> Run:
-    """Run every pack's claims (those matching ``options.pattern``) against ``subject``."""
+def run_packs(packs: list[ClaimPack], subject: Subject, options: RunOptions | None = None) -> Run:
+    """Run every module's claims (those matching ``options.pattern``) against ``subject``,
+    each module with its own pack."""
     options = options or RunOptions()
-    challenges = _challenges(packs, options, registry)
+    challenges = _challenges(packs, options)
     if isinstance(subject, LearnerFile):
-        return _learner_run(packs, subject.path, options, registry, challenges)
-    impl = (
-        registry.reference() if isinstance(subject, Reference) else registry.with_fault(subject.id)
-    )
-    info = {"kind": impl.kind, "name": impl.name, "sha256": None}
+        return _learner_run(packs, subject.path, options, challenges)
+    if isinstance(subject, Fault) and not any(subject.id in p.code.registry.twins for p in packs):
+        known = sorted({t for p in packs for t in p.code.registry.twins})
+        raise UsageError("use.unknown_fault", fault=subject.id, valid=", ".join(known))
+    info = {
+        "kind": "reference" if isinstance(subject, Reference) else "fault",
+        "name": "reference" if isinstance(subject, Reference) else subject.id,
+        "sha256": None,
+    }
     runs = []
     for pack in packs:
+        registry = pack.code.registry
+        impl = _implementation(registry, subject)
         claims = select(pack.claims, options.pattern) + challenges.get(pack.meta.id, [])
         start = time.perf_counter()
         results = run_claims(claims, impl, registry, pack.meta.seed)
@@ -158,27 +174,33 @@ def run_packs(
     return Run(info, runs, options)
 
 
+def _implementation(registry: Registry, subject: Reference | Fault) -> Implementation:
+    if isinstance(subject, Fault) and subject.id in registry.twins:
+        return registry.with_fault(subject.id)
+    return registry.reference()
+
+
 def _learner_run(
     packs: list[ClaimPack],
     path: Path,
     options: RunOptions,
-    registry: Registry,
     challenges: dict[str, list[LoadedClaim]],
 ) -> Run:
     # only a learner's run needs the worker machinery (multiprocessing, selectors)
     from runner.learner.scaffold import module_subjects
     from runner.learner.session import LearnerSession
 
-    subjects = module_subjects(packs, registry)
-    with LearnerSession(path, subjects, options.limits) as session:
+    subjects = module_subjects(packs)
+    with LearnerSession(path, subjects, options.limits, hidden=_hidden(packs)) as session:
         info = {"kind": "learner", "name": session.name, "sha256": session.sha256 or None}
         failure = session.open()
         if failure is not None:
             return Run(info, [], options, load_failure=failure, load_output=session.load_output)
         impl = session.implementation()
-        diagnoser = _diagnoser(registry) if options.diagnose else None
         runs = []
         for pack in packs:
+            registry = pack.code.registry
+            diagnoser = _diagnoser(registry, pack.claims) if options.diagnose else None
             claims = select(pack.claims, options.pattern) + challenges.get(pack.meta.id, [])
             start = time.perf_counter()
             results = run_claims(claims, impl, registry, pack.meta.seed, session, diagnoser)
@@ -186,22 +208,32 @@ def _learner_run(
         return Run(info, runs, options, load_output=session.load_output)
 
 
-def _diagnoser(registry: Registry) -> Diagnoser | None:
-    try:
-        from runner.diagnose import diagnoser
-    except ImportError:  # pragma: no cover - until the library of mistakes exists
-        return None
-    return diagnoser(registry)
+def _hidden(packs: list[ClaimPack]) -> tuple[list[str], list[str]]:
+    """The packages a learner's code may not import, and the directories of the course's
+    code no function of a learner's may come from: the engine's and every pack's."""
+    import runner
+
+    found: list[Pack] = list({id(p.code): p.code for p in packs}.values())
+    names = ["runner", *(name for pack in found for name in pack.code)]
+    directories = [
+        *(str(Path(d).resolve()) + os.sep for d in runner.__path__),
+        *(d for pack in found for d in pack.code_directories()),
+    ]
+    return list(dict.fromkeys(names)), list(dict.fromkeys(directories))
 
 
-def _challenges(
-    packs: list[ClaimPack], options: RunOptions, registry: Registry
-) -> dict[str, list[LoadedClaim]]:
+def _diagnoser(registry: Registry, claims: tuple[LoadedClaim, ...]) -> Diagnoser:
+    from runner.diagnose import diagnoser
+
+    return diagnoser(registry, claims)
+
+
+def _challenges(packs: list[ClaimPack], options: RunOptions) -> dict[str, list[LoadedClaim]]:
     if options.challenge is None:
         return {}
     from runner.challenges import challenge_claims
 
-    return {p.meta.id: challenge_claims(p, options.challenge, registry) for p in packs}
+    return {p.meta.id: challenge_claims(p, options.challenge, p.code.registry) for p in packs}
 
 
 # -- a class ------------------------------------------------------------------------------------
@@ -336,6 +368,7 @@ __all__ = [
     "Run",
     "RunOptions",
     "load_claims",
+    "load_each",
     "run_class",
     "run_packs",
 ]

@@ -3,20 +3,26 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import warnings
 from typing import Any
 
 import numpy as np
 
-from checks.challenge import nonce_rng
-from checks.registry import Registry
 from runner.errors import UsageError
 from runner.judge import to_plain
 from runner.load import ClaimPack, LoadedClaim
 from runner.models import Claim, Text
+from runner.pack import Registry
 
 STAGE = Text(zh="挑战", en="challenge")
 MAX_NONCE = 200
+
+
+def nonce_rng(nonce: str) -> np.random.Generator:
+    """The generator a nonce seeds: the same inputs wherever the nonce is given."""
+    digest = hashlib.sha256(nonce.encode("utf-8")).digest()
+    return np.random.default_rng(int.from_bytes(digest[:16], "big"))
 
 
 def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[LoadedClaim]:
@@ -32,7 +38,9 @@ def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[Lo
         spec = registry.resolve_check(raw["check"])
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            measured = spec.fn(reference.restricted(spec.needs), **raw["inputs"])
+            measured = spec.call(
+                reference.restricted(spec.needs), raw["inputs"], rng=None, registry=registry
+            )
         filled: dict[str, Any] = copy.deepcopy(raw)
         proposition = int(filled.pop("proposition"))
         for exp in filled["expect"]:

@@ -7,8 +7,8 @@ import difflib
 from pathlib import Path
 from typing import Any
 
-from checks import REGISTRY
 from runner import api
+from runner.commands import final_code, load_each
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.files import refuse_overwriting
@@ -34,20 +34,20 @@ def add_arguments(inject: argparse.ArgumentParser, words: Catalog) -> None:
 
 
 def cmd_inject(args: argparse.Namespace, words: Catalog) -> int:
-    packs = api.load_claims([Path(p) for p in args.paths])
+    packs, problems = load_each(args.paths, words)
     partial = [p for p in packs if not p.complete]
     if partial:  # faults are judged against whole modules: a single claim file has none
         raise UsageError("use.inject_needs_module", path=str(partial[0].directory))
     if args.list:
-        return _list(packs, args.format, words)
+        return final_code(_list(packs, args.format, words), problems)
     refuse_overwriting([args.junit_xml], [f for pack in packs for f in pack.files])
     if not any(p.faults for p in packs):
         raise UsageError("use.no_faults", modules=", ".join(p.meta.id for p in packs))
     if args.all:
-        runs = [(pack, run) for pack in packs for run in run_all(pack, REGISTRY)]
+        runs = [(pack, run) for pack in packs for run in run_all(pack, pack.code.registry)]
     else:
         chosen = [_find(packs, fault_id, args.format) for fault_id in dict.fromkeys(args.fault)]
-        runs = [(pack, run_fault(pack, loaded, REGISTRY)) for pack, loaded in chosen]
+        runs = [(pack, run_fault(pack, loaded, pack.code.registry)) for pack, loaded in chosen]
     by_pack: dict[str, list[FaultRun]] = {}
     for pack, run in runs:
         by_pack.setdefault(pack.meta.id, []).append(run)
@@ -82,7 +82,7 @@ def cmd_inject(args: argparse.Namespace, words: Catalog) -> int:
 
         suites = [junit.faults_suite(pack_runs[m], rs, words) for m, rs in by_pack.items()]
         junit.write(Path(args.junit_xml), suites, "learn-llm faults")
-    return code
+    return final_code(code, problems)
 
 
 def _find(packs: list[ClaimPack], fault_id: str, fmt: str) -> tuple[ClaimPack, LoadedFault]:

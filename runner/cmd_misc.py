@@ -6,18 +6,19 @@ import argparse
 import difflib
 import sys
 from pathlib import Path
+from typing import Any
 
-from checks import REGISTRY
-from runner import api
+from runner.commands import final_code, load_each
 from runner.errors import UsageError
 from runner.exits import EXIT_OK
 from runner.files import refuse_overwriting
 from runner.i18n import Catalog
 from runner.learner.scaffold import scaffold
 from runner.load import display_path, load_packs
+from runner.pack import FigureSpec
 from runner.record import read_json, schema_problems
 from runner.reporters import json_out, text
-from runner.validate import ensure_runnable
+from runner.validate import load_runnable
 
 
 # -- scaffold ---------------------------------------------------------------------------------
@@ -34,8 +35,8 @@ def cmd_scaffold(args: argparse.Namespace, words: Catalog) -> int:
         known = [p.meta.id for p in packs]
         close = difflib.get_close_matches(args.module, known, n=len(known), cutoff=0.0)
         raise UsageError("use.unknown_module", module=args.module, modules=", ".join(close))
-    ensure_runnable(found, REGISTRY)
-    sys.stdout.write(scaffold(found[0], REGISTRY, reference=args.reference))
+    (module,) = load_runnable([found[0].directory])  # this module alone: its pack, its checks
+    sys.stdout.write(scaffold(module, words, reference=args.reference))
     return EXIT_OK
 
 
@@ -50,12 +51,13 @@ def add_list_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
 
 
 def cmd_list(args: argparse.Namespace, words: Catalog) -> int:
-    packs = api.load_claims([Path(p) for p in args.paths])
+    packs, problems = load_each(args.paths, words)
     modules = [
         {
             "id": pack.meta.id,
             "version": pack.meta.version,
             "title": pack.meta.title.model_dump(),
+            "pack": pack.code.name,
             "claims": [
                 {
                     "id": c.claim.id,
@@ -84,13 +86,14 @@ def cmd_list(args: argparse.Namespace, words: Catalog) -> int:
     else:
         for line in text.listing_lines(modules, words):
             print(line)
-    return EXIT_OK
+    return final_code(EXIT_OK, problems)
 
 
 # -- report -----------------------------------------------------------------------------------
 def add_report_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
     parser.add_argument("evidence", metavar="EVIDENCE.json", help=words("help.report.evidence"))
     parser.add_argument("--html", required=True, metavar="OUT.html", help=words("help.report.html"))
+    parser.add_argument("--claims", default="claims/", metavar="DIR", help=words("help.claims"))
 
 
 def cmd_report(args: argparse.Namespace, words: Catalog) -> int:
@@ -104,6 +107,34 @@ def cmd_report(args: argparse.Namespace, words: Catalog) -> int:
     problems = schema_problems(evidence)
     if problems:
         raise UsageError("use.not_evidence", path=display_path(path), problem=problems[0])
-    html.write(evidence, Path(args.html), words)
+    html.write(evidence, Path(args.html), words, _figures(evidence, Path(args.claims)))
     print(words("report.wrote", path=display_path(Path(args.html))))
     return EXIT_OK
+
+
+def _figures(evidence: dict[str, Any], claims: Path) -> list[FigureSpec]:
+    """The figures of the evidence's pack: the pack of the module of that id under
+    ``claims``, else the installed pack the evidence names; none when neither is found (the
+    page is still written, without them)."""
+    from runner.errors import ClaimsError
+    from runner.pack.find import PackNotFound, find_pack, is_path
+
+    module = evidence.get("module")
+    try:
+        packs = load_packs([claims]) if claims.is_dir() else []
+    except ClaimsError:
+        packs = []
+    for pack in packs:
+        if pack.meta.id == module:
+            try:
+                return list(pack.code.figures.values())
+            except PackNotFound:
+                return []
+    identity = evidence.get("claim_pack")
+    name = identity.get("pack") if isinstance(identity, dict) else None
+    if isinstance(name, str) and not is_path(name):
+        try:
+            return list(find_pack(name, Path.cwd()).figures.values())
+        except PackNotFound:
+            return []
+    return []

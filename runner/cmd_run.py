@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from runner import api
+from runner.commands import final_code, load_each
 from runner.errors import EvidenceError, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.files import refuse_overwriting
@@ -104,7 +105,7 @@ def _bounded(option: str, kind: type, low: float, high: float) -> Any:
 def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
     if not args.out.strip():
         raise UsageError("use.empty_out")
-    packs = api.load_claims([Path(p) for p in args.paths])
+    packs, problems = load_each(args.paths, words)
     inputs = [f for pack in packs for f in pack.files]
     learners, as_class = _learner_files(args.impl) if args.impl else ([], False)
     refuse_overwriting([args.junit_xml, args.gradescope_results], [*inputs, *learners])
@@ -117,13 +118,15 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
         if args.check:
             raise UsageError("use.check_with_impl")
         if as_class:
-            return _class_run(args, words, packs, learners, options)
-        return _single_run(args, words, packs, api.LearnerFile(learners[0]), options)
-    if args.challenge is not None and args.check:
-        raise UsageError("use.check_with_challenge")
-    if args.gradescope_results:
-        raise UsageError("use.gradescope_needs_impl")
-    return _single_run(args, words, packs, api.Reference(), options)
+            return final_code(_class_run(args, words, packs, learners, options), problems)
+        subject: api.Subject = api.LearnerFile(learners[0])
+    else:
+        if args.challenge is not None and args.check:
+            raise UsageError("use.check_with_challenge")
+        if args.gradescope_results:
+            raise UsageError("use.gradescope_needs_impl")
+        subject = api.Reference()
+    return final_code(_single_run(args, words, packs, subject, options), problems)
 
 
 def _learner_files(values: list[str]) -> tuple[list[Path], bool]:
@@ -292,7 +295,6 @@ def _evidence(
 ) -> list[tuple[ClaimPack, dict[str, Any]]]:
     if commit is None or not run.complete:
         return []
-    from checks import REGISTRY
     from runner.inject import fault_section
 
     command = canonical_command(args, commit, run)
@@ -311,7 +313,6 @@ def _evidence(
             commit,
             command,
             pack_run.duration_ms,
-            REGISTRY,
             faults,
             block,
         )

@@ -29,7 +29,8 @@ an integer array any integer dtype, a list stands for a float64 array; a raised 
 reproduces the same exception or a subclass of it. Values: integers, booleans and strings
 exactly; floats element by element within ``sqrt(eps)`` relative, plus ``16·eps`` of the
 array's largest magnitude for values that come out of cancellation, and never more than the
-whole-function claims allow (:data:`CLAIM_RTOL` of the largest expected magnitude); ``eps``
+whole-function claims allow (:data:`DEFAULT_CAPS` of the largest expected magnitude, or the
+module's own claims' when tighter); ``eps``
 is that of the dtype compared. An exact zero matches only an exact zero (underflow and masked
 positions are what tell several mistakes apart), NaN matches NaN, an infinity the same
 infinity.
@@ -46,39 +47,69 @@ from __future__ import annotations
 import inspect
 import math
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from checks.outcome import Raised, attempt
-from checks.registry import CallLog, CallRecord, Implementation, Registry, TwinSpec, _copy, _size
-from checks.twin_args import MistakeUndefined
 from runner.load import LoadedClaim
 from runner.models import Diagnosis, MistakeMatch, Text
+from runner.pack.outcome import Raised, attempt
+from runner.pack.registry import (
+    CallLog,
+    CallRecord,
+    Implementation,
+    MistakeUndefined,
+    Registry,
+    TwinSpec,
+    _copy,
+    _size,
+)
 
 # Input values (array elements and scalars) the twins and the reference may be given, summed
-# over every replayed call, per failed claim. The largest log today is beyond.moe's, about
-# 90,000 values; replayed on the reference and on all 17 twins that can explain a function
-# (multi_head_attention's) that would still be 1.6M, so the budget binds only on logs far
-# larger than any claim makes now, and then names nothing it did not compare in full.
+# over every replayed call, per failed claim: a claim's log of 100,000 values replayed on the
+# reference and on 40 twins stays under it, so it binds only on logs far larger than claims
+# make, and then names nothing it did not compare in full.
 WORK_BUDGET = 5_000_000
 # Cancellation leaves errors of a few ulps of the largest term, whatever the element's size.
 CANCELLATION_ULPS = 16
-# The whole-function claims' tolerance (claims/23-design-tradeoffs/13-contract.yaml: 1e-9 of
-# the largest expected value in float64, 2e-6 in float32, 8e-3 in float16): a difference they
-# reject is never "the same" here, so a failing function always gets a diagnosis.
-CLAIM_RTOL = {"float16": 8e-3, "float32": 2e-6, "float64": 1e-9}
+# The most "the same" ever allows, relative to the largest expected value, by dtype: a few
+# hundred ulps of float64, a few ulps of float32 and float16. A module's whole-function
+# claims (``matches_reference``) may be tighter for a function; the diagnoser then takes
+# theirs (:func:`caps_of`), so a difference they reject is never "the same" here and a
+# failing function always gets a diagnosis.
+Caps = Mapping[str, float]
+DEFAULT_CAPS: Caps = {"float16": 8e-3, "float32": 2e-6, "float64": 1e-9}
 MAX_INPUT_SUMMARY = 240
 SMALL_ARRAY = 6  # arrays and lists up to this many values are shown in full in a summary
 
 
 # -- when two outcomes are the same --------------------------------------------------------
-def same(actual: Any, expected: Any) -> bool:
+def same(actual: Any, expected: Any, caps: Caps = DEFAULT_CAPS) -> bool:
     """Whether the learner's ``actual`` reproduces our ``expected`` (the reference's or a
     twin's outcome) within the stated tolerance (see the module)."""
-    return _first_gap(expected, actual, "") is None
+    return _first_gap(expected, actual, "", caps) is None
+
+
+def caps_of(claims: Iterable[LoadedClaim]) -> dict[str, Caps]:
+    """Function -> the tightest tolerance its whole-function claims (``matches_reference``)
+    allow, by dtype, never looser than :data:`DEFAULT_CAPS`."""
+    out: dict[str, dict[str, float]] = {}
+    for loaded in claims:
+        claim = loaded.claim
+        subject, rtol = claim.inputs.get("subject"), claim.inputs.get("rtol")
+        if claim.check != "matches_reference" or not isinstance(subject, str):
+            continue
+        if not isinstance(rtol, int | float):
+            continue
+        by_dtype = claim.inputs.get("dtype_rtol") or {}
+        caps = out.setdefault(subject, dict(DEFAULT_CAPS))
+        for dtype in caps:
+            value = by_dtype.get(dtype, rtol) if isinstance(by_dtype, dict) else rtol
+            if isinstance(value, int | float) and 0 <= value < caps[dtype]:
+                caps[dtype] = float(value)
+    return dict(out)
 
 
 @dataclass(frozen=True)
@@ -93,7 +124,7 @@ class _Gap:
     kind: str
 
 
-def _first_gap(expected: Any, actual: Any, at: str) -> _Gap | None:
+def _first_gap(expected: Any, actual: Any, at: str, caps: Caps = DEFAULT_CAPS) -> _Gap | None:
     """Where the learner's ``actual`` first departs from our ``expected``."""
     if isinstance(expected, Raised) or isinstance(actual, Raised):
         both = isinstance(expected, Raised) and isinstance(actual, Raised)
@@ -107,12 +138,12 @@ def _first_gap(expected: Any, actual: Any, at: str) -> _Gap | None:
         if set(expected) != set(actual):
             return _Gap(at, sorted(map(str, expected)), sorted(map(str, actual)), "keys")
         for key in expected:
-            gap = _first_gap(expected[key], actual[key], f"{at}[{key!r}]")
+            gap = _first_gap(expected[key], actual[key], f"{at}[{key!r}]", caps)
             if gap is not None:
                 return gap
         return None
     if isinstance(expected, np.ndarray):
-        return _array_gap(expected, actual, at)
+        return _array_gap(expected, actual, at, caps)
     if isinstance(expected, list | tuple):
         if isinstance(actual, np.ndarray) and actual.ndim >= 1:
             items = list(actual)  # a sequence written as an array: element by element
@@ -123,7 +154,7 @@ def _first_gap(expected: Any, actual: Any, at: str) -> _Gap | None:
         if len(expected) != len(items):
             return _Gap(at, _describe(expected), _describe(actual), "length")
         for i, (e, v) in enumerate(zip(expected, items, strict=True)):
-            gap = _first_gap(e, v, f"{at}[{i}]")
+            gap = _first_gap(e, v, f"{at}[{i}]", caps)
             if gap is not None:
                 return gap
         return None
@@ -140,7 +171,7 @@ def _first_gap(expected: Any, actual: Any, at: str) -> _Gap | None:
             return _type_gap(at, expected, actual)
         e, a = _float_array(expected), _float_array(actual)
         # a real number: the claims allow the float64 tolerance, whatever its width
-        if a is None or e is None or _float_misses(a, e, CLAIM_RTOL["float64"]).any():
+        if a is None or e is None or _float_misses(a, e, caps["float64"]).any():
             return _value_gap(at, expected, actual)
         return None
     if type(expected) is type(actual) and expected == actual:
@@ -150,7 +181,9 @@ def _first_gap(expected: Any, actual: Any, at: str) -> _Gap | None:
     return _value_gap(at, expected, actual)
 
 
-def _array_gap(expected: np.ndarray[Any, Any], actual: Any, at: str) -> _Gap | None:
+def _array_gap(
+    expected: np.ndarray[Any, Any], actual: Any, at: str, caps: Caps = DEFAULT_CAPS
+) -> _Gap | None:
     """An array of ours against the learner's: a list stands for a float64 array (as the
     claims read it), anything else must be an array with a compatible dtype."""
     if isinstance(actual, list) and expected.dtype == np.float64:
@@ -179,7 +212,7 @@ def _array_gap(expected: np.ndarray[Any, Any], actual: Any, at: str) -> _Gap | N
     if not compatible:
         return _type_gap(at, expected, actual)
     if kind == "f":
-        misses = _float_misses(got, expected, CLAIM_RTOL.get(expected.dtype.name, 1e-9))
+        misses = _float_misses(got, expected, caps.get(expected.dtype.name, caps["float64"]))
     else:
         misses = np.asarray(got != expected)
     if not misses.any():
@@ -406,6 +439,7 @@ class Diagnoser:
 
     registry: Registry
     budget: int = WORK_BUDGET
+    caps: Mapping[str, Caps] = field(default_factory=dict)  # function -> its claims' caps
     _impls: dict[str, Implementation] = field(default_factory=dict)
     _candidates: dict[str, list[TwinSpec]] = field(default_factory=dict)
     _evidence: dict[str, list[_Evidence]] = field(default_factory=dict)
@@ -446,9 +480,10 @@ class Diagnoser:
                 evidence.compared = False
                 return Diagnosis(function=name, calls=len(calls), complete=False)
             expected = replay(reference, call)
-            if not same(call.outcome, expected):
+            caps = self.caps.get(name, DEFAULT_CAPS)
+            if not same(call.outcome, expected, caps):
                 evidence.first = i
-                evidence.first_difference = _difference(i, call, expected, reference)
+                evidence.first_difference = _difference(i, call, expected, reference, caps)
                 return Diagnosis(function=name, calls=len(calls))
         return None
 
@@ -478,7 +513,9 @@ class Diagnoser:
             for evidence in ordered:
                 known = evidence.verdicts.get(twin.id)
                 if known is None:
-                    known = self._reproduces(fn, evidence, budget)
+                    known = self._reproduces(
+                        fn, evidence, budget, self.caps.get(name, DEFAULT_CAPS)
+                    )
                     if known is None:
                         unknown = True
                         break
@@ -512,7 +549,7 @@ class Diagnoser:
         return self._candidates[name]
 
     def _reproduces(
-        self, fn: Callable[..., Any], evidence: _Evidence, budget: _Budget
+        self, fn: Callable[..., Any], evidence: _Evidence, budget: _Budget, caps: Caps
     ) -> str | None:
         """MISS, MATCH or UNSUPPORTED (see their comment) for ``fn`` on one claim's calls;
         None when the budget ran out first (not compared on every call: never named)."""
@@ -524,7 +561,7 @@ class Diagnoser:
             if _undefined(outcome):
                 continue
             supported = supported or i == 0  # defined where the learner left the reference
-            if not same(call.outcome, outcome):
+            if not same(call.outcome, outcome, caps):
                 return MISS
         return MATCH if supported else UNSUPPORTED
 
@@ -555,9 +592,9 @@ def _match(twin: TwinSpec) -> MistakeMatch:
 
 
 def _difference(
-    index: int, call: CallRecord, expected: Any, reference: Callable[..., Any]
+    index: int, call: CallRecord, expected: Any, reference: Callable[..., Any], caps: Caps
 ) -> dict[str, Any]:
-    gap = _first_gap(expected, call.outcome, "")
+    gap = _first_gap(expected, call.outcome, "", caps)
     if gap is None:  # not reached: called only where the outcomes differ
         gap = _Gap("", None, None, "value")
     return {
@@ -570,9 +607,10 @@ def _difference(
     }
 
 
-def diagnoser(registry: Registry) -> Diagnoser:
-    """The engine's diagnoser for one learner's run (see :func:`runner.run.run_claim`)."""
-    return Diagnoser(registry)
+def diagnoser(registry: Registry, claims: Iterable[LoadedClaim] = ()) -> Diagnoser:
+    """The engine's diagnoser for one learner's run of one module (see
+    :func:`runner.run.run_claim`), as strict as the module's whole-function ``claims``."""
+    return Diagnoser(registry, caps=caps_of(claims))
 
 
 __all__ = ["WORK_BUDGET", "Diagnoser", "diagnoser", "replay", "same", "summarize_inputs"]

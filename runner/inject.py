@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from checks.registry import Registry
 from runner.facts import template_refs
 from runner.judge import judge
 from runner.load import ClaimPack, LoadedFault
 from runner.models import ClaimResult, Detail, Fault, Text
+from runner.pack import Registry
 from runner.run import recorded, run_claim, run_claims
 
 BROKEN = ("failed", "error")

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from checks.outcome import Raised
 from runner.models import Close, Detail, Exact, Expectation, Raises, Range, Verdict
 from runner.models.claims import leaves as _flat
+from runner.pack.outcome import Raised
 
 Judgement = tuple[Verdict, Detail | None]
 

@@ -1,4 +1,6 @@
-"""Load: claim files on disk -> pydantic models. Nothing here runs or resolves a check."""
+"""Load: claim files on disk -> pydantic models. Nothing here runs or resolves a check, and
+no pack is imported: finding the pack a module names is validation's step
+(:mod:`runner.validate`), so that commands that need only the claims' data stay light."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -20,6 +22,9 @@ from runner.safeyaml import Document, YamlError, parse
 MODULE_FILE = "module.yaml"
 FAULTS_FILE = "faults.yaml"
 YAML_SUFFIXES = (".yaml", ".yml")
+
+if TYPE_CHECKING:
+    from runner.pack import Pack
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -59,9 +64,35 @@ class ClaimPack:
     claims: tuple[LoadedClaim, ...]
     complete: bool  # False when only some of the module's claim files were named
     faults: tuple[LoadedFault, ...] = ()
+    # the pack module.yaml names (its checks, reference, twins), once validation found it
+    pack: Pack | None = field(default=None, compare=False)
+    pack_line: int | None = None  # where module.yaml names it
 
     def claim(self, claim_id: str) -> LoadedClaim | None:
         return next((c for c in self.claims if c.claim.id == claim_id), None)
+
+    @property
+    def code(self) -> Pack:
+        """The module's pack: the one validation found, else found now (claims read with
+        :func:`load_packs` alone are not validated; their pack is looked up on first use,
+        and a pack that cannot be found raises :class:`~runner.pack.find.PackNotFound`)."""
+        if self.pack is None:
+            from runner.pack.find import find_pack
+
+            object.__setattr__(self, "pack", find_pack(self.meta.pack, self.directory))
+        assert self.pack is not None
+        return self.pack
+
+
+@dataclass
+class ModuleFiles:
+    """One module as read from its directory: its claims (None when module.yaml itself
+    cannot be used) and the problems of its files. One module's problems are its own: the
+    other modules still load."""
+
+    directory: Path
+    claims: ClaimPack | None
+    problems: list[ClaimProblem]
 
 
 def display_path(path: Path) -> str:
@@ -85,6 +116,13 @@ def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
     """Every module named by ``paths`` (module dirs, a dir of modules, or claim files), and
     the problems of its files. A file with problems still contributes the claims that are
     valid on their own, so they can be checked further."""
+    modules = read_modules(paths)
+    packs = [m.claims for m in modules if m.claims is not None]
+    return packs, [p for m in modules for p in m.problems]
+
+
+def read_modules(paths: list[Path]) -> list[ModuleFiles]:
+    """Every module named by ``paths``, each with the problems of its own files."""
     wanted: dict[Path, set[Path] | None] = {}  # module dir -> chosen files (None: all)
     for path in paths:
         if not path.exists():
@@ -107,13 +145,12 @@ def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
             for module_dir in modules:
                 wanted[module_dir] = None
 
-    problems: list[ClaimProblem] = []
-    packs = []
+    found: list[ModuleFiles] = []
     for module_dir, chosen in sorted(wanted.items()):
+        problems: list[ClaimProblem] = []
         pack = _load_pack(module_dir, chosen, problems)
-        if pack is not None:
-            packs.append(pack)
-    return packs, problems
+        found.append(ModuleFiles(module_dir, pack, problems))
+    return found
 
 
 def claim_files(module_dir: Path) -> list[Path]:
@@ -228,6 +265,7 @@ def _load_pack(
         claims=tuple(claims),
         complete=chosen is None,
         faults=tuple(faults),
+        pack_line=meta_doc.line_of(("pack",)) if meta_doc is not None else None,
     )
 
 

@@ -11,8 +11,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from checks.outcome import Raised
 from runner.models import Expectation, Unit
+from runner.pack.outcome import Raised
 
 MAX_SHOWN = 12
 

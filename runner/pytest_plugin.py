@@ -113,10 +113,10 @@ class ClaimItem(pytest.Item):
         self.pack = pack
 
     def runtest(self) -> None:
-        from checks import REGISTRY
         from runner.run import run_claim
 
-        result = run_claim(self.loaded, REGISTRY.reference(), REGISTRY, self.pack.meta.seed)
+        registry = self.pack.code.registry
+        result = run_claim(self.loaded, registry.reference(), registry, self.pack.meta.seed)
         if result.status == "skipped":
             words = _words(self.config)
             pytest.skip(words.say(result.reason.msg()) if result.reason else "skipped")

@@ -18,8 +18,6 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
-from checks.registry import CallLog, Implementation, MissingSubject, Registry
 from runner.judge import judge, to_plain
 from runner.load import LoadedClaim
 from runner.models import (
@@ -30,6 +28,15 @@ from runner.models import (
     MeasurementResult,
     Raises,
     Range,
+)
+from runner.pack import (
+    BoundaryError,
+    CallLog,
+    ForeignError,
+    ForeignNotImplemented,
+    Implementation,
+    MissingSubject,
+    Registry,
 )
 from runner.validate import metric_name
 
@@ -123,9 +130,7 @@ def _run(
     if missing:
         reason = Detail.of("claim.not_implemented", functions=[f"{m}()" for m in missing])
         return ClaimResult(**base, status="skipped", duration_ms=0.0, reason=reason)
-    kwargs = dict(claim.inputs)
-    if "rng" in spec.signature.parameters:
-        kwargs["rng"] = claim_rng(seed, claim.id)
+    rng = claim_rng(seed, claim.id) if "rng" in spec.signature.parameters else None
     view = impl.restricted(needs)
     if log is not None:
         view = view.recording(log)
@@ -135,7 +140,7 @@ def _run(
         # so NumPy's warnings would only be noise on the terminal.
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            measured = spec.fn(view, **kwargs)
+            measured = spec.call(view, claim.inputs, rng=rng, registry=registry)
     except MissingSubject as exc:
         reason = Detail.of("claim.not_implemented", functions=[f"{exc.name}()"])
         return ClaimResult(**base, status="skipped", duration_ms=_ms(start), reason=reason)

@@ -1,8 +1,10 @@
 """The JSON Schemas, generated from the pydantic models so the two never disagree.
 
-``python -m runner.schema_export`` rewrites ``schemas/claim-file.v1.json`` and
-``schemas/learn-llm.evidence.v1.json``; a test checks that the committed files are what
-this module generates.
+``python -m runner.schema_export`` rewrites ``claim-file.v1.json`` and
+``learn-llm.evidence.v1.json`` in both places they live: the repository's ``schemas/`` folder
+(for editors and people) and ``runner/schemas/`` (the engine's package data, which the wheel
+ships: no top-level ``schemas`` package to collide with PyPI's). A test checks that the
+committed files of both are what this module generates.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import schemas
+from runner import schemas
 from runner.models import PropositionFile
 from runner.models.evidence import evidence_json_schema
 
-SCHEMA_DIR = Path(schemas.__file__).resolve().parent
+PACKAGE_DIR = Path(schemas.__file__).resolve().parent  # runner/schemas/
+REPOSITORY_DIR = PACKAGE_DIR.parents[1] / "schemas"  # schemas/ beside runner/ in a checkout
 
 
 def claim_file_schema() -> dict[str, Any]:
@@ -39,5 +42,7 @@ GENERATED = {schemas.CLAIM_FILE: claim_file_schema, schemas.EVIDENCE: evidence_j
 
 if __name__ == "__main__":
     for name, make in GENERATED.items():
-        (SCHEMA_DIR / name).write_text(render(make()), encoding="utf-8")
-        print(f"wrote schemas/{name}")
+        for folder, shown in ((PACKAGE_DIR, "runner/schemas"), (REPOSITORY_DIR, "schemas")):
+            if folder.is_dir():
+                (folder / name).write_text(render(make()), encoding="utf-8")
+                print(f"wrote {shown}/{name}")

@@ -1,51 +1,93 @@
 """Validate: every claim can run before any claim runs.
 
-Checks that each claim's check exists, its inputs bind to the check's signature with the
-right types, each expected measurement is one the check returns, and ids and metric names
-are unique. Raises :class:`InvalidClaims` listing every problem; returns nothing.
+Finds the pack each module names (:mod:`runner.pack.find`), then checks that each claim's
+check exists in that pack (or among the engine's generic checks), its inputs bind to the
+check's signature with the right types, each expected measurement is one the check returns,
+and ids and metric names are unique. One module's problems are that module's:
+:func:`load_modules` returns the modules that can run beside the problems of the others;
+:func:`load_runnable` raises :class:`InvalidClaims` listing every problem.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import inspect
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from checks.registry import CheckSpec, Registry, UnknownName
 from runner.errors import ClaimProblem, InvalidClaims
 from runner.facts import template_refs
 from runner.i18n import Msg, msg
-from runner.load import ClaimPack, LoadedClaim, LoadedFault, read_packs
+from runner.load import MODULE_FILE, ClaimPack, LoadedClaim, LoadedFault, display_path, read_modules
 from runner.models import Raises
+from runner.pack import CheckSpec, Pack, Registry, UnknownName
+from runner.pack.registry import INJECTED
 
-INJECTED = ("impl", "rng")
 InputProblem = tuple[str, Msg, tuple[str, ...]]  # (field, message, path in the claim)
+# module.yaml's `pack:` -> a pack given by the caller, used before looking anywhere else
+Packs = Mapping[str, Pack]
 
 
-def load_runnable(paths: list[Path], registry: Registry) -> list[ClaimPack]:
-    """Load and validate: format problems and registry problems are raised together, so a
+def load_runnable(paths: list[Path], packs: Packs | None = None) -> list[ClaimPack]:
+    """Load and validate: format problems and pack problems are raised together, so a
     person fixes everything in one pass."""
-    packs, problems = read_packs(paths)
-    problems += runnable_problems(packs, registry)
+    runnable, problems = load_modules(paths, packs)
     if problems:
         raise InvalidClaims(problems)
-    return packs
+    return runnable
 
 
-def ensure_runnable(packs: list[ClaimPack], registry: Registry) -> None:
-    problems = runnable_problems(packs, registry)
+def load_modules(
+    paths: list[Path], packs: Packs | None = None
+) -> tuple[list[ClaimPack], list[ClaimProblem]]:
+    """Every module named by ``paths`` that can run (its files valid, its pack found, every
+    claim bound to a check of it), and the problems of those that cannot."""
+    runnable: list[ClaimPack] = []
+    problems: list[ClaimProblem] = []
+    for module in read_modules(paths):
+        found = list(module.problems)
+        claims = module.claims
+        if claims is not None:
+            claims = with_pack(claims, found, packs)
+            if claims.pack is not None:
+                found += runnable_problems([claims])
+        if found:
+            problems += found
+        elif claims is not None:
+            runnable.append(claims)
+    return runnable, problems
+
+
+def with_pack(claims: ClaimPack, problems: list[ClaimProblem], packs: Packs | None) -> ClaimPack:
+    """``claims`` with the pack its module.yaml names, or as it is with the reason why not."""
+    from runner.pack.find import PackNotFound, find_pack
+
+    name = claims.meta.pack
+    try:
+        pack = (packs or {}).get(name) or find_pack(name, claims.directory)
+    except PackNotFound as exc:
+        where = display_path(claims.directory / MODULE_FILE)
+        problems.append(ClaimProblem(where, claims.pack_line, exc.message, field="pack"))
+        return claims
+    return dataclasses.replace(claims, pack=pack)
+
+
+def ensure_runnable(packs: list[ClaimPack]) -> None:
+    problems = runnable_problems(packs)
     if problems:
         raise InvalidClaims(problems)
 
 
-def runnable_problems(packs: list[ClaimPack], registry: Registry) -> list[ClaimProblem]:
+def runnable_problems(packs: list[ClaimPack]) -> list[ClaimProblem]:
     problems: list[ClaimProblem] = []
     for pack in packs:
+        registry = pack.code.registry
         seen_ids: dict[str, LoadedClaim] = {}
         seen_metrics: dict[str, LoadedClaim] = {}
         for loaded in pack.claims:
@@ -145,7 +187,7 @@ def fault_problems(pack: ClaimPack, registry: Registry) -> list[ClaimProblem]:
                     f"observed[{i}].claim",
                 )
                 continue
-            spec = registry.checks.get(loaded.claim.check)
+            spec = registry.find_check(loaded.claim.check)
             if spec is not None and fact.measure not in spec.measures:
                 problem(
                     msg("fault.no_measure", check=spec.name, measure=fact.measure),
@@ -154,7 +196,7 @@ def fault_problems(pack: ClaimPack, registry: Registry) -> list[ClaimProblem]:
             for lang in ("zh", "en"):
                 for ref_claim, ref_measure in template_refs(getattr(fact.fact, lang)):
                     ref = pack.claim(ref_claim)
-                    ref_spec = registry.checks.get(ref.claim.check) if ref else None
+                    ref_spec = registry.find_check(ref.claim.check) if ref else None
                     if ref_spec is None or ref_measure not in ref_spec.measures:
                         problem(
                             msg("fault.bad_ref", ref=f"{{{ref_claim}/{ref_measure}}}"),

@@ -27,10 +27,8 @@ def usable_cpus() -> int:
 
 def make_validator(claims: Path, repo: Path | None, challenge: str | None) -> Validator:
     """A validator for the claim packs under ``claims``. Their files must be valid (else
-    InvalidClaims, exit 2); their checks are resolved against the registry only when a
+    InvalidClaims, exit 2); their packs are found and their checks resolved only when a
     challenge will run them: judging submitted numbers needs the expectations alone."""
-    from checks import REGISTRY
-
     if challenge is None:
         from runner.load import load_packs
 
@@ -38,8 +36,8 @@ def make_validator(claims: Path, repo: Path | None, challenge: str | None) -> Va
     else:
         from runner.validate import load_runnable
 
-        packs = load_runnable([claims], REGISTRY)
-    return Validator(packs, REGISTRY, repo=repo, challenge=challenge)
+        packs = load_runnable([claims])
+    return Validator(packs, repo=repo, challenge=challenge)
 
 
 def _init(claims: Path, repo: Path | None, challenge: str | None) -> None:

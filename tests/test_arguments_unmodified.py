@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from checks import REGISTRY
-from checks.registry import Implementation
 from runner.learner.limits import WorkerLimits
 from runner.learner.session import LearnerSession
+from runner.pack.registry import Implementation
+from tests.conftest import REGISTRY
 
 LEARNER = """
 import numpy as np

@@ -17,12 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checks import REGISTRY
 from checks.measure.audit import averaging_cost
-from checks.registry import Implementation
 from runner.load import load_packs
+from runner.pack.registry import Implementation
 from runner.run import claim_rng, run_claim
-from tests.conftest import MODULE
+from tests.conftest import MODULE, REGISTRY
 
 (PACK,) = load_packs([MODULE])
 AUDIT_FILES = ("10-sampling.yaml", "11-audit.yaml", "12-tokenizer.yaml")

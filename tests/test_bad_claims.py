@@ -15,11 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from checks import REGISTRY
-from checks.registry import UnknownName
 from runner import safeyaml
 from runner.i18n import catalog
-from tests.conftest import MODULE, partial_module_yaml
+from runner.pack.registry import UnknownName
+from tests.conftest import MODULE, REGISTRY, partial_module_yaml
 
 # A minimal valid claim. Line numbers matter to the expectations below:
 VALID = """\
@@ -338,7 +337,7 @@ CASES = [
                 "check: temperature_table", "check: temperature_tabel"
             )
         },
-        # README.md shows this very line with ':12:' and one name after 'closest:'
+        # docs/claims.md shows this very line, with one name after 'closest:'
         [
             "mod/6-temperature.yaml:13: claim temperature.table: check: "
             f"unknown check 'temperature_tabel'; closest: {closest_checks('temperature_tabel')}"
@@ -742,7 +741,7 @@ def test_a_claim_asking_a_check_for_too_much_work_is_refused_at_load(
 
 def test_chain_rule_enumeration_past_its_bound_is_the_claims_error_not_a_hang():
     """V^T sequences are enumerated one by one: past a million the check refuses, at once."""
-    from checks import REGISTRY
+    from tests.conftest import REGISTRY
 
     spec = REGISTRY.checks["chain_rule_exhaustive"]
     with pytest.raises(ValueError, match="at most 1,000,000"):

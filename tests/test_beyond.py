@@ -17,12 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checks import REGISTRY
-from checks.registry import measure_locally
 from runner import api
 from runner.judge import judge
 from runner.models import ClaimResult
-from tests.conftest import MODULE
+from runner.pack.registry import measure_locally
+from tests.conftest import MODULE, REGISTRY
 
 REF = REGISTRY.reference()
 flash_attention = REF["flash_attention"]

@@ -57,8 +57,8 @@ CALLS = {LOGITS: "logits_memory_bytes"}
 @functools.cache
 def pack_claims() -> dict[str, tuple[str, ...]]:
     """Every claim of the module, and the chapter functions its check calls."""
-    from checks import REGISTRY
     from runner.api import load_claims
+    from tests.conftest import REGISTRY
 
     (pack,) = load_claims([MODULE])
     return {

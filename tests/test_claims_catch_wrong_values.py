@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from checks.outcome import Raised
 from runner import api
 from runner.judge import allowed, judge
 from runner.load import LoadedClaim
 from runner.models import ClaimResult, Close, Exact, Expectation, Raises, Range
+from runner.pack.outcome import Raised
 from tests.conftest import MODULE
 
 (PACK,) = api.load_claims([MODULE])

@@ -18,9 +18,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from checks.registry import REGISTRY
 from runner.record import drift
-from tests.conftest import CLAIMS, N_CLAIMS, ROOT, VERSION, claim_ids
+from tests.conftest import CLAIMS, N_CLAIMS, REGISTRY, ROOT, VERSION, claim_ids
 
 MODULE_ID = "23-design-tradeoffs"
 CURRENT = f"{MODULE_ID}-v{VERSION}.json"  # the claim pack's version

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checks.measure.contract import _differ, _Tolerance
+from runner.pack.contract import _differ, _Tolerance
 
 TOL = _Tolerance(1e-9, 0.0, {})
 IDS = np.array([97, 256, 300], dtype=np.int64)

@@ -33,18 +33,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checks import REGISTRY
-from checks.outcome import Raised, attempt
-from checks.registry import CallLog, CallRecord, Implementation, Measurements, Registry
 from runner import api
 from runner.diagnose import WORK_BUDGET, Diagnoser, _first_gap, same, summarize_inputs
 from runner.i18n import catalog
 from runner.learner.scaffold import scaffold
 from runner.models import ClaimResult
 from runner.models.evidence import ClaimRecord
+from runner.pack import Pack
+from runner.pack.outcome import Raised, attempt
+from runner.pack.registry import CallLog, CallRecord, Implementation, Measurements
 from runner.record.build import claim_record
 from runner.reporters.text import claim_detail_lines
-from tests.conftest import MODULE, ROOT
+from tests.conftest import MODULE, REGISTRY, ROOT
 
 HERE = ROOT / "tests" / "learners" / "mistakes"
 TWIN_FILES = {p.stem: p for p in sorted(HERE.glob("*.py"))}
@@ -135,7 +135,7 @@ ONLY_PROBES = sorted(set(TWIN_FILES) - set(CAUGHT_BY))
 # -- building learner files -----------------------------------------------------------------
 def _base() -> str:
     pack = api.load_claims([MODULE])[0]
-    return scaffold(pack, REGISTRY, reference=True)
+    return scaffold(pack, catalog("en"), reference=True)
 
 
 BASE = _base()
@@ -275,9 +275,10 @@ def agrees_with_reference(
     return {"mismatched_calls": mismatched, "calls": len(calls)}
 
 
-def probe_registry() -> Registry:
-    """The real registry's entries, plus the probe check."""
-    registry = Registry()
+def probe_pack() -> Pack:
+    """The real pack's entries, plus the probe check."""
+    pack = Pack("probe-diagnosis", code=())
+    registry = pack.registry
     registry.subjects = dict(REGISTRY.subjects)
     registry.checks = dict(REGISTRY.checks)
     registry.twins = dict(REGISTRY.twins)
@@ -289,10 +290,10 @@ def probe_registry() -> Registry:
         measures=("mismatched_calls", "calls"),
         subject_input="subject",
     )(agrees_with_reference)
-    return registry
+    return pack
 
 
-PROBES = probe_registry()
+PROBES = probe_pack()
 CHAPTER_PACKS = api.load_claims([MODULE])
 
 
@@ -301,7 +302,7 @@ def write_probe_pack(directory: Path) -> Path:
     (directory / "module.yaml").write_text(
         "id: probe-diagnosis\n"
         "title: {zh: 诊断测试用的探针, en: Probes for the diagnosis tests}\n"
-        "version: 1\nchapter: chapter.txt\nseed: 0\n",
+        "version: 1\nchapter: chapter.txt\npack: probe-diagnosis\nseed: 0\n",
         encoding="utf-8",
     )
     (directory / "chapter.txt").write_text("测试用，没有正文。Test only, no text.\n", "utf-8")
@@ -329,13 +330,14 @@ def write_probe_pack(directory: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def probe_packs(tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
-    return api.load_claims([write_probe_pack(tmp_path_factory.mktemp("probe-pack"))], PROBES)
+    directory = write_probe_pack(tmp_path_factory.mktemp("probe-pack"))
+    return api.load_claims([directory], packs={PROBES.name: PROBES})
 
 
 def run_learner(path: Path, pattern: str | None = None, probe: list[Any] | None = None) -> api.Run:
     """A learner file's run: on the chapter's claims, or on the probe pack when given."""
-    packs, registry = (probe, PROBES) if probe is not None else (CHAPTER_PACKS, REGISTRY)
-    return api.run_packs(packs, api.LearnerFile(path), api.RunOptions(pattern=pattern), registry)
+    packs = probe if probe is not None else CHAPTER_PACKS
+    return api.run_packs(packs, api.LearnerFile(path), api.RunOptions(pattern=pattern))
 
 
 def named(results: list[ClaimResult]) -> set[str]:
@@ -367,10 +369,12 @@ def test_every_twin_differs_from_the_reference_on_its_probe(twin_id):
     # must separate them (run in-process on our own code).
     subject = REGISTRY.twins[twin_id].replaces
     case = PROBE_OF[subject][1]
-    twin = PROBES.with_fault(twin_id)
+    twin = PROBES.registry.with_fault(twin_id)
     measured = agrees_with_reference(twin, subject, case, np.random.default_rng(0))
     assert measured["mismatched_calls"] >= 1, measured
-    clean = agrees_with_reference(PROBES.reference(), subject, case, np.random.default_rng(0))
+    clean = agrees_with_reference(
+        PROBES.registry.reference(), subject, case, np.random.default_rng(0)
+    )
     assert clean["mismatched_calls"] == 0
 
 
@@ -565,7 +569,7 @@ def test_two_mistakes_that_explain_the_outputs_equally_are_both_named():
     # read both explanations.
     import dataclasses
 
-    registry = probe_registry()
+    registry = probe_pack().registry
     original = registry.twins["temperature-multiplied"]
 
     def scaled_logits(logits: Any, temperature: float) -> Any:

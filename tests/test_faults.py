@@ -10,11 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checks import REGISTRY
 from runner import api
 from runner.facts import render
 from runner.inject import FaultRun, run_fault
-from tests.conftest import CLAIMS, EVIDENCE_NAME, MODULE
+from tests.conftest import CLAIMS, EVIDENCE_NAME, MODULE, REGISTRY
 
 (PACK,) = api.load_claims([MODULE])
 FAULTS = {lf.fault.id: lf for lf in PACK.faults}

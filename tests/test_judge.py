@@ -8,11 +8,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from checks.outcome import Raised, attempt
 from runner.i18n import catalog
 from runner.judge import judge
 from runner.models import Expectation
 from runner.numbers import show_expectation
+from runner.pack.outcome import Raised, attempt
 
 NAN, INF = math.nan, math.inf
 NON_FINITE = [NAN, INF, -INF, np.float64(NAN), np.float32(INF), np.float16(-INF)]

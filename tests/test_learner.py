@@ -18,13 +18,12 @@ from typing import Any
 
 import pytest
 
-from checks import REGISTRY
 from runner.challenges import challenge_claims
 from runner.cmd_run import challenge_variant
 from runner.learner.scaffold import module_subjects
 from runner.load import load_packs
 from runner.validate import metric_name
-from tests.conftest import MODULE, ROOT
+from tests.conftest import MODULE, REGISTRY, ROOT
 
 MODULE_ID = "23-design-tradeoffs"
 (PACK,) = load_packs([MODULE])
@@ -140,7 +139,7 @@ def test_scaffold_is_python_with_every_function_raising_not_implemented(cli, wor
 
     tree = ast.parse(result.out)
     defs = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
-    assert [d.name for d in defs] == module_subjects([pack], REGISTRY)
+    assert [d.name for d in defs] == module_subjects([pack])
     assert {d.name for d in defs} >= FUNCTIONS
     for d in defs:
         assert ast.get_docstring(d), d.name

@@ -285,8 +285,9 @@ def test_pre_commit_hook_validates_evidence(cli):
 
 def test_console_script_is_declared():
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'learn-llm-claims = "runner.__main__:run"' in text
-    assert 'learn_llm_claims = "runner.pytest_plugin"' in text
+    assert 'learn-llm-claims = "learn_llm_claims:main"' in text
+    assert 'learn_llm_claims = "learn_llm_claims.pytest_plugin"' in text
+    assert 'design-tradeoffs = "checks:pack"' in text
     script = shutil.which("learn-llm-claims")
     assert Path(script or "").name == "learn-llm-claims"
     done = subprocess.run(

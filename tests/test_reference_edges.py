@@ -19,8 +19,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from checks import REGISTRY
-from checks.registry import measure_locally
+from runner.pack.registry import measure_locally
+from tests.conftest import REGISTRY
 
 REF = REGISTRY.reference()
 PROPERTY = settings(max_examples=60, deadline=None)

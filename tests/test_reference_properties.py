@@ -14,7 +14,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from checks import REGISTRY
+from tests.conftest import REGISTRY
 
 REF = REGISTRY.reference()
 softmax_temperature = REF["softmax_temperature"]

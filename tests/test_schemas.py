@@ -9,10 +9,9 @@ import jsonschema
 import pytest
 import yaml
 
-import schemas
-from runner import provenance
+from runner import provenance, schemas
 from runner.load import claim_files
-from runner.schema_export import GENERATED, SCHEMA_DIR, render
+from runner.schema_export import GENERATED, PACKAGE_DIR, REPOSITORY_DIR, render
 from tests.conftest import EVIDENCE_NAME, MODULE
 
 
@@ -24,10 +23,12 @@ def test_schemas_are_draft_2020_12_with_an_id(name):
     assert schema["$id"].endswith(name)
 
 
+@pytest.mark.parametrize("folder", [PACKAGE_DIR, REPOSITORY_DIR], ids=["runner/schemas", "schemas"])
 @pytest.mark.parametrize("name", sorted(GENERATED))
-def test_committed_schemas_are_the_ones_the_models_generate(name):
-    """Regenerate with `python -m runner.schema_export` after changing runner/models/."""
-    assert (SCHEMA_DIR / name).read_text(encoding="utf-8") == render(GENERATED[name]())
+def test_committed_schemas_are_the_ones_the_models_generate(name, folder):
+    """Regenerate with `python -m runner.schema_export` after changing runner/models/: the
+    engine's package data and the repository's schemas/ folder hold the same files."""
+    assert (folder / name).read_text(encoding="utf-8") == render(GENERATED[name]())
 
 
 @pytest.mark.parametrize("path", claim_files(MODULE), ids=lambda p: p.name)

@@ -14,12 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from checks import REGISTRY
 from checks.measure.tokenizer import read_corpus
-from checks.registry import Implementation
 from runner.load import load_packs
+from runner.pack.registry import Implementation
 from runner.run import run_claim
-from tests.conftest import MODULE
+from tests.conftest import MODULE, REGISTRY
 
 REF = REGISTRY.reference()
 bpe_train, bpe_encode = REF["bpe_train"], REF["bpe_encode"]

@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from checks import REGISTRY
-from checks.outcome import Raised, attempt
 from checks.twin_args import MistakeUndefined
 from runner.diagnose import same
+from runner.pack.outcome import Raised, attempt
+from tests.conftest import REGISTRY
 from tests.test_diagnose import TWIN_FILES, learner_source
 
 CASES = 120  # per seed: every generator's edges and a hundred random cases or so

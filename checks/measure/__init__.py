@@ -1,6 +1,6 @@
 """Check functions: each takes the implementation being judged and returns named measurements.
 
-Importing this package registers every check in :data:`checks.registry.REGISTRY`.
+Importing this package registers every check of :data:`checks.pack.pack`.
 """
 
 from checks.measure import (
@@ -8,7 +8,6 @@ from checks.measure import (
     audit,
     beyond,
     challenge,
-    contract,
     memory,
     params,
     sampling,
@@ -21,7 +20,6 @@ __all__ = [
     "audit",
     "beyond",
     "challenge",
-    "contract",
     "memory",
     "params",
     "sampling",

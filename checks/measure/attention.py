@@ -9,7 +9,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks.inputs import Probed
-from checks.registry import Implementation, Measurements, check
+from checks.pack import check
+from runner.pack import Implementation, Measurements
 
 Array = NDArray[np.float64]
 

@@ -19,8 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks.inputs import Count, Probed, ProbedList, QuadraticList
-from checks.outcome import attempt
-from checks.registry import Implementation, Measurements, check
+from checks.pack import check
+from runner.pack import Implementation, Measurements, attempt
 
 Array = NDArray[np.float64]
 DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64}

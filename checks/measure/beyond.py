@@ -22,7 +22,8 @@ from numpy.typing import NDArray
 from checks.inputs import Probed, Quadratic, QuadraticList
 from checks.measure.common import CHAPTER_GPT2, log10_total
 from checks.measure.sampling import DTYPES, underflow_temperature
-from checks.registry import Implementation, Measurements, check
+from checks.pack import check
+from runner.pack import Implementation, Measurements
 
 Array = NDArray[np.float64]
 MATCH = 1e-12  # "the same function": equal to float64 rounding

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks.registry import Implementation, Measurements, check
+from checks.pack import check
+from runner.pack import Implementation, Measurements
 
 
 @check("challenge_support", needs=("sequence_support_log10",), measures=("support_log10",))

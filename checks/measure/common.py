@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from checks.registry import Implementation
+from runner.pack import Implementation
 
 # GPT-2 small under the chapter's accounting (chapter 8: no biases, tied embedding).
 CHAPTER_GPT2: dict[str, Any] = {

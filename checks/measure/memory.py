@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks.registry import Implementation, Measurements, check
+from checks.pack import check
+from runner.pack import Implementation, Measurements
 
 MIB = 2**20
 

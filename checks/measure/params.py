@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from checks.registry import Implementation, Measurements, check
+from checks.pack import check
+from runner.pack import Implementation, Measurements
 
 TABLE_ROWS = ("embedding", "attention_per_layer", "ffn_per_layer", "per_layer", "head", "total")
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from checks.outcome import attempt
-from checks.registry import Implementation, Measurements, check
+from checks.pack import check
+from runner.pack import Implementation, Measurements, attempt
 
 DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64}
 

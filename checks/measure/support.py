@@ -10,7 +10,8 @@ import numpy as np
 
 from checks.inputs import MAX_ENUMERATED, Probed
 from checks.measure.common import CHAPTER_GPT2, log10_total
-from checks.registry import Implementation, Measurements, check
+from checks.pack import check
+from runner.pack import Implementation, Measurements
 
 
 @check(

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from checks.registry import Implementation, Measurements, check
+from checks.pack import check
+from runner.pack import Implementation, Measurements
 
 BYTES = 256
 CJK = (0x4E00, 0x9FFF)  # CJK Unified Ideographs: three bytes each in UTF-8

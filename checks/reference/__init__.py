@@ -1,6 +1,6 @@
 """The reference implementation of chapter 23's functions, under the chapter's names.
 
-Importing this package registers every function as a subject in :data:`checks.registry.REGISTRY`.
+Importing this package registers every function as a subject of :data:`checks.pack.pack`.
 """
 
 from checks.reference import (

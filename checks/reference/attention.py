@@ -8,8 +8,8 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.pack import subject
 from checks.reference._args import _integer
-from checks.registry import subject
 
 Array = NDArray[np.float64]
 

@@ -22,9 +22,9 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.pack import subject
 from checks.reference._args import _integer
 from checks.reference.attention import position_wise_mlp
-from checks.registry import subject
 
 Array = NDArray[np.float64]
 

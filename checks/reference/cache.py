@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks.registry import subject
+from checks.pack import subject
 
 
 def _count(name: str, value: int, minimum: int) -> int:

@@ -12,8 +12,8 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.pack import subject
 from checks.reference._args import _rescaled
-from checks.registry import subject
 
 Array = NDArray[np.float64]
 

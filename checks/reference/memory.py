@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from checks.pack import subject
 from checks.reference._args import _integer
-from checks.registry import subject
 
 
 @subject("logits_memory_bytes")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal
 
+from checks.pack import subject
 from checks.reference._args import _flag, _integer
-from checks.registry import subject
 
 Positions = Literal["none", "sinusoidal", "rope", "learned"]
 

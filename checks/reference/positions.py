@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from checks.registry import subject
+from checks.pack import subject
 
 Array = NDArray[np.float64]
 

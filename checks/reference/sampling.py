@@ -7,8 +7,8 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.pack import subject
 from checks.reference._args import _integer, _rescaled
-from checks.registry import subject
 
 Array = NDArray[np.floating]
 

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.pack import subject
 from checks.reference._args import _integer
-from checks.registry import subject
 
 
 @subject("sequence_support_log10")

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.pack import subject
 from checks.reference._args import _integer
-from checks.registry import subject
 
 # The linked list: tok[i] is the token at position i (−1 once merged into its left
 # neighbour), nxt[i] / prv[i] the next / previous live position (−1 at the ends), and

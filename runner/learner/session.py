@@ -73,8 +73,6 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
-from checks.outcome import BoundaryError, ForeignError, ForeignNotImplemented
-from checks.registry import Implementation, argument_names
 from runner.learner import codec
 from runner.learner.limits import WorkerLimits
 from runner.learner.text import printable, printable_data, printable_line
@@ -84,6 +82,8 @@ from runner.learner.worker import (
     sandbox_uid,
     serve_connections,
 )
+from runner.pack.outcome import BoundaryError, ForeignError, ForeignNotImplemented
+from runner.pack.registry import Implementation, argument_names
 
 MAX_IMPL_BYTES = 1_000_000
 # The worker's own threads would multiply by every worker of a class run, and forking a
@@ -251,9 +251,18 @@ class LearnerSession:
     # before it exits (kill_all)
     live: ClassVar[weakref.WeakSet[LearnerSession]] = weakref.WeakSet()
 
-    def __init__(self, path: Path, subjects: list[str], limits: WorkerLimits) -> None:
+    def __init__(
+        self,
+        path: Path,
+        subjects: list[str],
+        limits: WorkerLimits,
+        hidden: tuple[list[str], list[str]] = ([], []),
+    ) -> None:
         LearnerSession.live.add(self)
         self.path = path
+        # the course's code: packages the learner's file may not import, and directories no
+        # function of the learner's may come from (the engine's and every pack's)
+        self.hidden_packages, self.hidden_directories = hidden
         self.name = printable_line(path.name)  # as messages show it (a file name is the learner's)
         self.subjects = subjects
         self.limits = limits
@@ -311,6 +320,8 @@ class LearnerSession:
             "rlimits": self.limits.rlimits(),
             "workdir": self._workdir,
             "environment": sorted(SINGLE_THREADED),
+            "hidden_packages": list(self.hidden_packages),
+            "hidden_directories": list(self.hidden_directories),
             "drop_root": self.limits.drop_root,
             "result_bytes": self.limits.result_mib * 2**20,
             "result_values": self.limits.result_values,

@@ -12,8 +12,9 @@ framed on a pipe of its own; the judge trusts none of it.
 
 This module imports nothing of the judge: no models, no registry, no evidence writer. Code
 that runs here can only decide what its own functions return; and a function that is the
-course's own code (``import checks.reference``, or the file loaded by path) is refused at
-load, so the reference cannot stand in for the learner's work.
+course's own code (the engine's or any pack's, whose packages and directories the judge
+names in the worker's set-up: ``import checks.reference``, or the file loaded by path) is
+refused at load, so a reference cannot stand in for the learner's work.
 """
 
 from __future__ import annotations
@@ -53,12 +54,19 @@ SANDBOX_NPROC = 64  # processes a worker may add to its user's (a fork bomb stop
 # Variables the worker keeps (a learner's output is shown to the learner: a grader's tokens
 # must not be in its environment); the BLAS thread settings come from the judge.
 KEPT_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT")
-# The judge's own packages: a learner's file may not import them (see _JudgeHidden).
-JUDGE_PACKAGES = ("checks", "runner", "schemas")
-# Where they live: a function whose code comes from there is the course's, not the learner's.
-JUDGE_DIRECTORIES = tuple(
-    str(Path(__file__).resolve().parents[2] / package) + os.sep for package in JUDGE_PACKAGES
-)
+# The engine's own package, hidden whatever the judge names beside it (see _JudgeHidden).
+ENGINE_PACKAGE = "runner"
+ENGINE_DIRECTORY = str(Path(__file__).resolve().parents[1]) + os.sep
+
+
+class _Hidden:
+    """The course's code, as the judge named it: packages a learner's file may not import,
+    and the directories a function of the learner's may not come from."""
+
+    packages: tuple[str, ...] = (ENGINE_PACKAGE,)
+    directories: tuple[str, ...] = (ENGINE_DIRECTORY,)
+
+
 PR_GET_DUMPABLE = 3
 PR_SET_DUMPABLE = 4
 PR_SET_NO_NEW_PRIVS = 38
@@ -166,6 +174,8 @@ def confine(
     os.environ.clear()
     os.environ.update(environment, HOME=workdir, TMPDIR=workdir, PYTHONDONTWRITEBYTECODE="1")
     sys.dont_write_bytecode = True  # a learner's helper modules leave no caches behind
+    _Hidden.packages = tuple({ENGINE_PACKAGE, *map(str, setup.get("hidden_packages", ()))})
+    _Hidden.directories = tuple({ENGINE_DIRECTORY, *map(str, setup.get("hidden_directories", ()))})
     _hide_judge()
     _guard_measurement()
     _prctl(PR_SET_NO_NEW_PRIVS, 1)  # no set-user-id program regains what was dropped
@@ -225,14 +235,14 @@ class _JudgeHidden(importlib.abc.MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Any = None, target: Any = None
     ) -> importlib.machinery.ModuleSpec | None:
-        if fullname.partition(".")[0] not in JUDGE_PACKAGES:
+        if fullname.partition(".")[0] not in _Hidden.packages:
             return None
         # a learner's own helper module may share a name with ours (their runner.py)
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         where = [spec.origin or "", *(spec.submodule_search_locations or [])] if spec else []
         if where and not any(
-            os.path.realpath(w).startswith(JUDGE_DIRECTORIES)
-            or os.path.realpath(w) + os.sep in JUDGE_DIRECTORIES
+            os.path.realpath(w).startswith(_Hidden.directories)
+            or os.path.realpath(w) + os.sep in _Hidden.directories
             for w in where
             if w
         ):
@@ -244,7 +254,7 @@ def _hide_judge() -> None:
     """The judge's modules leave the module table (this worker's own code keeps the
     references it holds) and cannot be imported again."""
     for name in list(sys.modules):
-        if name.partition(".")[0] in JUDGE_PACKAGES:
+        if name.partition(".")[0] in _Hidden.packages:
             del sys.modules[name]
     sys.meta_path.insert(0, _JudgeHidden())
 
@@ -258,7 +268,7 @@ def _borrowed(fn: Any) -> str | None:
         if isinstance(filename, str):
             with contextlib.suppress(OSError, ValueError):
                 filename = os.path.realpath(filename)
-            if filename.startswith(JUDGE_DIRECTORIES):
+            if filename.startswith(_Hidden.directories):
                 return filename
         fn = getattr(fn, "__wrapped__", None) or getattr(fn, "__func__", None)
         seen += 1

@@ -217,6 +217,14 @@ class ModuleMeta(Strict):
         pattern=r"^[A-Za-z0-9_.\-]+$",
         description="the chapter's text, a file beside module.yaml",
     )
+    pack: str = Field(
+        min_length=1,
+        max_length=300,
+        pattern=r"^[A-Za-z0-9_.\-/]+$",
+        description="the pack holding the module's checks: a path beside the claims"
+        " ('./pack', '../shared/pack.py'), the name of an installed pack (an entry point of"
+        " the group learn_llm_claims.packs), or an importable module holding a Pack as 'pack'",
+    )
     seed: int = Field(default=0, ge=0, le=MAX_SEED)
     required_metrics: tuple[Annotated[str, Field(min_length=1, max_length=200)], ...] = Field(
         default=(),
@@ -230,8 +238,8 @@ class ObservedFact(Strict):
     """One fact the fault's run shows, judged like an expectation and stated as a sentence.
 
     ``fact`` is a template: ``{claim-id/measure}`` is replaced by that measurement of the
-    injected run, optionally with a format (``{mask.prefix-softmax/row_sum_min:.2f}``) or a
-    unit (``{operators.parameter-table/total:count}``).
+    injected run, optionally with a format (``{softmax.rows/sum_min:.2f}``) or a unit
+    (``{model.parameters/total:count}``).
     """
 
     claim: str = Field(pattern=ID_PATTERN, max_length=200)

@@ -84,6 +84,9 @@ class ClaimPackIdentity(_Record):
     version: int = Field(ge=1)
     title: Text
     chapter: str
+    pack: str | None = Field(
+        default=None, description="Runner: the pack whose checks and reference ran (its name)."
+    )
     files: list[PackFile]
     sha256: str = Field(pattern=SHA256)
     expectations_sha256: str = Field(

@@ -9,12 +9,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from checks.outcome import Raised
-from checks.registry import Registry
 from runner.i18n import Msg, catalog
 from runner.load import ClaimPack
 from runner.models import ClaimResult
 from runner.models.evidence_format import EVIDENCE_SCHEMA, RUNNER_FORMAT
+from runner.pack import Raised, Registry
 from runner.provenance import Commit, environment, now_iso, repo_relative
 from runner.record.licenses import PRODUCER, dependency_licenses, own_version
 
@@ -39,7 +38,6 @@ def build_evidence(
     commit: Commit,
     command: str,
     duration_ms: float,
-    registry: Registry,
     faults: dict[str, Any] | None = None,
     challenge: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
@@ -48,7 +46,7 @@ def build_evidence(
         s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")
     }
     english = catalog("en")  # the template's free-text field, for any reader; not compared
-    claims = [claim_record(r, registry) for r in results]
+    claims = [claim_record(r, pack.code.registry) for r in results]
     doc: dict[str, Any] = {
         "schema": EVIDENCE_SCHEMA,
         "module": pack.meta.id,
@@ -108,7 +106,7 @@ def build_evidence(
 
 
 def claim_record(result: ClaimResult, registry: Registry) -> dict[str, Any]:
-    spec = registry.checks.get(result.check)
+    spec = registry.find_check(result.check)
     precision = dict(spec.precision) if spec else {}
     record: dict[str, Any] = to_json_data(result)
     for m in record["measurements"]:
@@ -151,6 +149,7 @@ def claim_pack_identity(pack: ClaimPack, commit: Commit | None) -> dict[str, Any
         "version": pack.meta.version,
         "title": pack.meta.title.model_dump(),
         "chapter": pack.meta.chapter,
+        "pack": pack.code.name if pack.pack is not None else pack.meta.pack,
         "files": files,
         "sha256": whole.hexdigest(),
         "expectations_sha256": expectations_sha256(pack),

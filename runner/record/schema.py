@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema_rs
 
-import schemas
+from runner import schemas
 
 
 @functools.cache

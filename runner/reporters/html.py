@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,7 @@ from runner.errors import UsageError
 from runner.facts import render
 from runner.i18n import Catalog, Msg
 from runner.numbers import show, show_expected
+from runner.pack import FigureSpec
 from runner.record import write_text_atomic
 
 if TYPE_CHECKING:
@@ -43,15 +44,16 @@ code{font-size:.85rem}
 """
 
 
-def build(evidence: dict[str, Any], words: Catalog) -> str:
+def build(evidence: dict[str, Any], words: Catalog, figures: Sequence[FigureSpec] = ()) -> str:
     """The report page for one evidence document, in ``words``' language (statements and
-    notes in both of the course's languages, as the evidence holds them)."""
+    notes in both of the course's languages, as the evidence holds them), with the figures
+    of the module's pack (``Pack.figures``)."""
     try:
         import matplotlib
     except ImportError:
         raise UsageError("use.report_needs_matplotlib") from None
     matplotlib.use("Agg")
-    figures = _figures(evidence, words)
+    drawn = _figures(evidence, words, figures)
     claims = sorted(evidence.get("claims", []), key=lambda c: STATUS_ORDER.get(c.get("status"), 9))
     pack = evidence.get("claim_pack", {})
     title = pack.get("title", {"zh": evidence.get("module", ""), "en": ""})
@@ -68,7 +70,7 @@ def build(evidence: dict[str, Any], words: Catalog) -> str:
         parts.append(f"<h2>{_e(words('html.not_passing'))}</h2>")
         parts.extend(_claim(c, words) for c in failing)
     parts.append(f"<h2>{_e(words('html.figures'))}</h2>")
-    parts.extend(figures)
+    parts.extend(drawn)
     parts.append(f"<h2>{_e(words('html.claims'))}</h2>")
     parts.extend(_claim(c, words) for c in claims if c.get("status") == "passed")
     if "faults" in evidence:
@@ -77,8 +79,10 @@ def build(evidence: dict[str, Any], words: Catalog) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write(evidence: dict[str, Any], out: Path, words: Catalog) -> None:
-    write_text_atomic(out, build(evidence, words))
+def write(
+    evidence: dict[str, Any], out: Path, words: Catalog, figures: Sequence[FigureSpec] = ()
+) -> None:
+    write_text_atomic(out, build(evidence, words, figures))
 
 
 # -- sections -----------------------------------------------------------------------------------
@@ -211,21 +215,23 @@ def _faults(faults: dict[str, Any], words: Catalog) -> str:
 
 
 # -- figures ------------------------------------------------------------------------------------
-def _figures(evidence: dict[str, Any], words: Catalog) -> list[str]:
-    claims = {c.get("id"): c for c in evidence.get("claims", [])}
-    makers: list[tuple[str, Callable[[], Figure | None]]] = [
-        ("temperature", lambda: _temperature_figure(claims.get("temperature.table"))),
-        ("mask", lambda: _mask_figure(claims.get("mask.prefix-softmax"))),
-        ("memory", lambda: _memory_figure(claims.get("tokenizer.logits-memory"))),
-        ("faults", lambda: _fault_figure(evidence.get("faults"))),
+def _figures(evidence: dict[str, Any], words: Catalog, figures: Sequence[FigureSpec]) -> list[str]:
+    """The pack's figures (drawn from the evidence's claims), then the engine's own: the
+    fault x claim matrix."""
+    claims = {c.get("id"): c for c in evidence.get("claims", []) if isinstance(c, dict)}
+    makers: list[tuple[str, str, Callable[[], Figure | None]]] = [
+        (f.name, words.pick(f.caption), lambda f=f: f.draw(claims))  # type: ignore[misc]
+        for f in figures
     ]
+    makers.append(
+        ("faults", words("html.caption.faults"), lambda: _fault_figure(evidence.get("faults")))
+    )
     out = []
-    for name, make in makers:
+    for name, caption, make in makers:
         figure = make()
         if figure is None:
             out.append(f"<p>{_e(words('html.no_figure', name=name))}</p>")
             continue
-        caption = words(f"html.caption.{name}")
         out.append(
             f"<figure id='figure-{name}'>{_svg(figure)}"
             f"<figcaption>{_e(caption)}</figcaption></figure>"
@@ -243,95 +249,6 @@ def _svg(figure: Figure) -> str:
     plt.close(figure)
     text = buf.getvalue()
     return text[text.index("<svg") :]  # drop the XML declaration and DOCTYPE to inline it
-
-
-def _values(claim: dict[str, Any] | None) -> dict[str, Any]:
-    if claim is None:
-        return {}
-    values = {m["name"]: m for m in claim.get("measurements", [])}
-    return {**{k: {"actual": v} for k, v in claim.get("observations", {}).items()}, **values}
-
-
-def _temperature_figure(claim: dict[str, Any] | None) -> Figure | None:
-    import matplotlib.pyplot as plt
-
-    values = _values(claim)
-    if "sweep_temperatures" not in values or "sweep_probs" not in values:
-        return None
-    temps = values["sweep_temperatures"]["actual"]
-    probs = values["sweep_probs"]["actual"]
-    fig, ax = plt.subplots(figsize=(6.5, 4))
-    for i, label in enumerate(("logit 2", "logit 1", "logit −1")):
-        ax.plot(temps, [row[i] for row in probs], label=label)
-    table = [(0.1, "probs_t0.1"), (1.0, "probs_t1"), (10.0, "probs_t10"), (1000.0, "probs_t1000")]
-    for t, name in table:
-        if name in values and isinstance(values[name].get("expected"), list):
-            ax.scatter([t] * 3, values[name]["expected"], color="black", zorder=3, s=18)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_ylim(1e-30, 2)  # below this only the T < 0.05 tail, long gone from any sampler
-    ax.set_xlabel("temperature T")
-    ax.set_ylabel("probability")
-    ax.legend(title="softmax([2, 1, −1] / T)")
-    ax.grid(True, which="major", alpha=0.3)
-    fig.set_label(
-        "Temperature: the three probabilities of logits [2, 1, −1] against T; "
-        "black dots are the chapter's table (T = 0.1, 1, 10, 1000)."
-    )
-    return fig
-
-
-def _mask_figure(claim: dict[str, Any] | None) -> Figure | None:
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    values = _values(claim)
-    if "weights" not in values:
-        return None
-    weights = np.asarray(values["weights"]["actual"], dtype=float)
-    fig, ax = plt.subplots(figsize=(4.5, 4))
-    image = ax.imshow(weights, cmap="viridis", vmin=0.0, vmax=1.0)
-    t_len = weights.shape[0]
-    for t in range(t_len):
-        for s in range(t + 1, t_len):
-            ax.text(s, t, "0", ha="center", va="center", color="white", fontsize=7)
-    ax.set_xlabel("key position s")
-    ax.set_ylabel("query position t")
-    fig.colorbar(image, ax=ax, label="attention weight")
-    fig.set_label(
-        "Causal mask: attention weights on random scores; the strict upper triangle "
-        "(s > t) is exactly 0, row 0 is [1, 0, …]."
-    )
-    return fig
-
-
-def _memory_figure(claim: dict[str, Any] | None) -> Figure | None:
-    import matplotlib.pyplot as plt
-
-    values = _values(claim)
-    if "mib" not in values:
-        return None
-    mib = values["mib"]["actual"]
-    ratios = values.get("ratio_to_first", {}).get("actual", [1.0] * len(mib))
-    labels = ["baseline\nT=1000, V=50257", "context +50%\nT=1500", "vocabulary 128k\nV=128256"]
-    fig, ax = plt.subplots(figsize=(6, 3.6))
-    bars = ax.bar(labels[: len(mib)], mib, color=["#90a4ae", "#64b5f6", "#ef6c00"][: len(mib)])
-    for bar, m, r in zip(bars, mib, ratios, strict=False):
-        ax.text(
-            bar.get_x() + bar.get_width() / 2,
-            bar.get_height(),
-            f"{m:.1f} MiB\n{r:.3f}×",
-            ha="center",
-            va="bottom",
-            fontsize=9,
-        )
-    ax.set_ylabel("logits memory (MiB), batch 1, FP32")
-    ax.set_ylim(0, max(mib) * 1.25)
-    fig.set_label(
-        "The tokenizer's bill: logits memory B·T·V·4 bytes for the chapter's three "
-        "configurations, with their ratios to the baseline."
-    )
-    return fig
 
 
 def _fault_figure(faults: dict[str, Any] | None) -> Figure | None:

@@ -8,12 +8,12 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from checks.outcome import Raised
 from runner.i18n import Msg, msg
 from runner.judge import judge
 from runner.load import ClaimPack, LoadedClaim
 from runner.models import Expectation, Raises, Range, Unit
 from runner.numbers import show, show_expectation
+from runner.pack.outcome import Raised
 from runner.submission.context import Context, MetricIndex, Submission
 from runner.submission.problems import DataPath, Finding, json_path, printable, sayable
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import jsonschema_rs
 
-import schemas
+from runner import schemas
 from runner.i18n import Msg, msg
 from runner.numbers import show
 from runner.submission.context import Context, Submission

@@ -12,7 +12,6 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
-from checks.registry import Registry
 from runner.i18n import msg
 from runner.load import ClaimPack, display_path
 from runner.submission import artifacts, evidence, metrics, provenance, schema, values
@@ -50,7 +49,6 @@ class Validator:
     def __init__(
         self,
         packs: list[ClaimPack],
-        registry: Registry,
         repo: Path | None = None,
         challenge: str | None = None,
         now: dt.datetime | None = None,
@@ -65,7 +63,7 @@ class Validator:
             from runner.challenges import challenge_claims  # numpy.random and the generators
 
             self.context.challenge_metrics = {
-                p.meta.id: metrics.metric_index(challenge_claims(p, challenge, registry))
+                p.meta.id: metrics.metric_index(challenge_claims(p, challenge, p.code.registry))
                 for p in packs
             }
         if repo is not None:

@@ -1,11 +1,13 @@
-"""Whole-function claims: the implementation against the reference, on seeded cases that
-cover a chapter function's whole signature (see :mod:`checks.generators`).
+"""The engine's generic check ``matches_reference``: the implementation against the pack's
+reference, on seeded cases that cover a function's whole signature (a generator the pack
+registers, see :class:`Case`). Every pack's claims may name it.
 
 The chapter's other claims ask one question each on a few inputs; a function can answer
 those and still be wrong everywhere else (a scale, an axis, a tie rule, an ignored
 argument). This check calls the function being judged and the reference on every case of a
 registered generator and counts the cases where they disagree. The rules of agreement are
-the contract's (the README's signature table, the scaffold's docstrings):
+the contract a pack writes down for its functions (for chapter 23, the signature table and
+the scaffold's docstrings):
 
 * an array: the same shape and dtype (float64, except where a function keeps its input's
   dtype), finite wherever the reference is finite, and max|actual − expected| ≤
@@ -24,38 +26,37 @@ the function runs, and ``inputs_modified`` counts the calls that changed one.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, NamedTuple
 
 import numpy as np
+from pydantic import Field
 
-from checks import generators as _generators  # noqa: F401  (registers the generators)
-from checks.generators import Case
-from checks.inputs import Count
-from checks.outcome import Raised, attempt
-from checks.registry import REGISTRY, Implementation, Measurements, check
+from runner.pack.outcome import Raised, attempt
+from runner.pack.registry import CheckSpec, Implementation, Measurements, Registry
 
 SMALL = 12  # arrays up to this many elements are recorded whole in a mismatch
 LABELS = 20  # distinct labels of mismatching cases kept
+MAX_CASES = 10_000  # each case costs two calls or more
+Count = Annotated[int, Field(ge=1, le=MAX_CASES)]
 
 
-@check(
-    "matches_reference",
-    needs=(),
-    measures=(
-        "cases",
-        "invalid_cases",
-        "mismatches",
-        "mismatch_labels",
-        "first_mismatch",
-        "inputs_modified",
-        "first_modification",
-    ),
-    context=("cases", "invalid_cases"),
-    subject_input="subject",
-)
+class Case(NamedTuple):
+    """One call a generator makes: positional arguments, keyword arguments, and what kind of
+    input it is (the label a mismatch is reported under: "float16 at T = 1e-5")."""
+
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    label: str
+
+
+def case(label: str, *args: Any, **kwargs: Any) -> Case:
+    return Case(args, kwargs, label)
+
+
 def matches_reference(
     impl: Implementation,
+    registry: Registry,
     subject: str,
     generator: str,
     cases: Count,
@@ -64,7 +65,7 @@ def matches_reference(
     atol: float = 0.0,
     dtype_rtol: dict[str, float] | None = None,
 ) -> Measurements:
-    """Every chapter function: the same results as the reference on the generator's cases.
+    """Any pack function: the same results as the pack's reference on the generator's cases.
 
     ``cases`` and ``invalid_cases`` (how many of them the contract answers with ValueError)
     come from the generator alone; ``mismatches`` counts the cases where the implementation
@@ -74,10 +75,10 @@ def matches_reference(
     counts the cases whose call changed one of its arguments (an array written in place),
     and ``first_modification`` names the first such case and the arguments it changed.
     """
-    spec = REGISTRY.resolve_generator(generator)
+    spec = registry.resolve_generator(generator)
     if spec.subject != subject:
         raise ValueError(f"generator {generator!r} makes cases for {spec.subject}, not {subject}")
-    reference = REGISTRY.reference()[subject]
+    reference = registry.reference()[subject]
     tolerance = _Tolerance(rtol, atol, dict(dtype_rtol or {}))
     made = [c if isinstance(c, Case) else Case(c[0], c[1], "case") for c in spec.fn(rng, cases)]
     mismatches = 0
@@ -259,7 +260,7 @@ def _differ_array(expected: np.ndarray, actual: Any, tol: _Tolerance) -> dict[st
 def _listed_array(items: list[Any], integer: bool) -> np.ndarray | None:
     """A (nested) list of numbers as the array it writes out, None when it is not one.
 
-    Ids stay integers: where the contract returns integer ids (bpe_encode), a list of
+    Ids stay integers: where the contract returns integer ids (a tokenizer's), a list of
     Python or NumPy ints is an integer array, and a list holding a float or a bool is read
     as float64 (which the dtype rule then refuses); elsewhere numbers are read as float64."""
     ids = integer and all(
@@ -342,3 +343,28 @@ def _fresh(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _fresh(v) for k, v in value.items()}
     return value
+
+
+def _builtin_checks() -> dict[str, CheckSpec]:
+    # the decorator packs use, applied here: the table is built once and never grows
+    table = Registry()
+    table.check(
+        "matches_reference",
+        needs=(),
+        measures=(
+            "cases",
+            "invalid_cases",
+            "mismatches",
+            "mismatch_labels",
+            "first_mismatch",
+            "inputs_modified",
+            "first_modification",
+        ),
+        context=("cases", "invalid_cases"),
+        subject_input="subject",
+    )(matches_reference)
+    return dict(table.checks)
+
+
+# The engine's generic checks, by name: what a pack's claims may name beside its own checks.
+BUILTIN_CHECKS: Mapping[str, CheckSpec] = _builtin_checks()

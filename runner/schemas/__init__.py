@@ -1,4 +1,4 @@
-"""The JSON Schemas of the evidence and of claim files, shipped with the package.
+"""The JSON Schemas of the evidence and of claim files, shipped as the engine's package data.
 
 Both are generated from the runner's models (``python -m runner.schema_export``); a test
 keeps the committed files equal to what the models generate.

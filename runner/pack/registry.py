@@ -1,21 +1,23 @@
-"""One registry for everything a claim can name.
+"""A pack's registry: everything its claims can name, and the implementations claims judge.
 
 Its entries, each keyed by name:
 
-* **subjects**: the chapter's functions (``softmax_temperature``, ...), i.e. what is judged.
-  The reference versions are our NumPy code.
+* **subjects**: the chapter's functions (``softmax``, ...), i.e. what is judged.
+  The reference versions are the pack's NumPy code.
 * **checks**: functions that take an :class:`Implementation` and inputs and return named
   measurements. Claims name checks; checks never import subjects directly.
-* **twins**: broken versions of a subject, written the way people make the mistake. The
-  chapter's fault table is a set of twins (injecting a fault is building an implementation
+* **twins**: broken versions of a subject, written the way people make the mistake. A
+  module's fault table is a set of twins (injecting a fault is building an implementation
   where the twin stands in for the subject); the others are mistakes learners commonly make,
   used to tell a learner which one they made.
 * **generators**: seeded inputs across a subject's whole signature, for claims that compare
-  an implementation with the reference on many inputs.
+  an implementation with the reference on many inputs (the engine's ``matches_reference``).
 * **challenges**: inputs derived from a grader's nonce, per module.
 
-An :class:`Implementation` is an immutable mapping from subject names to functions, so a
-reference run, a fault run and a learner run are the same operation with a different map.
+Every pack has a registry of its own (:class:`runner.pack.Pack` holds it), so two packs may
+register the same names. An :class:`Implementation` is an immutable mapping from subject
+names to functions, so a reference run, a fault run and a learner run are the same operation
+with a different map.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ CheckFn = Callable[..., Measurements]
 ImplKind = Literal["reference", "fault", "learner"]
 Bilingual = Mapping[str, str]  # {"zh": ..., "en": ...}
 F = TypeVar("F", bound=Callable[..., Any])
+# The parameters of a check the engine fills in; a claim's inputs bind the others.
+INJECTED = ("impl", "rng", "registry")
 # How closely a measurement must reproduce on another machine (see runner.record.drift):
 # "value" to nine significant digits; "residue" (the rounding error of float64 arithmetic,
 # e.g. the difference of two computations of one function) to an absolute 1e-12;
@@ -50,6 +54,13 @@ class MissingSubject(LookupError):
     def __init__(self, name: str, implementation: str) -> None:
         super().__init__(f"{implementation} does not implement {name}()")
         self.name = name
+
+
+class MistakeUndefined(ValueError):
+    """A twin has no value of its own at these inputs (log10 0 where the reference guards
+    with 0.0 and a learner who makes the mistake may get ValueError, 0.0 or -inf). A twin
+    raises this there (a ValueError, as the plain computation would); the diagnosis counts
+    such a call neither for nor against the mistake."""
 
 
 class UndeclaredSubject(RuntimeError):
@@ -92,10 +103,27 @@ class CheckSpec:
         return inspect.signature(self.fn)
 
     def input_parameters(self) -> dict[str, inspect.Parameter]:
-        """The parameters a claim's ``inputs`` may bind (all but ``impl`` and ``rng``)."""
-        return {
-            name: p for name, p in self.signature.parameters.items() if name not in ("impl", "rng")
-        }
+        """The parameters a claim's ``inputs`` may bind (all but those the engine passes)."""
+        return {name: p for name, p in self.signature.parameters.items() if name not in INJECTED}
+
+    def call(
+        self,
+        impl: Implementation,
+        inputs: Mapping[str, Any],
+        *,
+        rng: np.random.Generator | None,
+        registry: Registry,
+    ) -> Any:
+        """Run the check on ``impl`` with a claim's ``inputs``, and what the engine passes to
+        the checks that ask for it: ``rng`` (the claim's own generator) and ``registry``
+        (the pack's, for generic checks such as ``matches_reference``)."""
+        kwargs = dict(inputs)
+        params = self.signature.parameters
+        if "rng" in params:
+            kwargs["rng"] = rng if rng is not None else np.random.default_rng(0)
+        if "registry" in params:
+            kwargs["registry"] = registry
+        return self.fn(impl, **kwargs)
 
 
 @dataclass(frozen=True)
@@ -311,7 +339,7 @@ class Implementation:
                 value, changed = modified_locally(fn, *args, **kwargs)
         except Exception as exc:  # recorded as an outcome, as a plain call records it
             if self.log is not None:
-                from checks.outcome import attempt
+                from runner.pack.outcome import attempt
 
                 self.log.add(name, args, kwargs, attempt(_reraise, exc))
             raise
@@ -355,7 +383,7 @@ class _Recorded:
         self.__signature__ = inspect.signature(fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from checks.outcome import attempt  # what the call did, raising included
+        from runner.pack.outcome import attempt  # what the call did, raising included
 
         try:
             value = self.fn(*args, **kwargs)
@@ -466,10 +494,14 @@ class Registry:
 
     # -- lookup -------------------------------------------------------------------------
     def resolve_check(self, name: str) -> CheckSpec:
-        try:
-            return self.checks[name]
-        except KeyError:
-            raise UnknownName("check", name, list(self.checks)) from None
+        """The pack's own check of that name, else the engine's generic one."""
+        found = self.find_check(name)
+        if found is None:
+            raise UnknownName("check", name, [*self.checks, *_builtin_checks()]) from None
+        return found
+
+    def find_check(self, name: str) -> CheckSpec | None:
+        return self.checks.get(name) or _builtin_checks().get(name)
 
     def resolve_twin(self, twin_id: str) -> TwinSpec:
         try:
@@ -536,15 +568,14 @@ class Registry:
         return iter(self.checks)
 
 
+def _builtin_checks() -> Mapping[str, CheckSpec]:
+    """The engine's generic checks, which every pack's claims may name (see
+    :mod:`runner.pack.contract`); imported on first use."""
+    from runner.pack.contract import BUILTIN_CHECKS
+
+    return BUILTIN_CHECKS
+
+
 def _refuse_duplicate(table: Mapping[str, object], name: str, kind: str) -> None:
     if name in table:
         raise ValueError(f"{kind} {name!r} is registered twice")
-
-
-REGISTRY = Registry()
-subject = REGISTRY.subject
-check = REGISTRY.check
-twin = REGISTRY.twin
-mistake = REGISTRY.mistake
-generator = REGISTRY.generator
-challenge = REGISTRY.challenge

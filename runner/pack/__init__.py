@@ -1,0 +1,54 @@
+"""What a pack author imports: the engine's side of the pack interface.
+
+A pack (one chapter's reference functions, checks, faults, learner mistakes, generators,
+challenges, figures, scaffold text and messages) is a :class:`Pack` object, found by the
+engine through its module's ``module.yaml`` (:mod:`runner.pack.find`). Checks receive an
+:class:`Implementation` (the functions being judged, by name) and return
+:data:`Measurements`; a call whose exception is the outcome to judge goes through
+:func:`attempt`, which returns a :class:`Raised`. ``docs/write-a-pack.md`` walks through a
+minimal pack.
+"""
+
+from runner.pack.contract import Case, case
+from runner.pack.outcome import BoundaryError, ForeignError, ForeignNotImplemented, Raised, attempt
+from runner.pack.pack import ClaimRecords, FigureSpec, Pack, Scaffold
+from runner.pack.registry import (
+    CallLog,
+    CallRecord,
+    CheckSpec,
+    Implementation,
+    Measurements,
+    MissingSubject,
+    MistakeUndefined,
+    Precision,
+    Registry,
+    TwinSpec,
+    UnknownName,
+    measure_locally,
+)
+
+__all__ = [
+    "BoundaryError",
+    "CallLog",
+    "CallRecord",
+    "Case",
+    "CheckSpec",
+    "ClaimRecords",
+    "FigureSpec",
+    "ForeignError",
+    "ForeignNotImplemented",
+    "Implementation",
+    "Measurements",
+    "MissingSubject",
+    "MistakeUndefined",
+    "Pack",
+    "Precision",
+    "Raised",
+    "Registry",
+    "Scaffold",
+    "TwinSpec",
+    "UnknownName",
+    "attempt",
+    "case",
+    "measure_locally",
+]

@@ -1,0 +1,205 @@
+"""Finding the pack a module names, the way Python tools find plugins.
+
+``module.yaml``'s ``pack:`` is one of
+
+* a **path** relative to the module's directory (it starts with ``./`` or ``../``): a
+  package folder (with ``__init__.py``) or a single ``.py`` file beside the claims, as
+  lm-evaluation-harness's ``!function`` or pytest's ``conftest.py`` are found. It is imported
+  under a private module name (so two courses' ``checks`` folders never meet); inside it,
+  import the pack's own modules relatively (``from .reference import softmax``);
+* the **name of an installed pack**: an entry point in the group ``learn_llm_claims.packs``
+  (``[project.entry-points."learn_llm_claims.packs"] my-pack = "my_course.pack:pack"``), as
+  pytest finds ``pytest11`` plugins;
+* an **importable module** (``my_course.packs.softmax``) holding a :class:`Pack` as ``pack``.
+
+Whichever way, the object found must be a :class:`Pack`. Every failure is a
+:class:`PackNotFound` carrying a message as data, which the loader reports as a problem of
+that module's ``module.yaml``; the other modules still load. A pack is imported once per
+process, however many modules name it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import re
+import sys
+import traceback
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from runner.i18n import Msg, msg
+from runner.pack.pack import Pack
+
+GROUP = "learn_llm_claims.packs"
+PACK_ATTRIBUTE = "pack"  # what a module named by path or by import holds
+_MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_FOUND: dict[str, Pack] = {}  # resolved key (a path, an entry point, a module) -> the pack
+
+
+class PackNotFound(LookupError):
+    """The pack a module names cannot be used; ``message`` says why, as data."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(message.code)
+        self.message = message
+
+
+def is_path(spec: str) -> bool:
+    return spec.startswith(("./", "../")) or spec in (".", "..")
+
+
+def find_pack(spec: str, module_dir: Path) -> Pack:
+    """The pack ``spec`` names, for the module in ``module_dir``."""
+    if is_path(spec):
+        return _from_path(spec, module_dir)
+    points = installed_packs()
+    if spec in points:
+        return _from_entry_point(spec, points[spec])
+    if _MODULE_NAME.match(spec):
+        return _from_module(spec)
+    raise PackNotFound(msg("pack.unknown", pack=spec, known=", ".join(sorted(points)) or "-"))
+
+
+def installed_packs() -> dict[str, Any]:
+    """Entry points of the group, by name (the first of two distributions' same name)."""
+    from importlib.metadata import entry_points
+
+    out: dict[str, Any] = {}
+    for point in entry_points(group=GROUP):
+        out.setdefault(point.name, point)
+    return out
+
+
+# -- the three ways ---------------------------------------------------------------------------
+def _from_path(spec: str, module_dir: Path) -> Pack:
+    target = (module_dir / spec).resolve()
+    key = f"path:{target}"
+    if key in _FOUND:
+        return _FOUND[key]
+    if target.is_dir():
+        init = target / "__init__.py"
+        if not init.is_file():
+            raise PackNotFound(msg("pack.not_package", pack=spec))
+        location, search = init, [str(target)]
+    elif target.suffix == ".py" and target.is_file():
+        location, search = target, None
+    else:
+        raise PackNotFound(msg("pack.no_such_path", pack=spec))
+    # a private name: a course's ``checks`` folder never meets another one, or ours
+    digest = hashlib.sha256(str(target).encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    name = f"_learn_llm_pack_{re.sub(r'[^A-Za-z0-9_]', '_', target.stem)}_{digest}"
+    spec_ = importlib.util.spec_from_file_location(
+        name, location, submodule_search_locations=search
+    )
+    if spec_ is None or spec_.loader is None:
+        raise PackNotFound(msg("pack.not_package", pack=spec))
+    module = importlib.util.module_from_spec(spec_)
+    sys.modules[name] = module
+    try:
+        spec_.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(name, None)
+        raise PackNotFound(_import_failed(spec, exc)) from None
+    pack = _the_pack(getattr(module, PACK_ATTRIBUTE, None), spec)
+    _FOUND[key] = pack
+    return pack
+
+
+def _from_entry_point(spec: str, point: Any) -> Pack:
+    key = f"entry:{point.value}"
+    if key in _FOUND:
+        return _FOUND[key]
+    top = point.value.partition(":")[0].partition(".")[0]
+    shadow = _shadowed(top, point)
+    if shadow is not None:
+        raise PackNotFound(msg("pack.shadowed", pack=spec, package=top, **shadow))
+    try:
+        loaded = point.load()
+    except Exception as exc:
+        raise PackNotFound(_import_failed(spec, exc)) from None
+    if isinstance(loaded, ModuleType):
+        loaded = getattr(loaded, PACK_ATTRIBUTE, None)
+    pack = _the_pack(loaded, spec)
+    _FOUND[key] = pack
+    return pack
+
+
+def _from_module(spec: str) -> Pack:
+    key = f"module:{spec}"
+    if key in _FOUND:
+        return _FOUND[key]
+    try:
+        if importlib.util.find_spec(spec.partition(".")[0]) is None:
+            raise PackNotFound(
+                msg("pack.unknown", pack=spec, known=", ".join(sorted(installed_packs())) or "-")
+            )
+        module = importlib.import_module(spec)
+    except PackNotFound:
+        raise
+    except Exception as exc:
+        raise PackNotFound(_import_failed(spec, exc)) from None
+    pack = _the_pack(getattr(module, PACK_ATTRIBUTE, None), spec)
+    _FOUND[key] = pack
+    return pack
+
+
+def _the_pack(found: Any, spec: str) -> Pack:
+    if not isinstance(found, Pack):
+        raise PackNotFound(msg("pack.not_a_pack", pack=spec, attribute=PACK_ATTRIBUTE))
+    return found
+
+
+def _import_failed(spec: str, exc: BaseException) -> Msg:
+    """Where in the pack's code the import failed: its last frame and the error's line."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    lines = str(exc).strip().splitlines()
+    return msg(
+        "pack.import_failed",
+        pack=spec,
+        error=type(exc).__name__,
+        message=(lines[-1] if lines else "")[:300],
+        where=where,
+    )
+
+
+def _shadowed(top: str, point: Any) -> dict[str, str] | None:
+    """Where ``top`` would be imported from, when that is not the distribution that
+    declares the entry point (a course's own ``checks/`` folder in the current directory,
+    found first on the import path); None when it is, or when the install cannot say (an
+    editable install lists no files of its packages)."""
+    from runner.load import display_path
+
+    dist = getattr(point, "dist", None)
+    files = getattr(dist, "files", None) if dist is not None else None
+    if dist is None or not files:
+        return None
+    expected = [
+        Path(str(dist.locate_file(f))).resolve()
+        for f in files
+        if f.parts and f.parts[0] == top and f.name == "__init__.py" and len(f.parts) == 2
+    ] + [Path(str(dist.locate_file(f))).resolve() for f in files if str(f) == f"{top}.py"]
+    if not expected:
+        return None
+    loaded = sys.modules.get(top)
+    origin = getattr(loaded, "__file__", None) if loaded is not None else None
+    if origin is None:
+        try:
+            found = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            return None
+        origin = found.origin if found is not None else None
+    if origin is None or Path(origin).resolve() in expected:
+        return None
+    return {
+        "found": display_path(Path(origin)),
+        "expected": display_path(expected[0].parent if len(expected) else expected[0]),
+    }
+
+
+def forget() -> None:
+    """Forget the packs found so far (tests that write packs of their own)."""
+    _FOUND.clear()

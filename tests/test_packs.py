@@ -1,0 +1,365 @@
+"""Packs as plugins: the engine knows no chapter, a second pack written against the pack
+interface alone works end to end from a course repository of its own, and one module's
+problem is that module's.
+
+The second pack is ``examples/course/``: chapter 5's softmax and bigram counting, a pack in a
+folder beside its claims (``pack: ./pack``), written from scratch, not from chapter 23's.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from runner import api
+from runner.pack import Implementation, Measurements, Pack
+from runner.pack.find import forget
+from tests.conftest import MODULE, REGISTRY, ROOT
+
+EXAMPLE = ROOT / "examples" / "course" / "claims" / "05-softmax"
+LEARNERS = ROOT / "tests" / "data" / "course"
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+
+
+# -- the engine knows no chapter --------------------------------------------------------------
+def chapter_names() -> set[str]:
+    """Every name chapter 23's pack and module bring: functions, checks, twins, generators,
+    claim ids and the module's id."""
+    (pack,) = api.load_claims([MODULE])
+    names = set(REGISTRY.subjects) | set(REGISTRY.checks) | set(REGISTRY.twins)
+    names |= set(REGISTRY.generators) | {c.claim.id for c in pack.claims} | {pack.meta.id}
+    return names
+
+
+def engine_files() -> list[Path]:
+    return sorted(
+        p for p in (ROOT / "runner").rglob("*") if p.is_file() and p.suffix in (".py", ".json")
+    )
+
+
+def test_no_name_of_chapter_23_appears_in_the_engine():
+    names = chapter_names()
+    assert len(names) > 100
+    found = []
+    for path in engine_files():
+        if path.parent.name == "schemas":
+            continue  # generated from the models
+        text = path.read_text(encoding="utf-8")
+        for name in names:
+            if re.search(rf"(?<![A-Za-z0-9_.-]){re.escape(name)}(?![A-Za-z0-9_-])", text):
+                found.append(f"{path.relative_to(ROOT)}: {name}")
+    assert found == []
+
+
+def test_the_engine_imports_no_pack():
+    for path in (ROOT / "runner").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                assert node.module.split(".")[0] != "checks", path
+            if isinstance(node, ast.Import):
+                assert all(a.name.split(".")[0] != "checks" for a in node.names), path
+
+
+def test_no_registry_lives_at_module_level_in_the_engine():
+    """Registries are passed, not global: no module of the engine holds one."""
+    for path in (ROOT / "runner").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                assert value.func.id not in ("Registry", "Pack"), path
+
+
+# -- two packs, one engine --------------------------------------------------------------------
+def _pack_module(tmp_path: Path, module_id: str, pack_name: str, constant: float) -> Path:
+    """A module whose pack (given to the loader by name) has a subject ``f`` returning
+    ``constant``, and a claim expecting it."""
+    directory = tmp_path / module_id
+    directory.mkdir()
+    (directory / "module.yaml").write_text(
+        f"id: {module_id}\ntitle: {{zh: 模块, en: module}}\nversion: 1\n"
+        f"chapter: chapter.txt\npack: {pack_name}\n",
+        encoding="utf-8",
+    )
+    (directory / "chapter.txt").write_text("第 1 章\n", encoding="utf-8")
+    (directory / "1-f.yaml").write_text(
+        "proposition: 1\nstage: {zh: 阶段一, en: stage 1}\ntitle: {zh: f, en: f}\nclaims:\n"
+        "  - id: f.value\n    statement: {zh: f 的值, en: the value of f}\n"
+        "    check: value_of_f\n    expect:\n"
+        f"      - measure: value\n        value: {constant}\n"
+        "        tolerance: {kind: close, abs: 1.0e-12}\n        source: test\n",
+        encoding="utf-8",
+    )
+    return directory
+
+
+def _constant_pack(name: str, constant: float) -> Pack:
+    pack = Pack(name, code=())
+
+    @pack.subject("f")
+    def f() -> float:
+        return constant
+
+    @pack.check("value_of_f", needs=("f",), measures=("value",))
+    def value_of_f(impl: Implementation) -> Measurements:
+        return {"value": impl["f"]()}
+
+    return pack
+
+
+def test_two_packs_may_register_the_same_names_without_clashing(tmp_path):
+    one, two = _constant_pack("one", 1.0), _constant_pack("two", 2.0)
+    modules = [
+        _pack_module(tmp_path, "m-one", "one", 1.0),
+        _pack_module(tmp_path, "m-two", "two", 2.0),
+    ]
+    packs = api.load_claims(modules, packs={"one": one, "two": two})
+    assert [p.code.name for p in packs] == ["one", "two"]
+    run = api.run_packs(packs, api.Reference())
+    assert [(r.id, r.status) for r in run.results] == [("f.value", "passed")] * 2
+    assert [r.measurements[0].actual for r in run.results] == [1.0, 2.0]
+
+
+def test_a_module_whose_pack_cannot_be_found_is_its_own_problem(tmp_path):
+    good = _pack_module(tmp_path, "m-good", "one", 1.0)
+    _pack_module(tmp_path, "m-lost", "no-such-pack-anywhere", 1.0)
+    packs, problems = api.load_each([tmp_path], packs={"one": _constant_pack("one", 1.0)})
+    assert [p.directory for p in packs] == [good]
+    (problem,) = problems
+    assert problem.file.endswith("m-lost/module.yaml") and problem.field == "pack"
+    assert problem.message.code == "pack.unknown"
+
+
+# -- a course repository with two packs -------------------------------------------------------
+@pytest.fixture
+def course(tmp_path, monkeypatch):
+    """A course repository holding chapter 23's module (its installed pack) and chapter 5's
+    (its pack beside the claims), committed, as the current directory."""
+    repo = tmp_path / "course"
+    shutil.copytree(
+        MODULE, repo / "claims" / MODULE.name, ignore=shutil.ignore_patterns("coverage")
+    )
+    shutil.copytree(
+        EXAMPLE, repo / "claims" / EXAMPLE.name, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run([*GIT, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "claims"], cwd=repo, check=True)
+    monkeypatch.chdir(repo)
+    forget()
+    yield repo
+    forget()
+
+
+def test_run_list_and_inject_cover_both_modules(cli, course):
+    ran = cli("run", "claims/")
+    assert ran.code == 0, ran.err
+    assert "05-softmax v1" in ran.out and "23-design-tradeoffs" in ran.out
+    written = sorted(p.name for p in (course / "evidence").iterdir())
+    assert "05-softmax-v1.json" in written and any(n.startswith("23-design") for n in written)
+    evidence = json.loads((course / "evidence" / "05-softmax-v1.json").read_text("utf-8"))
+    assert evidence["claim_pack"]["pack"] == "softmax-basics"
+    assert evidence["faults"]["score"] == {"caught": 1, "total": 1}
+
+    listed = json.loads(cli("list", "--format", "json").out)
+    assert {m["id"]: m["pack"] for m in listed["modules"]} == {
+        "05-softmax": "softmax-basics",
+        "23-design-tradeoffs": "design-tradeoffs",
+    }
+    injected = cli("inject", "--all", "claims/05-softmax")
+    assert injected.code == 0 and "1/1" in injected.out
+
+
+def test_scaffold_of_the_second_pack_carries_its_own_contract(cli, course):
+    out = cli("scaffold", "05-softmax", "--lang", "en").out
+    assert "Every function leaves its arguments as they were" in out
+    assert "operator.index" not in out  # chapter 23's contract is chapter 23's
+    tree = ast.parse(out)
+    assert [n.name for n in tree.body if isinstance(n, ast.FunctionDef)] == [
+        "softmax",
+        "bigram_counts",
+    ]
+    reference = cli("scaffold", "05-softmax", "--reference").out
+    assert "itertools.pairwise" in reference and "raise NotImplementedError" not in reference
+    (course / "solution.py").write_text(reference, encoding="utf-8")
+    judged = cli("run", "claims/05-softmax", "--impl", "solution.py")
+    assert judged.code == 0, judged.out
+
+
+def _both(course: Path, cli, chapter5: str) -> Path:
+    """A learner file with chapter 23's reference functions and ``chapter5``'s functions."""
+    ch23 = cli("scaffold", "23-design-tradeoffs", "--reference").out
+    ch5 = (LEARNERS / chapter5).read_text("utf-8").split('"""', 2)[2]
+    path = course / "learner.py"
+    path.write_text(ch23 + "\n\n" + ch5, encoding="utf-8")
+    return path
+
+
+def test_a_learner_file_is_judged_by_both_modules(cli, course):
+    path = _both(course, cli, "softmax_learner.py")
+    result = cli("run", "claims/", "--impl", path.name, "--format", "json")
+    assert result.code == 0, result.out[-2000:]
+    statuses = {
+        c["id"]: c["status"] for m in json.loads(result.out)["results"] for c in m["claims"]
+    }
+    assert statuses["softmax.contract"] == "passed" and statuses["bigram.abab"] == "passed"
+    assert statuses["mask.prefix-softmax"] == "passed"
+
+
+def test_a_wrong_learner_function_of_the_second_pack_fails_and_is_named(cli, course):
+    path = _both(course, cli, "softmax_learner_wraps.py")
+    result = cli("run", "claims/05-softmax", "--impl", path.name, "--format", "json")
+    assert result.code == 1
+    (module,) = json.loads(result.out)["results"]
+    claims = {c["id"]: c for c in module["claims"]}
+    assert claims["bigram.abab"]["status"] == "failed"
+    assert claims["bigram.contract"]["status"] == "failed"
+    named = {m["id"] for d in claims["bigram.abab"]["diagnosis"] for m in d["matches"]}
+    assert named == {"bigram-wraps-around"}
+    assert claims["softmax.contract"]["status"] == "passed"
+
+
+def test_the_learner_cannot_import_the_second_packs_reference(cli, course):
+    pack_dir = course / "claims" / "05-softmax" / "pack"
+    path = course / "thief.py"
+    path.write_text(
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('ref', {str(pack_dir / 'reference.py')!r})\n"
+        "ref = importlib.util.module_from_spec(spec)\n"
+        "try:\n    spec.loader.exec_module(ref)\nexcept Exception:\n    ref = None\n"
+        "softmax = getattr(ref, 'softmax', None)\n",
+        encoding="utf-8",
+    )
+    result = cli("run", "claims/05-softmax", "--impl", path.name, "--format", "json")
+    statuses = {
+        c["id"]: c["status"] for m in json.loads(result.out).get("results", []) for c in m["claims"]
+    }
+    assert statuses.get("softmax.contract") != "passed"
+
+
+def test_validate_takes_a_learners_evidence_of_both_modules(cli, course):
+    path = _both(course, cli, "softmax_learner.py")
+    subprocess.run([*GIT, "add", "-A"], cwd=course, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "my implementation"], cwd=course, check=True)
+    assert cli("run", "claims/", "--impl", path.name).code == 0
+    subprocess.run([*GIT, "add", "-A"], cwd=course, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "my evidence"], cwd=course, check=True)
+    mine = sorted(p.name for p in (course / "evidence").glob("*.learner.json"))
+    assert len(mine) == 2 and mine[0].startswith("05-softmax-v1")
+    result = cli("validate", *(f"evidence/{m}" for m in mine), "--repo", ".")
+    assert result.code == 0, result.out
+
+
+def test_pytest_collects_the_second_pack_s_claims(course):
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "claims/05-softmax"],
+        cwd=course,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LEARN_LLM_LANG": "en"},
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "4 passed" in result.stdout
+
+
+def test_a_broken_third_module_does_not_stop_the_other_two(cli, course):
+    broken = course / "claims" / "99-broken"
+    shutil.copytree(EXAMPLE, broken, ignore=shutil.ignore_patterns("__pycache__", "pack"))
+    meta = broken / "module.yaml"
+    meta.write_text(
+        meta.read_text("utf-8").replace("id: 05-softmax", "id: 99-broken"), encoding="utf-8"
+    )
+    claims = broken / "1-softmax.yaml"
+    claims.write_text(
+        claims.read_text("utf-8").replace("check: softmax_properties", "check: softmax_sum"),
+        encoding="utf-8",
+    )
+    result = cli("run", "claims/")
+    assert result.code == 2
+    assert "05-softmax v1" in result.out and "23-design-tradeoffs" in result.out
+    assert "claims/99-broken/module.yaml" in result.err  # its pack is not there
+    assert "left out" in result.err
+    assert cli("list").code == 2
+    listed = cli("list", "--format", "json")
+    assert {m["id"] for m in json.loads(listed.out)["modules"]} == {
+        "05-softmax",
+        "23-design-tradeoffs",
+    }
+    (broken / "pack").symlink_to(EXAMPLE / "pack")
+    again = cli("run", "claims/")
+    assert again.code == 2
+    assert "claims/99-broken/1-softmax.yaml:" in again.err and "softmax_sum" in again.err
+    assert "05-softmax v1" in again.out
+
+
+def test_a_pack_that_fails_to_import_is_named_with_where(cli, course):
+    init = course / "claims" / "05-softmax" / "pack" / "__init__.py"
+    init.write_text(
+        init.read_text("utf-8") + "\nraise RuntimeError('broken on purpose')\n", "utf-8"
+    )
+    result = cli("run", "claims/")
+    assert result.code == 2
+    line = next(x for x in result.err.splitlines() if "05-softmax/module.yaml" in x)
+    assert "__init__.py:" in line and "RuntimeError: broken on purpose" in line
+    assert "23-design-tradeoffs" in result.out
+
+
+# -- a local file or folder that takes a name of ours ------------------------------------------
+def test_a_local_runner_shadowing_the_engine_is_named_in_one_line(tmp_path):
+    (tmp_path / "runner.py").write_text("raise SystemExit('not the engine')\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-c", "import learn_llm_claims; learn_llm_claims.main()", "run"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(tmp_path), "LEARN_LLM_LANG": "en"},
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "error: runner is imported from ./runner.py, not the installed engine "
+        f"({ROOT / 'runner'}); rename or move the local runner"
+    ]
+
+
+def test_a_local_package_shadowing_an_installed_pack_is_named(tmp_path, monkeypatch):
+    from importlib.metadata import PackagePath
+
+    from runner.pack import find
+
+    site = tmp_path / "site"
+    (site / "mypack").mkdir(parents=True)
+    (site / "mypack" / "__init__.py").write_text("", encoding="utf-8")
+    local = tmp_path / "course"
+    (local / "mypack").mkdir(parents=True)
+    (local / "mypack" / "__init__.py").write_text("", encoding="utf-8")
+
+    class Dist:
+        files: ClassVar[list[PackagePath]] = [PackagePath("mypack/__init__.py")]
+
+        def locate_file(self, f):
+            return site / f
+
+    class Point:
+        name, value, dist = "my-pack", "mypack:pack", Dist()
+
+    monkeypatch.syspath_prepend(str(local))
+    monkeypatch.setattr(find, "installed_packs", lambda: {"my-pack": Point()})
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(find.PackNotFound) as caught:
+        find.find_pack("my-pack", tmp_path)
+    message = caught.value.message
+    assert message.code == "pack.shadowed"
+    assert message.params["found"] == "course/mypack/__init__.py"
+    assert "mypack" not in sys.modules or sys.modules["mypack"].__file__ != str(local / "mypack")
