@@ -124,6 +124,7 @@ def _run(
         "notes": claim.notes,
         "points": claim.points,
         "visibility": claim.visibility,
+        "kind": claim.kind,
     }
     needs = spec.needs_of(claim.inputs)
     missing = impl.missing(needs)

@@ -24,6 +24,10 @@ MAX_SEED = 2**63 - 1
 Status = Literal["passed", "failed", "error", "skipped"]
 Verdict = Literal["passed", "failed"]
 Unit = Literal["count", "log10", "orders", "MiB", "bytes", "ratio", "probability", "number"]
+# What a claim is about: a proposition of the chapter (a statement a run decides), or the
+# contract of a function (the implementation being judged against the reference across its
+# whole signature: on the reference itself a self-comparison, evidence of no statement).
+ClaimKind = Literal["proposition", "contract"]
 # Gradescope's visibilities: a hidden claim is shown to the learner only after grading.
 Visibility = Literal["visible", "hidden", "after_due_date", "after_published"]
 
@@ -193,6 +197,12 @@ class Claim(Strict):
     )
     visibility: Visibility = Field(
         default="visible", description="when a learner sees this claim's result (Gradescope)"
+    )
+    kind: ClaimKind = Field(
+        default="proposition",
+        description="proposition: a statement of the chapter a run decides; contract: a "
+        "function's whole contract against the reference (about the implementation judged, "
+        "counted apart, never support for a statement of the chapter)",
     )
 
 

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
-from runner.models.claims import ID_PATTERN, Status, Text, Unit, Verdict, Visibility
+from runner.models.claims import ID_PATTERN, ClaimKind, Status, Text, Unit, Verdict, Visibility
 from runner.models.evidence_format import EVIDENCE_SCHEMA
 
 SHA256 = r"^[0-9a-f]{64}$"
@@ -102,7 +102,7 @@ class ImplementationInfo(_Record):
     sha256: str | None = Field(default=None, pattern=SHA256)
 
 
-class Summary(_Record):
+class Counts(_Record):
     passed: int = Field(ge=0)
     failed: int = Field(ge=0)
     error: int = Field(ge=0)
@@ -110,6 +110,14 @@ class Summary(_Record):
     total: int = Field(ge=0)
     points: float = Field(ge=0)
     max_points: float = Field(ge=0)
+
+
+class Summary(Counts):
+    by_kind: dict[ClaimKind, Counts] | None = Field(
+        default=None,
+        description="Runner: the same counts for the chapter's propositions and for the "
+        "functions' contracts, apart (a contract claim on the reference is a self-comparison)",
+    )
 
 
 class DetailRecord(_Record):
@@ -177,6 +185,7 @@ class ClaimRecord(_Record):
     notes: Text | None = None
     points: float = Field(default=1.0, ge=0)
     visibility: Visibility = "visible"
+    kind: ClaimKind = "proposition"
     output: str | None = None
     output_dropped: int = Field(default=0, ge=0)
     diagnosis: list[DiagnosisRecord] = Field(default_factory=list)

@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from runner.i18n import Msg
-from runner.models.claims import Status, Text, Unit, Verdict, Visibility
+from runner.models.claims import ClaimKind, Status, Text, Unit, Verdict, Visibility
 
 
 class Detail(BaseModel):
@@ -80,6 +80,7 @@ class ClaimResult(BaseModel):
     notes: Text | None = None
     points: float = 1.0
     visibility: Visibility = "visible"
+    kind: ClaimKind = "proposition"
     output: str | None = None  # what a learner's code printed while this claim ran, trimmed
     output_dropped: int = 0
     diagnosis: list[Diagnosis] = Field(default_factory=list)

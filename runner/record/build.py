@@ -42,9 +42,6 @@ def build_evidence(
     challenge: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The evidence document as JSON data, validated by its model."""
-    counts = {
-        s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")
-    }
     english = catalog("en")  # the template's free-text field, for any reader; not compared
     claims = [claim_record(r, pack.code.registry) for r in results]
     doc: dict[str, Any] = {
@@ -88,10 +85,8 @@ def build_evidence(
         "claim_pack": claim_pack_identity(pack, commit),
         "implementation": impl,
         "summary": {
-            **counts,
-            "total": len(results),
-            "points": sum(r.score for r in results),
-            "max_points": sum(r.points for r in results),
+            **summary(results),
+            "by_kind": {kind: summary([r for r in results if r.kind == kind]) for kind in KINDS},
         },
         "claims": claims,
     }
@@ -103,6 +98,20 @@ def build_evidence(
     # before it is written (jsonschema-rs); building the pydantic model here as well would
     # only add its import to every run. A test keeps the two in step.
     return doc
+
+
+KINDS = ("proposition", "contract")
+
+
+def summary(results: list[ClaimResult]) -> dict[str, Any]:
+    """Counts by status, and the points, of ``results``."""
+    counts: dict[str, Any] = {
+        s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "skipped")
+    }
+    counts["total"] = len(results)
+    counts["points"] = sum(r.score for r in results)
+    counts["max_points"] = sum(r.points for r in results)
+    return counts
 
 
 def claim_record(result: ClaimResult, registry: Registry) -> dict[str, Any]:

@@ -83,7 +83,7 @@ def _claims(old: Any, new: list[dict[str, Any]]) -> Iterator[Drift]:
         return
     for i, (a, b) in enumerate(zip(old, new, strict=True)):
         base = f"$.claims[{i}]"
-        for key in ("status", "check", "points", "visibility"):
+        for key in ("status", "check", "points", "visibility", "kind"):
             yield from _exact(a.get(key), b.get(key), f"{base}.{key}")
         yield from _exact(_get(a, "reason", "code"), _get(b, "reason", "code"), f"{base}.reason")
         old_m, new_m = a.get("measurements"), b.get("measurements") or []
