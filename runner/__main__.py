@@ -2,6 +2,39 @@
 
 import os
 import sys
+import types
+from typing import Any
+
+PYDANTIC_LOADER = "pydantic.plugin._loader"
+# The judge's NumPy works on small arrays, one claim at a time: a second BLAS thread buys no
+# wall time and burns about a second of CPU per run (and two threads per process make a
+# forked process a risk). Set before NumPy starts; a value the user set is kept.
+ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _no_plugins() -> tuple[()]:
+    return ()
+
+
+def _without_plugin_loader() -> None:
+    """With plugins disabled, pydantic's plugin loader answers no plugins, but importing it
+    imports importlib.metadata (and email): 30-55 ms of every run. Stand in for it with a
+    module that answers the same; any other name it is asked for comes from the real one."""
+    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") != "__all__" or PYDANTIC_LOADER in sys.modules:
+        return
+    stand_in = types.ModuleType(PYDANTIC_LOADER)
+
+    def real(name: str) -> Any:
+        if name.startswith("__"):  # the import system asking what the module is
+            raise AttributeError(name)
+        sys.modules.pop(PYDANTIC_LOADER, None)
+        import importlib
+
+        return getattr(importlib.import_module(PYDANTIC_LOADER), name)
+
+    stand_in.get_plugins = _no_plugins  # type: ignore[attr-defined]
+    stand_in.__getattr__ = real  # type: ignore[method-assign]
+    sys.modules[PYDANTIC_LOADER] = stand_in
 
 
 def run() -> None:
@@ -9,6 +42,9 @@ def run() -> None:
     # the entry points of every installed distribution for one (~10 ms of every run); a
     # value the user set is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    for variable in ONE_THREAD:
+        os.environ.setdefault(variable, "1")
+    _without_plugin_loader()
     from runner.cli import main, stop_on_sigterm
 
     stop_on_sigterm()

@@ -31,9 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 from runner.errors import ClaimProblem, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE, EXIT_OK
-from runner.inject import FaultRun, run_all
+from runner.inject import FaultRun, run_all, run_remembering
 from runner.learner.limits import WorkerLimits
 from runner.load import ClaimPack, LoadedClaim
+from runner.memo import Answers
 from runner.models import ClaimResult
 from runner.pack import Implementation, Pack, Registry
 from runner.run import Diagnoser, run_claims, select
@@ -162,14 +163,19 @@ def run_packs(packs: list[ClaimPack], subject: Subject, options: RunOptions | No
     for pack in packs:
         registry = pack.code.registry
         impl = _implementation(registry, subject)
+        whole = pack.complete and not options.pattern
+        with_faults = isinstance(subject, Reference) and options.faults and whole and pack.faults
+        answers = Answers() if with_faults else None
         claims = select(pack.claims, options.pattern) + challenges.get(pack.meta.id, [])
         start = time.perf_counter()
-        results = run_claims(claims, impl, registry, pack.meta.seed)
+        if answers is not None:  # the faults' runs reuse the calls they do not change
+            results = run_remembering(pack, claims, impl, answers)
+        else:
+            results = run_claims(claims, impl, registry, pack.meta.seed)
         pack_run = PackRun(pack, results, _ms(start), challenges.get(pack.meta.id, []))
-        whole = pack.complete and not options.pattern
-        if isinstance(subject, Reference) and options.faults and whole and pack.faults:
+        if with_faults:
             reference = results[: len(pack.claims)]  # the challenge claims come after
-            pack_run.faults = run_all(pack, registry, reference=reference)
+            pack_run.faults = run_all(pack, registry, reference=reference, answers=answers)
         runs.append(pack_run)
     return Run(info, runs, options)
 

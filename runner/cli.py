@@ -84,7 +84,7 @@ def build_parser(words: Catalog, command: str | None = None) -> argparse.Argumen
         epilog=words("help.epilog"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help=argparse.SUPPRESS)
     common = _Parser(add_help=False)
     common.add_argument("--lang", choices=LANGS, default=None, help=words("help.lang"))
     sub = parser.add_subparsers(
@@ -99,13 +99,15 @@ def build_parser(words: Catalog, command: str | None = None) -> argparse.Argumen
     return parser
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version, read only when asked."""
 
-    try:
-        return version("learn-llm-claims")
-    except PackageNotFoundError:  # run from a checkout that was never installed
-        return "(not installed)"
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from runner.record.licenses import own_version
+
+        version = own_version()
+        print(f"{parser.prog} {version if version != '0+unknown' else '(not installed)'}")
+        parser.exit()
 
 
 def _command(name: str) -> Callable[[argparse.Namespace, Catalog], int]:

@@ -3,26 +3,19 @@
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from runner.machine import usable_cpus
 from runner.submission import Report, SubmissionFile, Validator
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
 _WORKER: Validator | None = None
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity, not the machine's count)."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
 
 
 def make_validator(claims: Path, repo: Path | None, challenge: str | None) -> Validator:

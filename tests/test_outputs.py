@@ -346,3 +346,30 @@ def test_run_json_for_a_script_is_one_line(cli, tmp_path):
 
     assert result.out.count("\n") == 1
     assert json.loads(result.out)["results"][0]["claims"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["run", "claims/", "--out", "{tmp}"], ["list"], ["--version"]],
+    ids=["run", "list", "version"],
+)
+def test_a_command_imports_nothing_it_does_not_use(tmp_path, args):
+    """Start-up: no importlib.metadata (entry points, versions and licences are read from
+    the dist-info files; pydantic's plugin loader, with plugins disabled, is stood in for)
+    and no numpy.ma (np.unique's and np.setdiff1d's first call import it)."""
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    code = (
+        "import sys\n"
+        "import runner.__main__ as entry\n"
+        f"sys.argv[1:] = {argv!r}\n"
+        "try:\n"
+        "    entry.run()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(m for m in ('importlib.metadata', 'numpy.ma') if m in sys.modules),"
+        " file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr[-2000:]

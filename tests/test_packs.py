@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import ClassVar
 
 import pytest
 
@@ -334,32 +333,34 @@ def test_a_local_runner_shadowing_the_engine_is_named_in_one_line(tmp_path):
 
 
 def test_a_local_package_shadowing_an_installed_pack_is_named(tmp_path, monkeypatch):
-    from importlib.metadata import PackagePath
-
+    from runner.distributions import EntryPoint
     from runner.pack import find
 
     site = tmp_path / "site"
     (site / "mypack").mkdir(parents=True)
     (site / "mypack" / "__init__.py").write_text("", encoding="utf-8")
+    dist_info = site / "mypack-1.0.dist-info"
+    dist_info.mkdir()
+    (dist_info / "RECORD").write_text("mypack/__init__.py,,\n", encoding="utf-8")
     local = tmp_path / "course"
     (local / "mypack").mkdir(parents=True)
     (local / "mypack" / "__init__.py").write_text("", encoding="utf-8")
-
-    class Dist:
-        files: ClassVar[list[PackagePath]] = [PackagePath("mypack/__init__.py")]
-
-        def locate_file(self, f):
-            return site / f
-
-    class Point:
-        name, value, dist = "my-pack", "mypack:pack", Dist()
+    point = EntryPoint("my-pack", "mypack:pack", dist_info)
 
     monkeypatch.syspath_prepend(str(local))
-    monkeypatch.setattr(find, "installed_packs", lambda: {"my-pack": Point()})
+    monkeypatch.setattr(find, "installed_packs", lambda: {"my-pack": point})
     monkeypatch.chdir(tmp_path)
     with pytest.raises(find.PackNotFound) as caught:
         find.find_pack("my-pack", tmp_path)
     message = caught.value.message
     assert message.code == "pack.shadowed"
     assert message.params["found"] == "course/mypack/__init__.py"
-    assert "mypack" not in sys.modules or sys.modules["mypack"].__file__ != str(local / "mypack")
+    assert "mypack" not in sys.modules  # named, never imported in the installed one's place
+
+
+def test_installed_packs_are_read_from_the_entry_points_files():
+    from runner.pack.find import installed_packs
+
+    points = installed_packs()
+    assert points["design-tradeoffs"].value == "checks:pack"
+    assert points["design-tradeoffs"].dist_info.name.startswith("learn_llm_claims")

@@ -37,8 +37,10 @@ def _required_arguments(fn: Callable[..., Any]) -> int:
 
 
 def _has_tie(p: NDArray[Any]) -> bool:
-    """Two entries of p with exactly the same value."""
-    return bool(np.unique(p).size < p.size)
+    """Two entries of p with exactly the same value (two NaNs count as one value, as for
+    np.unique, whose first call would import numpy.ma)."""
+    s = np.sort(p.ravel())  # NaNs sort last
+    return bool(np.any(s[1:] == s[:-1]) or np.count_nonzero(np.isnan(s)) > 1)
 
 
 def _slope(xs: list[int], ys: list[int]) -> float:

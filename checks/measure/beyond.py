@@ -415,7 +415,8 @@ def moe_scaling(
         r_probe, in_probe, out_probe = w_router.copy(), w_in.copy(), w_out.copy()
         r_probe[0, live:] = -100.0
         chosen = np.argsort(-(x_probe @ r_probe), axis=1, kind="stable")[:, :top_k]
-        dead = np.setdiff1d(np.arange(n_experts), chosen)
+        # the experts no token chose (np.setdiff1d would import numpy.ma on its first call)
+        dead = np.flatnonzero(np.bincount(chosen.ravel(), minlength=n_experts) == 0)
         in_probe[dead] = np.nan
         out_probe[dead] = np.nan
         unchosen.append(int(dead.size))

@@ -47,6 +47,16 @@ def _codes(left: NDArray[np.integer], right: NDArray[np.integer]) -> NDArray[np.
     return np.asarray(left, dtype=np.int64) * (1 << 32) + np.asarray(right, dtype=np.int64)
 
 
+def _within(values: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Which ``values`` are in ``table``: np.isin's answer, by a binary search in the sorted
+    table (np.isin's first call would import numpy.ma)."""
+    ordered = np.sort(table)  # (m,)
+    if ordered.size == 0:
+        return np.zeros(values.shape, dtype=bool)
+    at = np.minimum(np.searchsorted(ordered, values), ordered.size - 1)  # (n,)
+    return np.asarray(ordered[at] == values)
+
+
 def _pieces(merges: NDArray[np.int64]) -> list[bytes]:
     """The bytes each token id stands for: 256 single bytes, then one entry per merge."""
     pieces = [bytes([i]) for i in range(BYTES)]
@@ -170,7 +180,7 @@ def bpe_bill(
         # merges only ever create new ids, so once merge r has run no (a, b) of it can form
         # again: a correct encoding keeps no adjacent pair that one of its merges would merge
         used = merges[: vocab - BYTES]
-        mergeable += int(np.count_nonzero(np.isin(_codes(ids[:-1], ids[1:]), _codes(*used.T))))
+        mergeable += int(np.count_nonzero(_within(_codes(ids[:-1], ids[1:]), _codes(*used.T))))
         mismatches += int(b"".join(pieces[i] for i in good) != raw or bool(bad.any()))
         # a token starts at each cumulative offset; a 3-byte character is cut into 1 piece
         # plus one for each token that starts inside it

@@ -75,23 +75,16 @@ def matches_reference(
     counts the cases whose call changed one of its arguments (an array written in place),
     and ``first_modification`` names the first such case and the arguments it changed.
     """
-    spec = registry.resolve_generator(generator)
-    if spec.subject != subject:
-        raise ValueError(f"generator {generator!r} makes cases for {spec.subject}, not {subject}")
-    reference = registry.reference()[subject]
     tolerance = _Tolerance(rtol, atol, dict(dtype_rtol or {}))
-    made = [c if isinstance(c, Case) else Case(c[0], c[1], "case") for c in spec.fn(rng, cases)]
+    made, answers = oracle(registry, subject, generator, cases, rng)
     mismatches = 0
     invalid = 0
     labels: list[str] = []
     first: dict[str, Any] | None = None
     modified = 0
     first_modification: dict[str, Any] | None = None
-    for index, one in enumerate(made):
-        expected = attempt(reference, *_fresh(one.args), **_fresh(one.kwargs))
+    for index, (one, expected) in enumerate(zip(made, answers, strict=True)):
         if isinstance(expected, Raised):
-            if "ValueError" not in expected.names:  # our own generator or reference is wrong
-                raise RuntimeError(f"the reference raised {expected} on case {index} ({one.label})")
             invalid += 1
         # the call, and which of its arguments it changed (compared where it ran)
         answer = attempt(impl.modifies, subject, *_fresh(one.args), **_fresh(one.kwargs))
@@ -127,6 +120,35 @@ def matches_reference(
         "inputs_modified": modified,
         "first_modification": first_modification,
     }
+
+
+def oracle(
+    registry: Registry, subject: str, generator: str, cases: int, rng: np.random.Generator
+) -> tuple[list[Case], list[Any]]:
+    """The generator's cases and the reference's answer to each (a value, or the ValueError
+    it raised). Both depend only on the pack, the claim and its seed, so they are computed
+    once per registry, whatever is judged (a fault's run, every learner of a class), and
+    kept on it: what is kept is never handed out to be changed (every call gets a copy of
+    the case's arguments; answers are only compared)."""
+    state = rng.bit_generator.state
+    key = f"{subject}|{generator}|{cases}|{state}"
+    kept: tuple[list[Case], list[Any]] | None = registry.oracle.get(key)
+    if kept is not None:
+        return kept
+    spec = registry.resolve_generator(generator)
+    if spec.subject != subject:
+        raise ValueError(f"generator {generator!r} makes cases for {spec.subject}, not {subject}")
+    reference = registry.reference()[subject]
+    made = [c if isinstance(c, Case) else Case(c[0], c[1], "case") for c in spec.fn(rng, cases)]
+    answers = []
+    for index, one in enumerate(made):
+        expected = attempt(reference, *_fresh(one.args), **_fresh(one.kwargs))
+        if isinstance(expected, Raised) and "ValueError" not in expected.names:
+            # our own generator or reference is wrong
+            raise RuntimeError(f"the reference raised {expected} on case {index} ({one.label})")
+        answers.append(expected)
+    registry.oracle[key] = (made, answers)
+    return made, answers
 
 
 class _Tolerance:

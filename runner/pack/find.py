@@ -30,6 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from runner.distributions import EntryPoint, entry_points
 from runner.i18n import Msg, msg
 from runner.pack.pack import Pack
 
@@ -63,12 +64,10 @@ def find_pack(spec: str, module_dir: Path) -> Pack:
     raise PackNotFound(msg("pack.unknown", pack=spec, known=", ".join(sorted(points)) or "-"))
 
 
-def installed_packs() -> dict[str, Any]:
+def installed_packs() -> dict[str, EntryPoint]:
     """Entry points of the group, by name (the first of two distributions' same name)."""
-    from importlib.metadata import entry_points
-
-    out: dict[str, Any] = {}
-    for point in entry_points(group=GROUP):
+    out: dict[str, EntryPoint] = {}
+    for point in entry_points(GROUP):
         out.setdefault(point.name, point)
     return out
 
@@ -108,7 +107,7 @@ def _from_path(spec: str, module_dir: Path) -> Pack:
     return pack
 
 
-def _from_entry_point(spec: str, point: Any) -> Pack:
+def _from_entry_point(spec: str, point: EntryPoint) -> Pack:
     key = f"entry:{point.value}"
     if key in _FOUND:
         return _FOUND[key]
@@ -166,22 +165,15 @@ def _import_failed(spec: str, exc: BaseException) -> Msg:
     )
 
 
-def _shadowed(top: str, point: Any) -> dict[str, str] | None:
+def _shadowed(top: str, point: EntryPoint) -> dict[str, str] | None:
     """Where ``top`` would be imported from, when that is not the distribution that
     declares the entry point (a course's own ``checks/`` folder in the current directory,
     found first on the import path); None when it is, or when the install cannot say (an
     editable install lists no files of its packages)."""
     from runner.load import display_path
 
-    dist = getattr(point, "dist", None)
-    files = getattr(dist, "files", None) if dist is not None else None
-    if dist is None or not files:
-        return None
-    expected = [
-        Path(str(dist.locate_file(f))).resolve()
-        for f in files
-        if f.parts and f.parts[0] == top and f.name == "__init__.py" and len(f.parts) == 2
-    ] + [Path(str(dist.locate_file(f))).resolve() for f in files if str(f) == f"{top}.py"]
+    own = {f"{top}/__init__.py", f"{top}.py"}
+    expected = [point.locate(f).resolve() for f in point.files() if f in own]
     if not expected:
         return None
     loaded = sys.modules.get(top)

@@ -418,6 +418,9 @@ class Registry:
         self.twins: dict[str, TwinSpec] = {}
         self.generators: dict[str, GeneratorSpec] = {}
         self.challenges: dict[str, Callable[[np.random.Generator], list[dict[str, Any]]]] = {}
+        # the reference's answers to generated cases (runner.pack.contract.oracle): they
+        # depend on nothing that is judged, so they are computed once per process
+        self.oracle: dict[str, Any] = {}
 
     # -- registration -------------------------------------------------------------------
     def subject(self, name: str, *, uses: tuple[str, ...] = ()) -> Callable[[F], F]:

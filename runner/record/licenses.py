@@ -1,17 +1,11 @@
-"""Who made what a run depended on: versions and licenses, read from installed metadata.
-
-Each distribution's ``METADATA`` (RFC 822 headers) is read from the ``.dist-info`` directory
-beside its package, with a few lines of header parsing: ``importlib.metadata`` and
-``email.parser`` cost 30-45 ms to import, more than building and writing the evidence.
-"""
+"""Who made what a run depended on: versions and licenses, read from installed metadata
+(:mod:`runner.distributions`)."""
 
 from __future__ import annotations
 
 import functools
-import os
-import sys
-from collections.abc import Iterable
-from pathlib import Path
+
+from runner.distributions import headers_of
 
 NOT_REDISTRIBUTED = "used as an installed dependency; not redistributed with this evidence"
 # distribution -> the module it installs
@@ -24,56 +18,6 @@ RUNTIME_DEPENDENCIES = {
     "dulwich": "dulwich",
 }
 PRODUCER = "learn-llm-claims"
-
-
-def _normal(name: str) -> str:
-    return name.lower().replace("_", "-").replace(".", "-")
-
-
-def _headers(metadata: Path) -> dict[str, list[str]]:
-    """The header block of a METADATA file: name (lower-case) -> values, in order."""
-    out: dict[str, list[str]] = {}
-    last: str | None = None
-    with metadata.open(encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            if not line.strip():
-                break  # the body (the long description) follows the first blank line
-            if line[0] in " \t" and last is not None:
-                out[last][-1] += "\n" + line.strip()
-                continue
-            name, _, value = line.partition(":")
-            last = name.strip().lower()
-            out.setdefault(last, []).append(value.strip())
-    return out
-
-
-def _dist_info(dist: str, folders: Iterable[str]) -> Path | None:
-    wanted = _normal(dist)
-    for folder in folders:
-        try:
-            entries = os.scandir(folder)
-        except OSError:
-            continue
-        with entries:
-            for entry in entries:
-                name = entry.name
-                stem = name.removesuffix(".dist-info")  # "<name>-<version>"
-                if stem != name and _normal(stem.rsplit("-", 1)[0]) == wanted:
-                    metadata = Path(entry.path) / "METADATA"
-                    if metadata.is_file():
-                        return metadata
-    return None
-
-
-def headers_of(dist: str, module: str | None = None) -> dict[str, list[str]] | None:
-    """A distribution's metadata headers: beside its module first, then on sys.path."""
-    folders: list[str] = []
-    loaded = sys.modules.get(module) if module else None
-    if loaded is not None and getattr(loaded, "__file__", None):
-        folders.append(str(Path(str(loaded.__file__)).resolve().parent.parent))
-    folders += [p for p in sys.path if p and os.path.isdir(p)]
-    found = _dist_info(dist, folders)
-    return _headers(found) if found else None
 
 
 @functools.cache

@@ -1,0 +1,165 @@
+"""The reference's answers, kept for the faults of the same run.
+
+A fault replaces one function (and, through ``uses``, the reference functions that call it);
+every other function of the reference is the same code on the same inputs in the fault's run
+as in the reference's. Fault injection re-runs the claims a fault reaches, and most of their
+time is spent in functions it does not replace (a mask fault's claims still call the
+reference's flash attention on a (2048, 64) input). So the reference run records each call of
+each function, keyed by the function and the bytes of its arguments, with what it returned
+(or raised), the peak memory it was measured at and the arguments it modified; a fault's run
+answers a call of a function the fault does not reach from that record, and computes
+everything the fault reaches afresh, with the broken twin.
+
+Only our own code is remembered, in the judging process; a learner's functions are never.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import struct
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from runner.pack.registry import (
+    Implementation,
+    SubjectFn,
+    _copy,
+    _size,
+    measure_locally,
+    modified_locally,
+)
+
+Key = tuple[str, str, bytes]  # (how it was called, function, digest of the arguments)
+# Values (array elements, scalars) the record keeps, about 128 MiB of float64: the reference
+# run of a 65-claim pack keeps a few million; past this, calls run as they would without it.
+BUDGET = 2**24
+
+
+@dataclass
+class Answers:
+    """Calls of the reference, by key: ``(returned, value)`` or ``(raised, exception)``,
+    with the peak or the modified arguments the call was asked for."""
+
+    table: dict[Key, tuple[bool, Any, Any]] = field(default_factory=dict)
+    hits: int = 0
+    budget: int = BUDGET  # values kept in all; past it, further calls are not recorded
+    kept: int = 0
+
+    def remembering(self, impl: Implementation, names: Iterable[str]) -> Implementation:
+        """``impl`` (the reference) with every call of ``names`` recorded here."""
+        wanted = frozenset(names)
+        keep = {n: f for n, f in impl.functions.items() if n in wanted}
+        return _wrapped(impl, keep, self, record=True)
+
+    def answering(self, impl: Implementation, reached: Iterable[str]) -> Implementation:
+        """``impl`` (a fault's) with the calls of the functions outside ``reached`` answered
+        from what the reference returned; the reached ones run as they are."""
+        skip = frozenset(reached)
+        keep = {n: f for n, f in impl.functions.items() if n not in skip}
+        return _wrapped(impl, keep, self, record=False)
+
+
+def worth_recording(
+    claims: Iterable[tuple[str, tuple[str, ...]]], faults: Iterable[frozenset[str]]
+) -> dict[str, frozenset[str]]:
+    """Claim id -> the functions whose calls in that claim a fault's run will ask for again:
+    those it needs that some fault reaching the claim does not reach. ``claims`` are (id,
+    the subjects its check needs); ``faults`` the subjects each fault reaches."""
+    out: dict[str, frozenset[str]] = {}
+    reach = list(faults)
+    for claim_id, needs in claims:
+        wanted: set[str] = set()
+        for reached in reach:
+            if reached.intersection(needs):  # the fault re-runs this claim
+                wanted.update(n for n in needs if n not in reached)
+        if wanted:
+            out[claim_id] = frozenset(wanted)
+    return out
+
+
+def _wrapped(
+    impl: Implementation, functions: Mapping[str, SubjectFn], answers: Answers, record: bool
+) -> Implementation:
+    swapped = dict(impl.functions)
+    for name, fn in functions.items():
+        swapped[name] = _Answered(name, fn, answers, record)
+    return replace(impl, functions=swapped)
+
+
+class _Answered:
+    """One of our functions, answered from the reference's record when it can be."""
+
+    def __init__(self, name: str, fn: SubjectFn, answers: Answers, record: bool) -> None:
+        self.name, self.fn, self.answers, self.record = name, fn, answers, record
+        self.__wrapped__ = fn
+        self.__signature__ = inspect.signature(fn)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._answer("call", args, kwargs, lambda: (self.fn(*args, **kwargs), None))
+
+    def measured(self, *args: Any, **kwargs: Any) -> tuple[Any, int | None]:
+        value, peak = self._answer(
+            "measured", args, kwargs, lambda: measure_locally(self.fn, *args, **kwargs)
+        )
+        return value, peak
+
+    def modifies(self, *args: Any, **kwargs: Any) -> tuple[Any, list[str]]:
+        value, changed = self._answer(
+            "modifies", args, kwargs, lambda: modified_locally(self.fn, *args, **kwargs)
+        )
+        return value, list(changed)
+
+    def _answer(
+        self, how: str, args: tuple[Any, ...], kwargs: dict[str, Any], call: Callable[[], Any]
+    ) -> Any:
+        key = (how, self.name, digest(args, kwargs))
+        if key in self.answers.table:
+            returned, value, extra = self.answers.table[key]
+            self.answers.hits += 1
+            if not returned:
+                raise value.with_traceback(None)
+            return _copy(value) if how == "call" else (_copy(value), extra)
+        if not self.record:
+            result = call()
+            return result[0] if how == "call" else result
+        try:
+            value, extra = call()
+        except Exception as exc:
+            self.answers.table[key] = (False, exc, None)
+            raise
+        size = _size(value)
+        if self.answers.kept + size <= self.answers.budget:
+            self.answers.kept += size
+            self.answers.table[key] = (True, _copy(value), extra)
+        return value if how == "call" else (value, extra)
+
+
+def digest(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes:
+    """The arguments of a call, as bytes that differ whenever the arguments do: arrays by
+    dtype, shape and bytes; containers, numbers and strings with their types."""
+    h = hashlib.blake2b(digest_size=20)
+    stack: list[Any] = [("kwargs", sorted(kwargs.items())), ("args", list(args))]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, np.ndarray):
+            h.update(b"A" + item.dtype.str.encode() + repr(item.shape).encode())
+            h.update(np.ascontiguousarray(item).tobytes())
+        elif isinstance(item, np.generic):
+            h.update(b"G" + item.dtype.str.encode() + item.tobytes())
+        elif isinstance(item, list | tuple):
+            h.update(f"{type(item).__name__}[{len(item)}]".encode())
+            stack.extend(reversed(item))
+        elif isinstance(item, dict):
+            h.update(f"dict[{len(item)}]".encode())
+            stack.extend(reversed(list(item.items())))
+        elif isinstance(item, bool | int | str | bytes | type(None)):
+            h.update(f"{type(item).__name__}:{item!r}".encode())
+        elif isinstance(item, float):
+            h.update(b"f" + struct.pack("<d", item))
+        else:  # not a value we can key on: never answered from the record
+            h.update(f"{type(item).__qualname__}@{id(item)}".encode())
+    return h.digest()

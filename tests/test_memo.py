@@ -1,0 +1,98 @@
+"""The reference's record of calls, as the faults of a run use it (runner.memo)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from runner.memo import Answers, digest, worth_recording
+from runner.pack import Implementation
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ((np.arange(3.0),), (np.arange(3),)),  # dtype
+        ((np.zeros((2, 3)),), (np.zeros((3, 2)),)),  # shape
+        ((np.array([0.0]),), (np.array([-0.0]),)),  # bytes
+        ((1,), (1.0,)),  # type
+        ((True,), (1,)),
+        (([1, 2],), ((1, 2),)),  # list or tuple
+        ((np.int32(7),), (np.int64(7),)),
+        (("ab",), (b"ab",)),
+        (([[1], [2]],), ([[1, 2]],)),  # nesting
+    ],
+)
+def test_arguments_that_differ_have_different_digests(a, b):
+    assert digest(a, {}) != digest(b, {})
+
+
+def test_keyword_and_positional_arguments_are_told_apart():
+    assert digest((1,), {}) != digest((), {"x": 1})
+    assert digest((), {"x": 1, "y": 2}) == digest((), {"y": 2, "x": 1})
+
+
+def _impl(calls: list[str]) -> Implementation:
+    def f(x: np.ndarray) -> np.ndarray:
+        calls.append("f")
+        return x * 2
+
+    def g(x: np.ndarray) -> np.ndarray:
+        calls.append("g")
+        if x.size == 0:
+            raise ValueError("empty")
+        return x + 1
+
+    return Implementation("reference", "reference", {"f": f, "g": g})
+
+
+def test_a_recorded_call_is_answered_a_reached_one_runs_again():
+    calls: list[str] = []
+    answers = Answers()
+    reference = answers.remembering(_impl(calls), ["f", "g"])
+    assert reference["f"](np.ones(2)).tolist() == [2.0, 2.0]
+    with pytest.raises(ValueError):
+        reference["g"](np.ones(0))
+    assert calls == ["f", "g"]
+    fault = answers.answering(_impl(calls), reached=["g"])
+    out = fault["f"](np.ones(2))
+    assert out.tolist() == [2.0, 2.0] and calls == ["f", "g"]  # answered, not run
+    out[0] = 99.0  # the answer is a copy: the record is not changed through it
+    assert fault["f"](np.ones(2)).tolist() == [2.0, 2.0]
+    fault["g"](np.ones(1))  # reached: runs
+    assert calls[-1] == "g"
+    assert fault["f"](np.ones(3)).tolist() == [2.0, 2.0, 2.0]  # not recorded: runs
+    assert calls[-1] == "f"
+
+
+def test_a_recorded_exception_is_raised_again():
+    calls: list[str] = []
+    answers = Answers()
+    answers.remembering(_impl(calls), ["g"])  # nothing recorded yet
+    reference = answers.remembering(_impl(calls), ["g"])
+    with pytest.raises(ValueError):
+        reference["g"](np.ones(0))
+    fault = answers.answering(_impl(calls), reached=[])
+    with pytest.raises(ValueError, match="empty"):
+        fault["g"](np.ones(0))
+    assert calls == ["g"]
+
+
+def test_past_its_budget_the_record_keeps_nothing_more():
+    calls: list[str] = []
+    answers = Answers(budget=3)
+    reference = answers.remembering(_impl(calls), ["f"])
+    reference["f"](np.ones(2))
+    reference["f"](np.ones(5))  # over the budget: not kept
+    fault = answers.answering(_impl(calls), reached=[])
+    fault["f"](np.ones(2))
+    fault["f"](np.ones(5))
+    assert calls == ["f", "f", "f"]
+
+
+def test_only_claims_a_fault_reaches_record_and_only_what_it_does_not_reach():
+    plan = worth_recording(
+        [("a", ("f", "g")), ("b", ("g",)), ("c", ("h",))],
+        [frozenset({"g"}), frozenset({"h"})],
+    )
+    assert plan == {"a": frozenset({"f"})}
