@@ -211,13 +211,16 @@ def metric_name(claim_id: str, measure: str, metric: str | None) -> str:
 
 def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem]:
     """(field, message, path) for every way ``inputs`` fails to fit the check's signature."""
-    params = spec.input_parameters()
+    every = spec.input_parameters()
+    # a check taking **kwargs takes any name; *args binds none (inputs are passed by name)
+    open_ended = any(p.kind is p.VAR_KEYWORD for p in every.values())
+    params = {n: p for n, p in every.items() if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)}
     out: list[InputProblem] = []
     for name in inputs:
         if name in INJECTED:
             message = msg("claim.injected_input", name=name)
             out.append((f"inputs.{name}", message, ("inputs", name)))
-        elif name not in params:
+        elif name not in params and not open_ended:
             expected: Msg | str = ", ".join(params) or msg("claim.no_inputs")
             out.append(
                 (
@@ -232,8 +235,11 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem
     hints, bounded = _hints(spec), _hints(spec, extras=True)
     for name, value in inputs.items():
         if name in params and name in hints:
+            adapter = _adapter(bounded[name])
+            if adapter is None:  # a type no claim file can hold (np.ndarray): the check's own
+                continue
             try:
-                _adapter(bounded[name]).validate_python(value, strict=True)
+                adapter.validate_python(value, strict=True)
             except ValidationError as exc:
                 err = exc.errors()[0]
                 where = "".join(f"[{p}]" for p in err["loc"])
@@ -267,13 +273,22 @@ def _input_message(err: Any, annotation: Any, value: Any) -> Msg:
 @functools.cache
 def _hints(spec: CheckSpec, extras: bool = False) -> dict[str, Any]:
     # once per check, not per claim: evaluating a check's annotations costs ~0.1 ms; with
-    # extras, the bounds a check puts on its inputs (Annotated) come too
-    return typing.get_type_hints(spec.fn, include_extras=extras)
+    # extras, the bounds a check puts on its inputs (Annotated) come too. A pack's
+    # annotation that cannot be evaluated (a name only imported under TYPE_CHECKING) leaves
+    # the inputs unchecked by type, as an unannotated check does.
+    try:
+        return typing.get_type_hints(spec.fn, include_extras=extras)
+    except Exception:
+        return {}
 
 
 @functools.cache
-def _adapter(annotation: Any) -> TypeAdapter[Any]:
-    return TypeAdapter(annotation)
+def _adapter(annotation: Any) -> TypeAdapter[Any] | None:
+    """How pydantic validates ``annotation``; None for a type it cannot (np.ndarray)."""
+    try:
+        return TypeAdapter(annotation)
+    except Exception:
+        return None
 
 
 def _type_name(annotation: Any) -> str:

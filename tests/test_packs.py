@@ -364,3 +364,86 @@ def test_installed_packs_are_read_from_the_entry_points_files():
     points = installed_packs()
     assert points["design-tradeoffs"].value == "checks:pack"
     assert points["design-tradeoffs"].dist_info.name.startswith("learn_llm_claims")
+
+
+# -- packs written in other styles --------------------------------------------------------------
+SINGLE_FILE_PACK = '''
+"""A pack in one file, its checks annotated with types a claim file cannot hold."""
+from typing import Any
+
+import numpy as np
+
+from runner.pack import Implementation, Measurements, Pack, attempt
+
+PACK = Pack("one-file")
+
+
+@PACK.subject("double")
+def double(x):
+    return np.asarray(x, dtype=np.float64) * 2
+
+
+@PACK.subject("quadruple", uses=("double",))
+def quadruple(x, *, double):
+    return double(double(x))
+
+
+@PACK.check("doubles", needs=("quadruple",), measures=("value", "refused"))
+def doubles(impl: Implementation, x: np.ndarray, **options: Any) -> Measurements:
+    refused = attempt(impl["quadruple"], "not a number")
+    return {"value": np.asarray(impl["quadruple"](x)).tolist(), "refused": refused}
+
+
+@PACK.twin("double-adds", replaces="double", explanation={"zh": "加了", "en": "adds"},
+           where={"zh": "阶段一", "en": "stage 1"})
+def double_adds(x):
+    return np.asarray(x, dtype=np.float64) + 2
+'''
+
+
+def test_a_single_file_pack_with_plain_annotations_and_options_runs(tmp_path):
+    module = tmp_path / "07-double"
+    module.mkdir()
+    (module / "pack.py").write_text(SINGLE_FILE_PACK, encoding="utf-8")
+    (module / "module.yaml").write_text(
+        "id: 07-double\ntitle: {zh: 加倍, en: doubling}\nversion: 1\nchapter: ch.txt\n"
+        "pack: ./pack.py\n",
+        encoding="utf-8",
+    )
+    (module / "ch.txt").write_text("第 7 章\n", encoding="utf-8")
+    (module / "1-double.yaml").write_text(
+        "proposition: 1\nstage: {zh: 阶段一, en: stage 1}\ntitle: {zh: 加倍, en: doubling}\n"
+        "claims:\n  - id: double.four\n    statement: {zh: 四倍, en: four times}\n"
+        "    check: doubles\n    inputs: {x: [1.0, 2.0], verbose: true}\n    expect:\n"
+        "      - {measure: value, value: [4.0, 8.0], tolerance: {kind: exact}, source: test}\n"
+        "      - {measure: refused, tolerance: {kind: raises, error: ValueError}, source: test}\n",
+        encoding="utf-8",
+    )
+    (module / "faults.yaml").write_text(
+        "faults:\n  - id: double-adds\n    title: {zh: 加, en: adds}\n    replaces: double\n"
+        "    expected_signal: {zh: 错, en: wrong}\n    catchers: [double.four]\n    observed:\n"
+        "      - claim: double.four\n        measure: value\n"
+        "        value: [5.0, 6.0]\n        tolerance: {kind: exact}\n"
+        "        fact: {zh: '{double.four/value}', en: '{double.four/value}'}\n",
+        encoding="utf-8",
+    )
+    forget()
+    (pack,) = api.load_claims([module])
+    run = api.run_packs([pack], api.Reference())
+    assert [r.status for r in run.results] == ["passed"], run.results[0].reason
+    (fault,) = run.packs[0].faults or []
+    assert fault.caught and fault.observed_as_declared  # a fault reaches its callers (uses)
+
+
+def test_a_path_pack_that_imports_itself_by_name_is_told_how_to_import(tmp_path):
+    module = tmp_path / "08-self"
+    shutil.copytree(EXAMPLE, module, ignore=shutil.ignore_patterns("__pycache__"))
+    checks = module / "pack" / "checks.py"
+    checks.write_text(
+        checks.read_text("utf-8").replace("from . import pack", "from pack import pack"), "utf-8"
+    )
+    forget()
+    _, problems = api.load_each([module])
+    (problem,) = problems
+    assert problem.message.code == "pack.absolute_self_import"
+    assert "relatively" in problem.render(__import__("runner.i18n").i18n.catalog("en"))

@@ -35,7 +35,7 @@ from runner.i18n import Msg, msg
 from runner.pack.pack import Pack
 
 GROUP = "learn_llm_claims.packs"
-PACK_ATTRIBUTE = "pack"  # what a module named by path or by import holds
+PACK_ATTRIBUTE = "pack"  # what a module named by path or by import holds (or PACK)
 _MODULE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _FOUND: dict[str, Pack] = {}  # resolved key (a path, an entry point, a module) -> the pack
 
@@ -100,9 +100,13 @@ def _from_path(spec: str, module_dir: Path) -> Pack:
     try:
         spec_.loader.exec_module(module)
     except Exception as exc:
-        sys.modules.pop(name, None)
+        for loaded in [m for m in sys.modules if m == name or m.startswith(f"{name}.")]:
+            del sys.modules[loaded]
+        if isinstance(exc, ModuleNotFoundError) and exc.name in (target.stem, target.name):
+            # the pack imports itself by its folder's name: it is imported under another
+            raise PackNotFound(msg("pack.absolute_self_import", pack=spec, name=exc.name)) from None
         raise PackNotFound(_import_failed(spec, exc)) from None
-    pack = _the_pack(getattr(module, PACK_ATTRIBUTE, None), spec)
+    pack = _the_pack(_held(module), spec)
     _FOUND[key] = pack
     return pack
 
@@ -120,7 +124,7 @@ def _from_entry_point(spec: str, point: EntryPoint) -> Pack:
     except Exception as exc:
         raise PackNotFound(_import_failed(spec, exc)) from None
     if isinstance(loaded, ModuleType):
-        loaded = getattr(loaded, PACK_ATTRIBUTE, None)
+        loaded = _held(loaded)
     pack = _the_pack(loaded, spec)
     _FOUND[key] = pack
     return pack
@@ -140,7 +144,7 @@ def _from_module(spec: str) -> Pack:
         raise
     except Exception as exc:
         raise PackNotFound(_import_failed(spec, exc)) from None
-    pack = _the_pack(getattr(module, PACK_ATTRIBUTE, None), spec)
+    pack = _the_pack(_held(module), spec)
     _FOUND[key] = pack
     return pack
 
@@ -149,6 +153,12 @@ def _the_pack(found: Any, spec: str) -> Pack:
     if not isinstance(found, Pack):
         raise PackNotFound(msg("pack.not_a_pack", pack=spec, attribute=PACK_ATTRIBUTE))
     return found
+
+
+def _held(module: ModuleType) -> Any:
+    """The Pack a module holds: as ``pack``, else as ``PACK``."""
+    found = getattr(module, PACK_ATTRIBUTE, None)
+    return found if found is not None else getattr(module, PACK_ATTRIBUTE.upper(), None)
 
 
 def _import_failed(spec: str, exc: BaseException) -> Msg:
