@@ -35,17 +35,18 @@ from runner.pack.find import is_path
 FORMAT = "learn-llm.gradescope-bundle.v1"
 SKIPPED = ("__pycache__",)
 EPOCH = (1980, 1, 1, 0, 0, 0)  # the zip format's first date: entries carry no build time
-MESSAGES = (
-    "judging",
-    "no_submission",
-    "not_python",
-    "no_python",
-    "no_entry",
-    "several",
-    "too_many",
-    "deadline",
-    "no_result",
-)
+# what autograder.py may say, by its name there: templates in the results' language
+MESSAGES = {
+    "judging": "bundle.ag.judging",
+    "no_submission": "bundle.ag.no_submission",
+    "not_python": "bundle.ag.not_python",
+    "no_python": "bundle.ag.no_python",
+    "no_entry": "bundle.ag.no_entry",
+    "several": "bundle.ag.several",
+    "too_many": "bundle.ag.too_many",
+    "deadline": "bundle.ag.deadline",
+    "no_result": "bundle.ag.no_result",
+}
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def entries(
         "deadline_s": options.deadline_s,
         "run_options": list(options.run_options),
         # templates (str.format), filled in the container, where there is no catalogue
-        "messages": {k: str(words.entries[f"bundle.ag.{k}"]) for k in MESSAGES},
+        "messages": {k: str(words.entries[code]) for k, code in MESSAGES.items()},
     }
     out["bundle.json"] = (json.dumps(config, ensure_ascii=False, indent=2) + "\n").encode()
     return out
