@@ -109,7 +109,9 @@ def build(work: Path) -> tuple[Path, dict[str, str]]:
         [sys.executable, "-m", "runner", "scaffold", "23-design-tradeoffs", "--reference"],
         capture_output=True, text=True, check=True, env=env, cwd=ROOT,
     ).stdout  # fmt: skip
-    softmax = (ROOT / "tests" / "data" / "course" / "softmax_learner.py").read_text().split('"""', 2)[2]
+    softmax = (
+        (ROOT / "tests" / "data" / "course" / "softmax_learner.py").read_text().split('"""', 2)[2]
+    )
     correct = scaffold + "\n" + softmax
     wrong = correct + (
         "\n\n_right_softmax = softmax_temperature\n\n\n"
