@@ -103,7 +103,7 @@ def cmd_report(args: argparse.Namespace, words: Catalog) -> int:
     path = Path(args.evidence)
     if not path.is_file():
         raise UsageError("use.no_such_file", path=display_path(path))
-    refuse_overwriting([args.html], [path])
+    refuse_overwriting([args.html], [path, *([Path(args.reference)] if args.reference else [])])
     evidence = read_json(path)
     problems = schema_problems(evidence)
     if problems:

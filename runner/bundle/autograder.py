@@ -131,7 +131,7 @@ def valid(results: Path) -> bool:
         data = json.loads(results.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return isinstance(data, dict) and isinstance(data.get("score"), int | float)
+    return isinstance(data, dict) and isinstance(data.get("score"), (int, float))  # 3.8 too
 
 
 def write_fallback(results: Path, message: str, started: float) -> None:
