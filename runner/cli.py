@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "list": ("runner.cmd_misc", "add_list_arguments", "cmd_list"),
     "scaffold": ("runner.cmd_misc", "add_scaffold_arguments", "cmd_scaffold"),
     "report": ("runner.cmd_misc", "add_report_arguments", "cmd_report"),
+    "bundle": ("runner.cmd_bundle", "add_arguments", "cmd_bundle"),
 }
 
 

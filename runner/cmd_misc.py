@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.commands import final_code, load_each
-from runner.errors import UsageError
+from runner.errors import ClaimsError, UsageError
 from runner.exits import EXIT_OK
 from runner.files import refuse_overwriting
 from runner.i18n import Catalog
@@ -94,6 +94,7 @@ def add_report_arguments(parser: argparse.ArgumentParser, words: Catalog) -> Non
     parser.add_argument("evidence", metavar="EVIDENCE.json", help=words("help.report.evidence"))
     parser.add_argument("--html", required=True, metavar="OUT.html", help=words("help.report.html"))
     parser.add_argument("--claims", default="claims/", metavar="DIR", help=words("help.claims"))
+    parser.add_argument("--reference", metavar="EVIDENCE.json", help=words("help.report.reference"))
 
 
 def cmd_report(args: argparse.Namespace, words: Catalog) -> int:
@@ -102,21 +103,53 @@ def cmd_report(args: argparse.Namespace, words: Catalog) -> int:
     path = Path(args.evidence)
     if not path.is_file():
         raise UsageError("use.no_such_file", path=display_path(path))
-    refuse_overwriting([args.html], [path])
+    refuse_overwriting([args.html], [path, *([Path(args.reference)] if args.reference else [])])
     evidence = read_json(path)
     problems = schema_problems(evidence)
     if problems:
         raise UsageError("use.not_evidence", path=display_path(path), problem=problems[0])
-    html.write(evidence, Path(args.html), words, _figures(evidence, Path(args.claims)))
+    reference, note = _reference(evidence, path, args.reference, words)
+    figures = _figures(evidence, Path(args.claims))
+    html.write(evidence, Path(args.html), words, figures, reference, note)
     print(words("report.wrote", path=display_path(Path(args.html))))
     return EXIT_OK
+
+
+def _reference(
+    evidence: dict[str, Any], path: Path, named: str | None, words: Catalog
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The module's reference evidence to draw beside a learner's or a fault's, and a line
+    saying where it came from or why there is none. Looked for as ``--reference``, else as
+    the reference's file name (``<module>-v<version>.json``) beside the evidence, then in
+    ``evidence/``; used only when it is the reference's, of the same claim pack."""
+    impl = evidence.get("implementation")
+    if not isinstance(impl, dict) or impl.get("kind", "reference") == "reference":
+        return None, None
+    pack = evidence.get("claim_pack") or {}
+    name = f"{evidence.get('module')}-v{pack.get('version')}.json"
+    candidates = [Path(named)] if named else [path.parent / name, Path("evidence") / name]
+    found = next((c for c in candidates if c.is_file()), None)
+    if found is None:
+        return None, words("html.reference.none", path=display_path(candidates[-1]))
+    shown = display_path(found)
+    try:
+        reference = read_json(found)
+    except ClaimsError as exc:
+        return None, words("html.reference.unreadable", path=shown, problem=exc.render(words))
+    problems = schema_problems(reference)
+    if problems:
+        return None, words("html.reference.unreadable", path=shown, problem=problems[0])
+    theirs = reference.get("claim_pack") or {}
+    same = all(theirs.get(k) == pack.get(k) for k in ("module", "version", "expectations_sha256"))
+    if reference.get("implementation", {}).get("kind") != "reference" or not same:
+        return None, words("html.reference.other", path=shown)
+    return reference, words("html.reference.found", path=shown)
 
 
 def _figures(evidence: dict[str, Any], claims: Path) -> list[FigureSpec]:
     """The figures of the evidence's pack: the pack of the module of that id under
     ``claims``, else the installed pack the evidence names; none when neither is found (the
     page is still written, without them)."""
-    from runner.errors import ClaimsError
     from runner.pack.find import PackNotFound, find_pack, is_path
 
     module = evidence.get("module")

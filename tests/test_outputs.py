@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -102,10 +103,16 @@ class Page(HTMLParser):
         self.external: list[str] = []
         self.tags: list[str] = []
         self.text: list[str] = []
+        self.folded = 0  # how many <details> the parser is inside
+        self.open_claims: list[str] = []  # claims shown without opening anything
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags.append(tag)
         values = dict(attrs)
+        if tag == "details":
+            self.folded += 1
+        if tag == "section" and "claim" in (values.get("class") or "") and not self.folded:
+            self.open_claims.append(values.get("id") or "")
         if tag == "svg":
             self.svgs += 1
         if values.get("id"):
@@ -116,6 +123,10 @@ class Page(HTMLParser):
                 self.external.append(f"{tag} {name}={link}")
         if tag in ("link", "script", "iframe", "img") and tag != "img":
             self.external.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "details":
+            self.folded -= 1
 
     def handle_data(self, data: str) -> None:
         self.text.append(data)
@@ -130,15 +141,49 @@ def evidence_doc(tmp_path_factory) -> dict:
     return json.loads((out / EVIDENCE_NAME).read_text(encoding="utf-8"))
 
 
-def test_report_is_self_contained_with_every_claim_and_four_figures(cli, tmp_path, evidence_doc):
-    pytest.importorskip("matplotlib")
-    evidence = tmp_path / "ev.json"
-    evidence.write_text(json.dumps(evidence_doc), encoding="utf-8")
-    page_path = tmp_path / "report.html"
-    result = cli("report", str(evidence), "--html", str(page_path))
+@pytest.fixture(scope="module")
+def learner_doc(tmp_path_factory) -> dict:
+    """A learner's evidence: the reference scaffold whose softmax_temperature computes in
+    float16 (the chapter's low-temperature-underflow mistake), judged for real."""
+    from runner.cli import main
+
+    out = tmp_path_factory.mktemp("learner")
+    source = io.StringIO()
+    with contextlib.redirect_stdout(source):
+        assert main(["scaffold", MODULE.name, "--reference", "--claims", str(CLAIMS)]) == 0
+    mine = out / "mine.py"
+    mine.write_text(
+        source.getvalue() + "\n\n_right_softmax = softmax_temperature\n\n\n"
+        "def softmax_temperature(logits, temperature):\n"
+        "    return _right_softmax(np.asarray(logits).astype(np.float16), temperature)\n",
+        encoding="utf-8",
+    )
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["run", str(CLAIMS), "--impl", str(mine), "--out", str(out)]) == 1
+    (path,) = out.glob(f"{MODULE.name}-v*.mine.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def report_page(
+    cli, folder: Path, doc: dict, *args: str, name: str = "ev.json"
+) -> tuple[str, Page]:
+    evidence = folder / name
+    evidence.write_text(json.dumps(doc), encoding="utf-8")
+    page_path = folder / "report.html"
+    result = cli("report", str(evidence), "--html", str(page_path), "--claims", str(CLAIMS), *args)
     assert result.code == 0, result.err
+    text = page_path.read_text(encoding="utf-8")
     page = Page()
-    page.feed(page_path.read_text(encoding="utf-8"))
+    page.feed(text)
+    return text, page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_report_is_self_contained_with_every_claim_and_four_figures(
+    cli, tmp_path, evidence_doc, lang
+):
+    pytest.importorskip("matplotlib")
+    _, page = report_page(cli, tmp_path, evidence_doc, "--lang", lang)
     claim_ids = [c["id"] for c in evidence_doc["claims"]]
     assert set(claim_ids) <= set(page.ids)
     for name in ("temperature", "mask", "memory", "faults"):
@@ -146,10 +191,11 @@ def test_report_is_self_contained_with_every_claim_and_four_figures(cli, tmp_pat
     assert page.svgs == 4
     assert page.external == []
     text = " ".join(page.text)
-    for claim in evidence_doc["claims"]:
-        assert claim["statement"]["en"] in text
-        assert claim["statement"]["zh"] in text
-    assert "12/12 caught" in text
+    other = "zh" if lang == "en" else "en"
+    for claim in evidence_doc["claims"]:  # in the reader's language, and only in it
+        assert claim["statement"][lang] in text
+        assert claim["statement"][other] not in text
+    assert ("12/12 caught" if lang == "en" else "12 个中捕获 12 个") in text
 
 
 def test_report_of_failing_evidence_shows_the_failures_first(cli, tmp_path, evidence_doc):
@@ -157,14 +203,83 @@ def test_report_of_failing_evidence_shows_the_failures_first(cli, tmp_path, evid
     doc = json.loads(json.dumps(evidence_doc))
     last = doc["claims"][-1]
     last["status"] = "failed"
-    evidence = tmp_path / "ev.json"
-    evidence.write_text(json.dumps(doc), encoding="utf-8")
-    page_path = tmp_path / "report.html"
-    assert cli("report", str(evidence), "--html", str(page_path)).code == 0
-    page = Page()
-    page.feed(page_path.read_text(encoding="utf-8"))
+    _, page = report_page(cli, tmp_path, doc)
     claim_ids = [i for i in page.ids if i in {c["id"] for c in doc["claims"]}]
     assert claim_ids[0] == last["id"]
+
+
+def test_a_learners_figures_are_drawn_beside_the_references(
+    cli, tmp_path, evidence_doc, learner_doc
+):
+    """The reference's evidence found beside the learner's (by its file name) is drawn in the
+    figures: its curves in the temperature plot, its weights beside the learner's."""
+    pytest.importorskip("matplotlib")
+    (tmp_path / EVIDENCE_NAME).write_text(json.dumps(evidence_doc), encoding="utf-8")
+    failed = {c["id"] for c in learner_doc["claims"] if c["status"] == "failed"}
+    assert {"temperature.table", "contract.softmax-temperature"} <= failed
+
+    html_text, page = report_page(cli, tmp_path, learner_doc, "--lang", "en")
+
+    text = " ".join(page.text)
+    assert f"{EVIDENCE_NAME}: drawn beside this run in the figures" in text
+    figures = {name: _figure_svg(html_text, name) for name in ("temperature", "mask", "memory")}
+    for svg in figures.values():
+        assert ">reference<" in svg
+    assert ">yours<" in figures["mask"] and ">reference<" in figures["mask"]
+    assert "rel. diff." in figures["temperature"]  # float16's rounding, against the reference's
+    assert "figure-faults" not in page.ids  # a learner's evidence has no faults
+    # the diagnosis is not the chapter's erratum, and each is labelled as what it is
+    assert html_text.count("class='diagnosis'") >= len(failed) - 1
+    assert "class='erratum'" in html_text
+    assert "diagnosis of your code" in text and "the chapter's text and the run" in text
+
+
+def _figure_svg(page: str, name: str) -> str:
+    start = page.index(f"<figure id='figure-{name}'")
+    return page[start : page.index("</figure>", start)]
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (None, "no reference evidence found"),
+        ("other-pack", "is evidence of another claim pack"),
+        ("not-reference", "is evidence of another claim pack"),
+    ],
+)
+def test_without_a_usable_reference_the_figures_show_the_learner_alone(
+    cli, tmp_path, evidence_doc, learner_doc, change, said, monkeypatch
+):
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)  # no evidence/ here: only what the test puts down
+    if change is not None:
+        reference = json.loads(json.dumps(evidence_doc))
+        if change == "other-pack":
+            reference["claim_pack"]["expectations_sha256"] = "0" * 64
+        else:
+            reference["implementation"] = learner_doc["implementation"]
+        (tmp_path / "elsewhere").mkdir()
+        (tmp_path / "elsewhere" / "ref.json").write_text(json.dumps(reference), encoding="utf-8")
+        extra = ("--reference", str(tmp_path / "elsewhere" / "ref.json"))
+    else:
+        extra = ()
+
+    html_text, page = report_page(cli, tmp_path, learner_doc, "--lang", "en", *extra)
+
+    assert said in " ".join(page.text)
+    assert ">reference<" not in _figure_svg(html_text, "mask")
+
+
+def test_report_page_is_not_needlessly_tall(cli, tmp_path, evidence_doc, learner_doc):
+    """Passing claims fold by proposition; measurements that passed fold under a failed
+    claim: the page's open text is what needs reading (the reference's page was over
+    16,000 px tall in Chromium with every claim open)."""
+    pytest.importorskip("matplotlib")
+    for doc in (evidence_doc, learner_doc):
+        _, page = report_page(cli, tmp_path, doc, "--lang", "en")
+        failing = {c["id"] for c in doc["claims"] if c["status"] != "passed"}
+        assert set(page.open_claims) == failing
+        assert len(page.open_claims) == len(failing)
 
 
 def test_report_without_matplotlib_says_how_to_install_it(cli, tmp_path, evidence_doc, monkeypatch):

@@ -11,7 +11,7 @@ minimal pack.
 
 from runner.pack.contract import Case, case
 from runner.pack.outcome import BoundaryError, ForeignError, ForeignNotImplemented, Raised, attempt
-from runner.pack.pack import ClaimRecords, FigureSpec, Pack, Scaffold
+from runner.pack.pack import ClaimRecords, FigureData, FigureSpec, Pack, Scaffold
 from runner.pack.registry import (
     CallLog,
     CallRecord,
@@ -34,6 +34,7 @@ __all__ = [
     "Case",
     "CheckSpec",
     "ClaimRecords",
+    "FigureData",
     "FigureSpec",
     "ForeignError",
     "ForeignNotImplemented",

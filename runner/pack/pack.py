@@ -6,7 +6,8 @@ A pack is maintainers' code, trusted like the engine. It holds
   (``@pack.subject``), checks (``@pack.check``), the module's faults and other learner
   mistakes (``@pack.twin``, ``@pack.mistake``), input generators (``@pack.generator``) and
   challenges (``@pack.challenge``);
-* the **figures** its report draws (``@pack.figure``), from the claims of an evidence file;
+* the **figures** its report draws (``@pack.figure``), from the claims of an evidence file
+  and, for a learner's or a fault's, the reference's beside them (:class:`FigureData`);
 * the **scaffold** a learner starts from: the contract text in both languages and the
   preamble of imports its functions' signatures need (:class:`Scaffold`);
 * its words in both languages travel with what they describe: each twin's explanation, each
@@ -36,7 +37,27 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 # claim id -> that claim's record in an evidence file (as JSON data)
 ClaimRecords = Mapping[str, Mapping[str, Any]]
-DrawFn = Callable[[ClaimRecords], "Figure | None"]
+DrawFn = Callable[["FigureData"], "Figure | None"]
+
+
+@dataclass(frozen=True)
+class FigureData:
+    """What a figure is drawn from: records, never a new run.
+
+    ``claims`` are the claims of the evidence the page shows; ``reference`` those of the
+    module's reference evidence for the same claim pack when the page shows another
+    implementation (a learner's file, a fault), so that a figure can draw the learner's
+    values beside the reference's; None on the reference's own page, or when no such
+    evidence was found. ``lang`` is the reader's: labels drawn in the figure are picked in
+    it (:meth:`pick`).
+    """
+
+    claims: ClaimRecords
+    reference: ClaimRecords | None = None
+    lang: Literal["zh", "en"] = "zh"
+
+    def pick(self, text: Bilingual) -> str:
+        return str(text.get(self.lang) or text.get("en") or "")
 
 
 @dataclass(frozen=True)
@@ -56,7 +77,7 @@ class Scaffold:
 
 @dataclass(frozen=True)
 class FigureSpec:
-    """A figure of the pack's report: drawn from the claims' records, captioned in both
+    """A figure of the pack's report: drawn from :class:`FigureData`, captioned in both
     languages. ``draw`` returns None when the evidence lacks what it needs."""
 
     name: str
@@ -159,7 +180,10 @@ class Pack:
     def figure(
         self, name: str, *, caption: Bilingual, claims: tuple[str, ...] = ()
     ) -> Callable[[F], F]:
-        """``fn(claims_by_id) -> matplotlib Figure | None``: a figure of the report."""
+        """``fn(data: FigureData) -> matplotlib Figure | None``: a figure of the report,
+        drawn from ``data.claims`` (and ``data.reference``, the reference's claims, when the
+        page shows a learner's or a fault's evidence); None when the records lack what it
+        needs. ``claims`` names the claims it draws from."""
 
         def register(fn: F) -> F:
             if name in self.figures:

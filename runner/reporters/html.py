@@ -2,16 +2,23 @@
 
 Everything is inline (CSS, and the figures as SVG), so the page opens offline and can be
 attached to a grade. Figures need matplotlib (the ``[report]`` extra); the page is built
-only from the evidence, never by re-running anything.
+only from evidence (the file shown and, for a learner's or a fault's, the module's
+reference evidence drawn beside it), never by re-running anything.
+
+The page reads top down: what was judged and how it went (by kind: the chapter's
+propositions, the functions' contract), what did not pass in full (diagnosis, the
+measurements that failed, what the code printed), the figures, the faults the claims catch,
+then the claims that passed, folded by proposition. Words are in the reader's language;
+where the chapter and a real run disagree the claim's note is set apart as an erratum, not
+as a diagnosis of the code.
 """
 
 from __future__ import annotations
 
 import html
-import io
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from runner.errors import UsageError
 from runner.facts import render
@@ -19,111 +26,366 @@ from runner.i18n import Catalog, Msg
 from runner.numbers import show, show_expected
 from runner.pack import FigureSpec
 from runner.record import write_text_atomic
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
+from runner.reporters import html_figures
 
 STATUS_ORDER = {"failed": 0, "error": 1, "skipped": 2, "passed": 3}
-STATUS_COLOUR = {"passed": "#2e7d32", "failed": "#c62828", "error": "#6a1b9a", "skipped": "#757575"}
+KINDS = ("proposition", "contract")
 
 CSS = """
+:root{--passed:#2e7d32;--failed:#c62828;--error:#6a1b9a;--skipped:#757575}
 body{font-family:system-ui,-apple-system,"Noto Sans CJK SC","PingFang SC",sans-serif;
-margin:2rem auto;
-max-width:72rem;padding:0 1rem;color:#222;line-height:1.5}
-h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}
-h3{font-size:1rem;margin-bottom:.25rem}
-table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
-td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}
-.status{font-weight:600;text-transform:uppercase;font-size:.8rem}
-.passed{color:#2e7d32}.failed{color:#c62828}.error{color:#6a1b9a}.skipped{color:#757575}
-.claim{border-left:4px solid #ddd;padding-left:.75rem;margin:1rem 0}
-.claim.failed,.claim.error{border-left-color:#c62828}
-.note{background:#fff8e1;padding:.4rem .6rem;font-size:.9rem}
-.en{color:#555}figure{margin:1rem 0}figcaption{font-size:.85rem;color:#555}
-code{font-size:.85rem}
+margin:1.5rem auto;max-width:76rem;padding:0 1rem;color:#222;line-height:1.45;font-size:15px}
+h1{font-size:1.45rem;margin:.2rem 0}h1 small{display:block;font-size:.95rem;color:#666;
+font-weight:400}
+h2{font-size:1.15rem;margin:1.6rem 0 .5rem;border-bottom:1px solid #ddd}
+h3{font-size:.98rem;margin:0 0 .2rem}
+table{border-collapse:collapse;margin:.4rem 0;font-size:.86rem}
+td,th{border:1px solid #e0e0e0;padding:.15rem .45rem;text-align:left;vertical-align:top}
+th,td.status{white-space:nowrap}
+.facts{display:grid;grid-template-columns:max-content 1fr max-content 1fr;gap:.1rem .8rem;
+font-size:.88rem;margin:.6rem 0}.facts dt{font-weight:600}.facts dd{margin:0;
+overflow-wrap:anywhere}
+.kinds{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0}.kind{border:1px solid #ddd;
+border-radius:6px;padding:.35rem .7rem}.kind b{display:block;font-size:.8rem;color:#555}
+.status{font-weight:700;text-transform:uppercase;font-size:.75rem;letter-spacing:.03em}
+.passed{color:var(--passed)}.failed{color:var(--failed)}.error{color:var(--error)}
+.skipped{color:var(--skipped)}
+.claim{border-left:4px solid #ddd;padding:.1rem 0 .1rem .7rem;margin:.8rem 0;color:#222}
+.claim.failed{border-left-color:var(--failed)}.claim.error{border-left-color:var(--error)}
+.claim.skipped{border-left-color:var(--skipped)}
+.claim.passed{margin:.45rem 0;border-left-color:#c8e6c9}
+.id{font-family:ui-monospace,monospace;font-size:.88rem}
+.stage{color:#666;font-weight:400;font-size:.82rem}
+.reason{margin:.3rem 0}
+.diagnosis{background:#e8f0fe;border-left:4px solid #1a73e8;padding:.35rem .6rem;
+margin:.4rem 0;font-size:.9rem}.diagnosis ul{margin:.2rem 0 0;padding-left:1.2rem}
+.erratum{border:1px dashed #a1887f;background:#faf7f2;color:#4e342e;padding:.3rem .6rem;
+margin:.4rem 0;font-size:.84rem}
+.label{display:block;font-size:.72rem;font-weight:700;text-transform:uppercase;
+letter-spacing:.04em;margin-bottom:.1rem}
+.diagnosis .label{color:#1a73e8}.erratum .label{color:#8d6e63}
+.figures{display:grid;grid-template-columns:repeat(auto-fit,minmax(26rem,1fr));gap:1rem}
+figure{margin:0}figure svg{max-width:100%;height:auto}
+figure.matrix{max-width:52rem;margin:.5rem 0}
+figcaption{font-size:.82rem;color:#555}
+details{margin:.25rem 0}summary{cursor:pointer}
+details.group{border:1px solid #e0e0e0;border-radius:6px;padding:.25rem .6rem}
+details.group>summary{font-weight:600}
+details.group[open]>summary{margin-bottom:.3rem}
+pre{background:#f6f6f6;padding:.4rem;font-size:.8rem;white-space:pre-wrap;max-height:14rem;
+overflow:auto}
+code{font-size:.84rem}.muted{color:#777}
 """
 
 
-def build(evidence: dict[str, Any], words: Catalog, figures: Sequence[FigureSpec] = ()) -> str:
-    """The report page for one evidence document, in ``words``' language (statements and
-    notes in both of the course's languages, as the evidence holds them), with the figures
-    of the module's pack (``Pack.figures``)."""
+def build(
+    evidence: dict[str, Any],
+    words: Catalog,
+    figures: Sequence[FigureSpec] = (),
+    reference: Mapping[str, Any] | None = None,
+    reference_note: str | None = None,
+) -> str:
+    """The report page for one evidence document, in ``words``' language, with the figures
+    of the module's pack (``Pack.figures``); ``reference`` is the module's reference
+    evidence to draw beside a learner's or a fault's (``reference_note`` says where it came
+    from, or why there is none)."""
     try:
         import matplotlib
     except ImportError:
         raise UsageError("use.report_needs_matplotlib") from None
     matplotlib.use("Agg")
-    drawn = _figures(evidence, words, figures)
-    claims = sorted(evidence.get("claims", []), key=lambda c: STATUS_ORDER.get(c.get("status"), 9))
-    pack = evidence.get("claim_pack", {})
-    title = pack.get("title", {"zh": evidence.get("module", ""), "en": ""})
+    drawn = html_figures.drawn(evidence, words, figures, reference)
+    claims = [c for c in evidence.get("claims", []) if isinstance(c, dict)]
+    failing = sorted(
+        (c for c in claims if c.get("status") != "passed"),
+        key=lambda c: STATUS_ORDER.get(str(c.get("status")), 9),
+    )
+    title = evidence.get("claim_pack", {}).get("title", {})
+    other = "en" if words.lang == "zh" else "zh"
     parts = [
         "<!DOCTYPE html>",
         f'<html lang="{words.lang}"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width,initial-scale=1">',
         f"<title>{_e(evidence.get('module', 'evidence'))} · {_e(words('html.evidence'))}</title>",
         f"<style>{CSS}</style></head><body>",
-        f"<h1>{_e(title.get('zh', ''))}<br><span class='en'>{_e(title.get('en', ''))}</span></h1>",
-        _summary(evidence, words),
+        f"<h1>{_e(words.pick(title) if title else evidence.get('module'))}"
+        f"<small lang='{other}'>{_e(title.get(other, '') if title else '')}</small></h1>",
+        _summary(evidence, words, reference_note),
     ]
-    failing = [c for c in claims if c.get("status") != "passed"]
     if failing:
-        parts.append(f"<h2>{_e(words('html.not_passing'))}</h2>")
+        parts.append(f"<h2>{_e(words('html.not_passing', n=len(failing)))}</h2>")
         parts.extend(_claim(c, words) for c in failing)
-    parts.append(f"<h2>{_e(words('html.figures'))}</h2>")
-    parts.extend(drawn)
-    parts.append(f"<h2>{_e(words('html.claims'))}</h2>")
-    parts.extend(_claim(c, words) for c in claims if c.get("status") == "passed")
-    if "faults" in evidence:
-        parts.append(_faults(evidence["faults"], words))
+    if drawn:
+        parts.append(f"<h2>{_e(words('html.figures'))}</h2><div class='figures'>")
+        parts.extend(_figure(name, caption, fig, words) for name, caption, fig in drawn)
+        parts.append("</div>")
+    if evidence.get("faults"):
+        parts.append(_faults(evidence, words))
+    parts.append(_passing(evidence, claims, words))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
 def write(
-    evidence: dict[str, Any], out: Path, words: Catalog, figures: Sequence[FigureSpec] = ()
+    evidence: dict[str, Any],
+    out: Path,
+    words: Catalog,
+    figures: Sequence[FigureSpec] = (),
+    reference: Mapping[str, Any] | None = None,
+    reference_note: str | None = None,
 ) -> None:
-    write_text_atomic(out, build(evidence, words, figures))
+    write_text_atomic(out, build(evidence, words, figures, reference, reference_note))
 
 
-# -- sections -----------------------------------------------------------------------------------
-def _summary(evidence: dict[str, Any], words: Catalog) -> str:
-    summary = evidence.get("summary", {})
+# -- the head -----------------------------------------------------------------------------------
+def _summary(evidence: dict[str, Any], words: Catalog, reference_note: str | None) -> str:
     pack = evidence.get("claim_pack", {})
     impl = evidence.get("implementation", {})
     env = evidence.get("environment")
     env_text = ", ".join(f"{k} {v}" for k, v in env.items()) if isinstance(env, dict) else env
-    counts = " · ".join(
-        f"<span class='{s}'>{summary.get(s, 0)} {_e(words('status.' + s))}</span>"
-        for s in ("passed", "failed", "error", "skipped")
-    )
-    score = evidence.get("faults", {}).get("score")
-    fault_line = (
-        f"<tr><th>{_e(words('html.faults_caught'))}</th><td>{score['caught']}/{score['total']}</td></tr>"
-        if score
-        else ""
-    )
     kind = impl.get("kind", "reference")
     described = (
         words("impl.reference")
         if kind == "reference"
         else words(f"impl.{kind}", name=impl.get("name", "?"))
     )
-    points = ""
-    if "max_points" in summary:
-        got, most = summary.get("points", 0), summary["max_points"]
-        points = f"<tr><th>{_e(words('html.points'))}</th><td>{got:g} / {most:g}</td></tr>"
-    rows = [
+    dirty = " (dirty)" if evidence.get("commit_dirty") else ""
+    facts = [
         (words("html.module"), f"{evidence.get('module')} v{pack.get('version', '?')}"),
         (words("html.implementation"), described),
-        (
-            words("html.commit"),
-            f"{evidence.get('commit')}{' (dirty)' if evidence.get('commit_dirty') else ''}",
-        ),
+        (words("html.commit"), f"{evidence.get('commit')}{dirty}"),
         (words("html.verified_at"), evidence.get("verified_at")),
-        (words("html.environment"), env_text),
     ]
-    body = "".join(f"<tr><th>{_e(k)}</th><td><code>{_e(v)}</code></td></tr>" for k, v in rows)
-    return f"<table>{body}<tr><th>{_e(words('html.claims'))}</th><td>{counts}</td></tr>{points}{fault_line}</table>"
+    score = (evidence.get("faults") or {}).get("score")
+    if score:
+        facts.append((words("html.faults_caught"), f"{score['caught']}/{score['total']}"))
+    if reference_note:
+        facts.append((words("html.reference"), reference_note))
+    items = "".join(f"<dt>{_e(k)}</dt><dd><code>{_e(v)}</code></dd>" for k, v in facts)
+    items += f"<dt>{_e(words('html.environment'))}</dt><dd class='muted'>{_e(env_text)}</dd>"
+    return f"<dl class='facts'>{items}</dl>{_kinds(evidence, words)}"
+
+
+def _kinds(evidence: dict[str, Any], words: Catalog) -> str:
+    """The counts, apart for the chapter's propositions and the functions' contract when
+    the evidence counts them apart (``summary.by_kind``)."""
+    summary = evidence.get("summary", {})
+    by_kind = summary.get("by_kind") or {}
+    blocks = [(words("html.kind.all"), summary)]
+    if by_kind:
+        blocks = [(words(f"html.kind.{k}"), by_kind[k]) for k in KINDS if by_kind.get(k)]
+    out = []
+    for name, counts in blocks:
+        shown = " · ".join(
+            f"<span class='{s}'>{counts.get(s, 0)} {_e(words('status.' + s))}</span>"
+            for s in ("passed", "failed", "error", "skipped")
+            if counts.get(s) or s == "passed"
+        )
+        points = ""
+        if "max_points" in counts:
+            points = " · " + _e(
+                words("html.points_of", got=f"{counts.get('points', 0):g}",
+                      most=f"{counts['max_points']:g}")
+            )  # fmt: skip
+        out.append(f"<div class='kind'><b>{_e(name)}</b>{shown}{points}</div>")
+    return f"<div class='kinds'>{''.join(out)}</div>"
+
+
+# -- claims -------------------------------------------------------------------------------------
+def _claim(claim: dict[str, Any], words: Catalog) -> str:
+    """A claim in full: verdict, statement, why, diagnosis, the measurements (those that
+    failed first, the rest folded), what the code printed, and the chapter's erratum."""
+    status = str(claim.get("status", "?"))
+    measurements = [m for m in claim.get("measurements", []) if isinstance(m, dict)]
+    shown = [m for m in measurements if m.get("verdict") != "passed"]
+    rest = [m for m in measurements if m.get("verdict") == "passed"]
+    if status == "passed" or not shown:
+        shown, rest = [], measurements
+    reason = _message(claim.get("reason"), words)
+    parts = [
+        _claim_head(claim, words),
+        f"<div>{_e(words.pick(claim.get('statement', {})))}</div>",
+        f"<p class='reason {_e(status)}'>{_e(reason)}</p>" if reason else "",
+        "".join(_diagnosis(d, words) for d in claim.get("diagnosis", [])),
+        _measurements(shown, words) if shown else "",
+    ]
+    if rest:
+        summary = words("html.more_measurements", n=len(rest)) if shown else words(
+            "html.measurements", n=len(rest)
+        )  # fmt: skip
+        parts.append(
+            f"<details><summary>{_e(summary)}</summary>{_measurements(rest, words)}</details>"
+        )
+    if claim.get("output"):
+        parts.append(
+            f"<details><summary>{_e(words('run.printed'))}</summary>"
+            f"<pre>{_e(claim['output'])}</pre></details>"
+        )
+    parts.append(_erratum(claim, words))
+    return (
+        f"<section class='claim {_e(status)}' id='{_e(claim.get('id'))}'>{''.join(parts)}</section>"
+    )
+
+
+def _claim_head(claim: dict[str, Any], words: Catalog) -> str:
+    status = str(claim.get("status", "?"))
+    points = ""
+    if claim.get("points") is not None and status != "passed":
+        most = f"{claim['points']:g}"
+        points = f" <span class='muted'>{_e(words('html.points_of', got='0', most=most))}</span>"
+    return (
+        f"<h3><span class='status {_e(status)}'>{_e(words('status.' + status))}</span> "
+        f"<span class='id'>{_e(claim.get('id'))}</span> "
+        f"<span class='stage'>{_e(words.pick(claim.get('stage', {})))}</span>{points}</h3>"
+    )
+
+
+def _measurements(measurements: list[dict[str, Any]], words: Catalog) -> str:
+    rows = []
+    for m in measurements:
+        unit = m.get("unit")
+        expected = show_expected(
+            _localized(m.get("expected"), words), m.get("tolerance", {}), unit, words("word.raises")
+        )
+        why = _message(m.get("detail"), words)
+        context = f" <em>{_e(words('run.context'))}</em>" if m.get("context") else ""
+        verdict = str(m.get("verdict"))
+        rows.append(
+            f"<tr><td><code>{_e(m.get('name'))}</code>{context}</td><td>{_e(expected)}</td>"
+            f"<td>{_e(show(_localized(m.get('actual'), words), unit))}"
+            f"{(' — ' + _e(why)) if why else ''}</td>"
+            f"<td class='status {_e(verdict)}'>{_e(words('status.' + verdict))}</td>"
+            f"<td class='muted'>{_e(m.get('source'))}</td></tr>"
+        )
+    heads = "".join(
+        f"<th>{_e(words('html.' + h))}</th>"
+        for h in ("measure", "expected", "actual", "verdict", "source")
+    )
+    return f"<table><tr>{heads}</tr>{''.join(rows)}</table>"
+
+
+def _localized(value: Any, words: Catalog) -> Any:
+    """Values as the reader reads them: a bilingual label (``{"zh": ..., "en": ...}``, as a
+    generator's case labels may be) in the reader's language, inside lists too."""
+    if isinstance(value, dict) and set(value) == {"zh", "en"}:
+        return words.pick(value)
+    if isinstance(value, list):
+        return [_localized(v, words) for v in value]
+    return value
+
+
+def _diagnosis(d: dict[str, Any], words: Catalog) -> str:
+    from runner.models import Diagnosis
+    from runner.reporters.text import diagnosis_lines
+
+    head, *rest = diagnosis_lines(Diagnosis.model_validate(d), words)
+    items = "".join(f"<li>{_e(line.strip().removeprefix('- '))}</li>" for line in rest)
+    return (
+        f"<div class='diagnosis'><span class='label'>{_e(words('html.diagnosis'))}</span>"
+        f"{_e(head)}{f'<ul>{items}</ul>' if items else ''}</div>"
+    )
+
+
+def _erratum(claim: dict[str, Any], words: Catalog) -> str:
+    """A claim's notes, set apart from diagnoses: they are about the chapter's text (where
+    it and a real run disagree) or about how the claim measures, never about the code
+    judged. A contract's claim has no chapter text: its note is only a note."""
+    notes = claim.get("notes")
+    if not isinstance(notes, dict) or not notes.get(words.lang):
+        return ""
+    label = words("html.note") if claim.get("kind") == "contract" else words("html.erratum")
+    return (
+        f"<aside class='erratum'><span class='label'>{_e(label)}</span>"
+        f"{_e(words.pick(notes))}</aside>"
+    )
+
+
+def _passing(evidence: dict[str, Any], claims: list[dict[str, Any]], words: Catalog) -> str:
+    """The claims that passed, folded: one group per proposition, the contract's apart."""
+    passing = [c for c in claims if c.get("status") == "passed"]
+    if not passing:
+        return ""
+    stage = {c.get("proposition"): c.get("stage", {}) for c in claims}
+    groups: list[tuple[str, list[dict[str, Any]], int]] = []
+    contract = [c for c in passing if c.get("kind") == "contract"]
+    for proposition, _ in html_figures.proposition_groups(evidence):
+        members = [c for c in passing if c.get("proposition") == proposition and c not in contract]
+        total = sum(
+            1 for c in claims if c.get("proposition") == proposition and c.get("kind") != "contract"
+        )
+        if members:
+            name = words("html.proposition", n=proposition if proposition is not None else "–")
+            groups.append((f"{name} · {words.pick(stage.get(proposition) or {})}", members, total))
+    if contract:
+        total = sum(1 for c in claims if c.get("kind") == "contract")
+        groups.append((words("html.kind.contract"), contract, total))
+    out = [f"<h2>{_e(words('html.passing', n=len(passing)))}</h2>"]
+    for name, members, total in groups:
+        count = words("html.passed_of", passed=len(members), total=total)
+        errata = sum(
+            1 for c in members if isinstance(c.get("notes"), dict) and c.get("kind") != "contract"
+        )
+        note = f" · {words('html.errata', n=errata)}" if errata else ""
+        out.append(
+            f"<details class='group'><summary>{_e(name)} <span class='muted'>— {_e(count)}"
+            f"{_e(note)}</span></summary>{''.join(_claim(c, words) for c in members)}</details>"
+        )
+    return "".join(out)
+
+
+# -- figures and faults -------------------------------------------------------------------------
+def _figure(name: str, caption: str, figure: Any, words: Catalog) -> str:
+    if figure is None:
+        return f"<p class='muted'>{_e(words('html.no_figure', name=name))}</p>"
+    return (
+        f"<figure id='figure-{_e(name)}'>{html_figures.svg(figure)}"
+        f"<figcaption>{_e(caption)}</figcaption></figure>"
+    )
+
+
+def _faults(evidence: dict[str, Any], words: Catalog) -> str:
+    faults = evidence.get("faults", {})
+    proposition = {
+        c.get("id"): c.get("proposition") for c in evidence.get("claims", []) if isinstance(c, dict)
+    }
+    rows = []
+    for v in faults.get("variants", []):
+        observed = "<br>".join(
+            _e(render(words.pick(o.get("fact", {})), o.get("values", {})))
+            for o in v.get("observed_signal", [])
+        )
+        caught = words("status.caught") if v.get("caught") else words("status.survived")
+        colour = "passed" if v.get("caught") else "failed"
+        by_proposition: dict[Any, list[str]] = {}
+        for claim_id in v.get("claims_broken", []):
+            by_proposition.setdefault(proposition.get(claim_id), []).append(claim_id)
+        broken = "<br>".join(
+            f"<b>{_e(p if p is not None else '–')}</b> <span class='id'>{_e(', '.join(ids))}</span>"
+            for p, ids in by_proposition.items()
+        )
+        rows.append(
+            f"<tr><td><code>{_e(v.get('id'))}</code><br>{_e(words.pick(v.get('title', {})))}</td>"
+            f"<td>{_e(words.pick(v.get('expected_signal', {})))}</td>"
+            f"<td>{observed}</td><td>{broken}</td>"
+            f"<td class='status {colour}'>{_e(caught)}</td></tr>"
+        )
+    score = faults.get("score", {})
+    matrix = html_figures.matrix_svg(evidence, words)
+    figure = (
+        f"<figure id='figure-faults' class='matrix'>{matrix}"
+        f"<figcaption>{_e(words('html.caption.faults'))}</figcaption></figure>"
+        if matrix
+        else ""
+    )
+    heads = "".join(
+        f"<th>{_e(words('html.' + h))}</th>"
+        for h in ("fault", "chapter_signal", "observed_signal", "claims_broken")
+    )
+    return (
+        f"<h2>{_e(words('html.faults', caught=score.get('caught'), total=score.get('total')))}</h2>"
+        f"{figure}<details class='group'><summary>{_e(words('html.fault_table', n=len(rows)))}</summary>"
+        f"<table><tr>{heads}<th></th></tr>{''.join(rows)}</table></details>"
+    )
 
 
 def _message(data: Any, words: Catalog) -> str:
@@ -134,148 +396,6 @@ def _message(data: Any, words: Catalog) -> str:
         return words.say(message)
     except (KeyError, IndexError, ValueError):  # a code from another version of the runner
         return message.code
-
-
-def _claim(claim: dict[str, Any], words: Catalog) -> str:
-    status = claim.get("status", "?")
-    statement = claim.get("statement", {})
-    stage = claim.get("stage", {})
-    rows = []
-    for m in claim.get("measurements", []):
-        unit = m.get("unit")
-        shown = show_expected(m.get("expected"), m.get("tolerance", {}), unit, words("word.raises"))
-        why = _message(m.get("detail"), words)
-        context = f" <em>{_e(words('run.context'))}</em>" if m.get("context") else ""
-        rows.append(
-            f"<tr><td><code>{_e(m.get('name'))}</code>{context}</td><td>{_e(shown)}</td>"
-            f"<td>{_e(show(m.get('actual'), unit))}{(' — ' + _e(why)) if why else ''}</td>"
-            f"<td class='status {_e(m.get('verdict'))}'>{_e(words('status.' + str(m.get('verdict'))))}</td>"
-            f"<td>{_e(m.get('source'))}</td></tr>"
-        )
-    heads = "".join(
-        f"<th>{_e(words('html.' + h))}</th>"
-        for h in ("measure", "expected", "actual", "verdict", "source")
-    )
-    table = f"<table><tr>{heads}</tr>{''.join(rows)}</table>" if rows else ""
-    reason = _message(claim.get("reason"), words)
-    error = f"<p class='{_e(status)}'>{_e(reason)}</p>" if reason else ""
-    diagnosis = "".join(_diagnosis(d, words) for d in claim.get("diagnosis", []))
-    printed = ""
-    if claim.get("output"):
-        printed = f"<details><summary>{_e(words('run.printed'))}</summary><pre>{_e(claim['output'])}</pre></details>"
-    notes = claim.get("notes")
-    note = (
-        f"<div class='note'>{_e(notes.get('zh'))}<br>"
-        f"<span class='en'>{_e(notes.get('en'))}</span></div>"
-        if isinstance(notes, dict)
-        else ""
-    )
-    return (
-        f"<section class='claim {_e(status)}' id='{_e(claim.get('id'))}'>"
-        f"<h3><span class='status {_e(status)}'>{_e(words('status.' + str(status)))}</span> {_e(claim.get('id'))} "
-        f"<small>{_e(stage.get('zh'))} {_e(stage.get('en'))}</small></h3>"
-        f"<div>{_e(statement.get('zh'))}</div><div class='en'>{_e(statement.get('en'))}</div>"
-        f"{error}{diagnosis}{table}{printed}{note}</section>"
-    )
-
-
-def _diagnosis(d: dict[str, Any], words: Catalog) -> str:
-    from runner.models import Diagnosis
-    from runner.reporters.text import diagnosis_lines
-
-    head, *rest = diagnosis_lines(Diagnosis.model_validate(d), words)
-    items = "".join(f"<li>{_e(line.strip().removeprefix('- '))}</li>" for line in rest)
-    return f"<div class='note'>{_e(head)}{f'<ul>{items}</ul>' if items else ''}</div>"
-
-
-def _faults(faults: dict[str, Any], words: Catalog) -> str:
-    rows = []
-    for v in faults.get("variants", []):
-        observed = "<br>".join(
-            _e(render(words.pick(o.get("fact", {})), o.get("values", {})))
-            for o in v.get("observed_signal", [])
-        )
-        caught = words("status.caught") if v.get("caught") else words("status.survived")
-        colour = "passed" if v.get("caught") else "failed"
-        rows.append(
-            f"<tr><td><code>{_e(v.get('id'))}</code><br>{_e(words.pick(v.get('title', {})))}</td>"
-            f"<td>{_e(words.pick(v.get('expected_signal', {})))}</td>"
-            f"<td>{observed}</td><td>{_e(', '.join(v.get('claims_broken', [])))}</td>"
-            f"<td class='status {colour}'>{_e(caught)}</td></tr>"
-        )
-    score = faults.get("score", {})
-    heads = "".join(
-        f"<th>{_e(words('html.' + h))}</th>"
-        for h in ("fault", "chapter_signal", "observed_signal", "claims_broken")
-    )
-    return (
-        f"<h2>{_e(words('html.faults', caught=score.get('caught'), total=score.get('total')))}</h2>"
-        f"<table><tr>{heads}<th></th></tr>{''.join(rows)}</table>"
-    )
-
-
-# -- figures ------------------------------------------------------------------------------------
-def _figures(evidence: dict[str, Any], words: Catalog, figures: Sequence[FigureSpec]) -> list[str]:
-    """The pack's figures (drawn from the evidence's claims), then the engine's own: the
-    fault x claim matrix."""
-    claims = {c.get("id"): c for c in evidence.get("claims", []) if isinstance(c, dict)}
-    makers: list[tuple[str, str, Callable[[], Figure | None]]] = [
-        (f.name, words.pick(f.caption), lambda f=f: f.draw(claims))  # type: ignore[misc]
-        for f in figures
-    ]
-    makers.append(
-        ("faults", words("html.caption.faults"), lambda: _fault_figure(evidence.get("faults")))
-    )
-    out = []
-    for name, caption, make in makers:
-        figure = make()
-        if figure is None:
-            out.append(f"<p>{_e(words('html.no_figure', name=name))}</p>")
-            continue
-        out.append(
-            f"<figure id='figure-{name}'>{_svg(figure)}"
-            f"<figcaption>{_e(caption)}</figcaption></figure>"
-        )
-    return out
-
-
-def _svg(figure: Figure) -> str:
-    import matplotlib.pyplot as plt
-
-    buf = io.StringIO()
-    # text stays text (the browser draws CJK); a fixed salt keeps ids stable between runs
-    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "learn-llm"}):
-        figure.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    plt.close(figure)
-    text = buf.getvalue()
-    return text[text.index("<svg") :]  # drop the XML declaration and DOCTYPE to inline it
-
-
-def _fault_figure(faults: dict[str, Any] | None) -> Figure | None:
-    import matplotlib.pyplot as plt
-    from matplotlib.colors import ListedColormap
-
-    if not faults or not faults.get("matrix"):
-        return None
-    matrix = faults["matrix"]
-    fault_ids = list(matrix)
-    claim_ids = list(next(iter(matrix.values())))
-    code = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
-    grid = [[code.get(matrix[f].get(c, "skipped"), 1) for c in claim_ids] for f in fault_ids]
-    fig, ax = plt.subplots(figsize=(8, 0.45 * len(fault_ids) + 2.5))
-    cmap = ListedColormap(["#e8f5e9", "#eeeeee", "#c62828", "#6a1b9a"])
-    ax.imshow(grid, cmap=cmap, vmin=0, vmax=3, aspect="auto")
-    ax.set_xticks(range(len(claim_ids)), claim_ids, rotation=60, ha="right", fontsize=7)
-    ax.set_yticks(range(len(fault_ids)), fault_ids, fontsize=8)
-    for i, row in enumerate(grid):
-        for j, value in enumerate(row):
-            if value >= 2:
-                ax.text(j, i, "✗", ha="center", va="center", color="white", fontsize=8)
-    fig.set_label(
-        "Fault × claim matrix: a cross marks a claim that failed (red) or errored "
-        "(purple) with the fault injected; every row must have one."
-    )
-    return fig
 
 
 def _e(value: Any) -> str:

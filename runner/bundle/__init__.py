@@ -1,0 +1,1 @@
+"""Bundles: the course packaged for another grader's machines (Gradescope's autograder)."""

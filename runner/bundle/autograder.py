@@ -1,0 +1,164 @@
+"""What a Gradescope container runs for one submission (the bundle's ``run_autograder``).
+
+Gradescope's autograder specification
+(https://gradescope-autograders.readthedocs.io/en/latest/specs/): the bundle is unpacked in
+``/autograder/source``, the learner's upload is in ``/autograder/submission``, and
+``/autograder/results/results.json`` must exist when ``run_autograder`` ends; what it prints
+goes to ``/autograder/results/stdout``, which only instructors see.
+
+This file is copied into the bundle and runs there with the standard library only, so that
+it can still write a result when the engine itself cannot start (a failed ``setup.sh``): it
+finds the learner's file, judges it with the ordinary command line (``python -m runner run
+<modules> --impl <file> --gradescope-results <results.json>``: the engine's own judging,
+worker and Gradescope reporter, nothing reimplemented), and writes a score-0 result with a
+readable message when that command leaves none. ``AUTOGRADER_ROOT`` moves ``/autograder``
+elsewhere (the bundle's own test runs it in a temporary folder).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+CONFIG = "bundle.json"
+MAX_ENTRIES = 10_000  # files and folders looked at in a submission before giving up
+SKIPPED_DIRS = ("__pycache__", "__MACOSX")
+
+
+def main() -> int:
+    root = Path(os.environ.get("AUTOGRADER_ROOT") or "/autograder")
+    source = Path(__file__).resolve().parent
+    config: dict[str, Any] = json.loads((source / CONFIG).read_text(encoding="utf-8"))
+    words: dict[str, str] = config["messages"]
+    results = root / "results" / "results.json"
+    results.parent.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+
+    entry, problem = find_entry(root / "submission", config.get("entry"), words)
+    if entry is None:
+        say(problem)
+        write_fallback(results, problem, started)
+        return 0
+    say(words["judging"].format(path=entry.relative_to(root) if root in entry.parents else entry))
+    reason = judge(entry, source, config, results)
+    if reason is not None:
+        say(reason)
+        write_fallback(results, reason, started)
+    return 0
+
+
+def find_entry(
+    submission: Path, entry: str | None, words: dict[str, str]
+) -> tuple[Path | None, str]:
+    """The learner's file: the submission itself when it is a file; in a folder, the file
+    named ``entry`` (the shallowest), else its only Python file, else its only one at the
+    top. Links are never followed (a link could point at the grader's own files)."""
+    if submission.is_symlink() or not submission.exists():
+        return None, words["no_submission"]
+    if submission.is_file():
+        if submission.suffix != ".py":
+            return None, words["not_python"].format(name=submission.name)
+        return submission, ""
+    found: list[Path] = []
+    seen = 0
+    for folder, dirs, files in os.walk(submission, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+        seen += len(dirs) + len(files)
+        if seen > MAX_ENTRIES:
+            return None, words["too_many"].format(n=MAX_ENTRIES)
+        for name in sorted(files):
+            path = Path(folder, name)
+            if name.endswith(".py") and not path.is_symlink() and path.is_file():
+                found.append(path)
+    depth = {p: len(p.relative_to(submission).parts) for p in found}
+    if entry:
+        named = sorted((p for p in found if p.name == entry), key=lambda p: (depth[p], str(p)))
+        if named:
+            return named[0], ""
+        return None, words["no_entry"].format(name=entry)
+    if len(found) == 1:
+        return found[0], ""
+    top = [p for p in found if depth[p] == 1]
+    if len(top) == 1:
+        return top[0], ""
+    if not found:
+        return None, words["no_python"]
+    names = ", ".join(str(p.relative_to(submission)) for p in found[:5])
+    more = "" if len(found) <= 5 else ", …"
+    return None, words["several"].format(n=len(found), names=names + more)
+
+
+def judge(entry: Path, source: Path, config: dict[str, Any], results: Path) -> str | None:
+    """Run the engine on ``entry``; None when it wrote a result, else why it did not."""
+    words: dict[str, str] = config["messages"]
+    modules = [str(source / m["path"]) for m in config["modules"]]
+    with tempfile.TemporaryDirectory(prefix="learn-llm-") as work:
+        command = [sys.executable, "-m", "runner", "run", *modules, "--impl", str(entry)]
+        command += ["--gradescope-results", str(results), "--out", str(Path(work, "evidence"))]
+        command += ["--lang", config["lang"], *config.get("run_options", [])]
+        if results.exists():
+            results.unlink()  # a result left from before must not pass for this run's
+        try:
+            done = subprocess.run(
+                command,
+                cwd=work,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=config["deadline_s"],
+                check=False,
+            )
+        except subprocess.TimeoutExpired as stopped:
+            show(stopped.stdout, stopped.stderr)
+            return words["deadline"].format(seconds=config["deadline_s"])
+        except OSError as exc:
+            return words["no_result"].format(reason=f"{type(exc).__name__}: {exc}")
+        show(done.stdout, done.stderr)
+    if valid(results):
+        return None
+    lines = [ln for ln in done.stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
+    reason = lines[-1] if lines else f"exit {done.returncode}"
+    return words["no_result"].format(reason=reason[:500])
+
+
+def valid(results: Path) -> bool:
+    try:
+        data = json.loads(results.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("score"), (int, float))  # 3.8 too
+
+
+def write_fallback(results: Path, message: str, started: float) -> None:
+    """A result Gradescope accepts when the engine gave none: score 0 and why."""
+    data = {
+        "score": 0.0,
+        "output": message,
+        "visibility": "visible",
+        "execution_time": round(time.monotonic() - started),
+        "tests": [],
+    }
+    temporary = results.with_name(results.name + ".tmp")
+    temporary.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    os.replace(temporary, results)
+
+
+def show(*streams: bytes | None) -> None:
+    """The engine's output, for the instructors' view (``results/stdout``)."""
+    for stream in streams:
+        if stream:
+            sys.stdout.write(stream.decode("utf-8", "replace"))
+    sys.stdout.flush()
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
