@@ -162,7 +162,7 @@ def run_packs(packs: list[ClaimPack], subject: Subject, options: RunOptions | No
     for pack in packs:
         registry = pack.code.registry
         impl = _implementation(registry, subject)
-        claims = select(pack.claims, options.pattern) + challenges.get(pack.meta.id, [])
+        claims = select(pack.claims, options.pattern, registry) + challenges.get(pack.meta.id, [])
         start = time.perf_counter()
         results = run_claims(claims, impl, registry, pack.meta.seed)
         pack_run = PackRun(pack, results, _ms(start), challenges.get(pack.meta.id, []))
@@ -201,7 +201,8 @@ def _learner_run(
         for pack in packs:
             registry = pack.code.registry
             diagnoser = _diagnoser(registry, pack.claims) if options.diagnose else None
-            claims = select(pack.claims, options.pattern) + challenges.get(pack.meta.id, [])
+            chosen = select(pack.claims, options.pattern, registry)
+            claims = chosen + challenges.get(pack.meta.id, [])
             start = time.perf_counter()
             results = run_claims(claims, impl, registry, pack.meta.seed, session, diagnoser)
             runs.append(PackRun(pack, results, _ms(start), challenges.get(pack.meta.id, [])))

@@ -280,7 +280,7 @@ def _gradescope(
 
     if variant is not None or target.is_dir():
         target = target / f"{variant or _variant(run, args, None) or 'results'}.json"
-    claims = [c for p in packs for c in select(p.claims, args.pattern)]
+    claims = [c for p in packs for c in select(p.claims, args.pattern, p.code.registry)]
     gradescope.write(target, run, words, claims)
 
 
