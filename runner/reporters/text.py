@@ -26,7 +26,7 @@ MAX_DRIFT_LINES = 40
 
 def pad(text: str, width: int) -> str:
     """Left-justify counting wide (CJK) characters as two columns, as a terminal shows them."""
-    return text + " " * max(0, width - _width(text))
+    return text + " " * max(0, width - width_of(text))
 
 
 def status_word(status: str, words: Catalog) -> str:
@@ -280,7 +280,7 @@ def feedback_lines(fb: PackFeedback, words: Catalog, verbose: bool = False) -> l
     if verbose:
         rows += unwritten
     verdicts = {f.verdict: words(f"feedback.verdict.{f.verdict}") for f in rows}
-    status_width = max((_width(v) for v in verdicts.values()), default=0)
+    status_width = max((width_of(v) for v in verdicts.values()), default=0)
     name_width = max((len(f.name) for f in rows), default=0)
     for f in rows:
         lead = f"  {pad(verdicts[f.verdict], status_width)}  {f.name:<{name_width}}  "
@@ -352,7 +352,7 @@ def _why_wrong(f: FunctionFeedback, words: Catalog) -> list[str]:
     return lines
 
 
-def _width(text: str) -> int:
+def width_of(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
@@ -390,23 +390,28 @@ def drift_lines(drifted: list[tuple[str, Drift]], words: Catalog) -> list[str]:
 def class_lines(rows: Iterable[tuple[str, Run]], words: Catalog) -> list[str]:
     """One line per learner: counts and points (a grader's overview)."""
     rows = list(rows)
-    width = max((len(name) for name, _ in rows), default=0)
-    lines = [words("class.header", n=len(rows))]
-    for name, run in rows:
-        if run.load_failure is not None:
-            lines.append(f"  {pad(name, width)}  {load_failure_line(run, words)}")
-            continue
-        got, most = run.points()
-        lines.append(
-            f"  {pad(name, width)}  "
-            + words(
-                "class.row",
-                points=_points(got),
-                max_points=_points(most),
-                totals=totals(run.counts(), words),
-            )
-        )
-    return lines
+    width = max((width_of(name) for name, _ in rows), default=0)
+    return [class_header(len(rows), words)] + [
+        class_row(name, run, words, width) for name, run in rows
+    ]
+
+
+def class_header(n: int, words: Catalog) -> str:
+    return words("class.header", n=n)
+
+
+def class_row(name: str, run: Run, words: Catalog, width: int = 0) -> str:
+    """A learner's row: points and counts, or why the file could not be used."""
+    if run.load_failure is not None:
+        return f"  {pad(name, width)}  {load_failure_line(run, words)}"
+    got, most = run.points()
+    row = words(
+        "class.row",
+        points=_points(got),
+        max_points=_points(most),
+        totals=totals(run.counts(), words),
+    )
+    return f"  {pad(name, width)}  {row}"
 
 
 def _points(x: float) -> str:
