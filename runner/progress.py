@@ -36,6 +36,7 @@ class Progress:
         label: str = "",
         stream: TextIO | None = None,
         out: TextIO | None = None,
+        redraw_s: float = 0.1,  # at most this often (tqdm's own default)
     ) -> None:
         self.total, self.how, self.done = total, how, 0
         self.stream = stream or sys.stderr
@@ -50,6 +51,7 @@ class Progress:
                 file=self.stream,
                 leave=False,
                 dynamic_ncols=True,
+                mininterval=redraw_s,
                 # counts and times only: no English unit words in a Chinese run
                 bar_format="{desc} {bar} {n_fmt}/{total_fmt} [{elapsed}<{remaining}]",
             )

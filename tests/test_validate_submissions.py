@@ -1798,3 +1798,37 @@ def test_a_repository_owned_by_another_user_is_read_all_the_same(cli, work):
     result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
 
     assert (result.code, result.out) == (0, "sub.yaml: valid\n")
+
+
+# -- progress ---------------------------------------------------------------------------------
+def large_batch(work: Path, n: int = 60) -> Path:
+    folder = work / "batch"
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"s{i:02d}.yaml").write_text(GOOD_YAML, encoding="utf-8")
+    return folder
+
+
+def test_a_large_batch_as_one_json_document_shows_a_line_per_file_on_stderr(cli, work):
+    """Not on a terminal and with nothing on stdout until the end: progress is a line per
+    file on stderr as each is judged; --quiet silences it, and the output stays the same."""
+    large_batch(work)
+
+    loud = validate(cli, "batch", "--repo", "repo", "--format", "json", "--lang", "en")
+    quiet = validate(cli, "batch", "--repo", "repo", "--format", "json", "--quiet")
+
+    assert loud.code == quiet.code == 0
+    assert loud.out == quiet.out and quiet.err == ""
+    assert json.loads(loud.out)["summary"] == {"files": 60, "valid": 60, "invalid": 0}
+    lines = loud.err.splitlines()
+    assert lines == [f"[{i}/60] batch/s{i - 1:02d}.yaml: valid" for i in range(1, 61)]
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_a_large_batch_whose_output_streams_adds_no_progress_lines(cli, work, fmt):
+    large_batch(work)
+
+    result = validate(cli, "batch", "--repo", "repo", "--format", fmt)
+
+    assert (result.code, result.err) == (0, "")
+    assert len(result.out.splitlines()) == 61  # a line a file as judged, and the summary
