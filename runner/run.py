@@ -268,8 +268,8 @@ def select(
 ) -> list[LoadedClaim]:
     """Claims whose id matches ``pattern`` (a glob if it has wildcards, else a substring), or,
     given the pack's ``registry``, that call a function whose name matches it: ``-k
-    softmax_temperature`` finds every claim that judges ``softmax_temperature()`` (claim ids
-    use hyphens, function names underscores, so the two never stand for each other)."""
+    my_function`` finds every claim that judges ``my_function()`` (claim ids use hyphens,
+    function names underscores, so the two never stand for each other)."""
     chosen = list(claims)
     if not pattern:
         return chosen

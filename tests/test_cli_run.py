@@ -18,7 +18,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from runner.load import load_packs
 from runner.record import drift
+from runner.run import functions_of
 from tests.conftest import CLAIMS, N_CLAIMS, REGISTRY, ROOT, VERSION, claim_ids
 
 MODULE_ID = "23-design-tradeoffs"
@@ -28,6 +30,10 @@ MANIFEST = "module-manifest-v1.json"
 CLAIM_IDS = claim_ids()
 N = N_CLAIMS
 NOT_WRITTEN_PARTIAL = "evidence not written: only some claims ran (-k or single files)"
+KINDS = {
+    kind: sum(c.claim.kind == kind for c in load_packs([CLAIMS / "23-design-tradeoffs"])[0].claims)
+    for kind in ("proposition", "contract")
+}
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +119,18 @@ def test_passing_run_prints_a_line_per_claim_and_writes_evidence(cli, work, evid
         "total": N,
         "points": float(N),
         "max_points": float(N),
+        "by_kind": {
+            kind: {
+                "passed": n,
+                "failed": 0,
+                "error": 0,
+                "skipped": 0,
+                "total": n,
+                "points": float(n),
+                "max_points": float(n),
+            }
+            for kind, n in KINDS.items()
+        },
     }
     assert [c["id"] for c in doc["claims"]] == CLAIM_IDS
     assert doc["known_failures"] == []
@@ -177,8 +195,14 @@ def test_k_runs_only_matching_claims_and_writes_nothing(cli, work):
 
     assert result.code == 0, result.err
     lines = result.out.splitlines()
-    chosen = [i for i in CLAIM_IDS if "temperature" in i]  # a substring, anywhere in the id
-    assert "review.low-temperature" in chosen and len(chosen) < N
+    # a substring, anywhere in the id or in the name of a function the claim calls
+    chosen = [
+        c.claim.id
+        for c in load_packs([CLAIMS / MODULE_ID])[0].claims
+        if "temperature" in c.claim.id or any("temperature" in f for f in functions_of(c, REGISTRY))
+    ]
+    assert "review.low-temperature" in chosen and "sampling.greedy" in chosen  # it calls one
+    assert len(chosen) < N
     assert [line.split()[1] for line in lines[1:-2]] == chosen
     assert lines[-2:] == [f"{len(chosen)} passed, 0 failed", NOT_WRITTEN_PARTIAL]
     assert not (work / "ev").exists()
