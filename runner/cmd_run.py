@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from runner import api
+from runner import api, progress
 from runner.commands import final_code, load_each
 from runner.errors import EvidenceError, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
@@ -282,8 +282,6 @@ def _shown_as_judged(
     """``results``, each learner's row (with ``-v``, its whole run) printed as it is judged,
     and progress on stderr (a bar on a terminal; without one, a line per learner where
     stdout does not already show them: ``--format json``)."""
-    from runner import progress
-
     names = [printable_line(display_path(p)) for p in learners]
     width = max(text.width_of(n) for n in names)
     rows_shown = args.format == "text"

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from runner import progress
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import Catalog
@@ -62,8 +63,6 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
     if args.junit_xml is not None:
         _not_an_input(Path(args.junit_xml), files)
     _safe_output()
-    from runner import progress
-
     # text and JSON Lines print each file's verdict as it is judged; one JSON document only
     # at the end, so a large batch shows progress (a bar on a terminal, else a line a file)
     streamed = args.format != "json"
@@ -75,15 +74,16 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
     with progress.Progress(len(files), how, words("progress.validating")) as shown:
         for report in validate_files(files, Path(args.claims), repo, args.challenge, jobs):
             reports.append(report)
+            headline = report.headline(words) if args.format == "text" or how == "lines" else ""
             if args.format == "json":
                 documents.append(report.as_json(words))
             elif args.format == "jsonl":
                 shown.out(json.dumps(report.as_json(words), ensure_ascii=False))
             else:
-                shown.out(report.headline(words))
+                shown.out(headline)
                 for problem in report.problems:
                     shown.out(f"  {problem.render(words)}")
-            shown.advance(report.headline(words))
+            shown.advance(headline)
     valid = sum(r.valid for r in reports)
     invalid = len(reports) - valid
     summary = {"files": len(reports), "valid": valid, "invalid": invalid}

@@ -122,7 +122,7 @@ def claim_detail_lines(
     """Why a claim did not pass (each failing measurement, the reason, the diagnosis, what
     the learner's code printed); with ``verbose``, every measurement of every claim. Given
     ``explained`` (the functions whose diagnosis an earlier claim showed), a function's
-    diagnosis is shown only the first time, and the function's name is added to it."""
+    diagnosis is shown only the first time (the set is updated)."""
     lines: list[str] = []
     if r.reason is not None:
         lines.append(detail(r.reason, words))
@@ -143,8 +143,8 @@ def claim_detail_lines(
                 "run.first_mismatch",
                 case=first.get("case", "?"),
                 label=localize(first.get("label", ""), words),
-                expected=first.get("expected", ""),
-                actual=first.get("actual", ""),
+                expected=summary_text(first.get("expected", ""), words, SHOWN_OUTCOME),
+                actual=summary_text(first.get("actual", ""), words, SHOWN_OUTCOME),
             )
         )
     if r.output and (verbose or r.status != "passed"):
@@ -232,7 +232,7 @@ SHOWN_VALUES, SHOWN_OUTCOME = 6, 12
 def summary_text(value: Any, words: Catalog, shown: int = SHOWN_VALUES) -> str:
     """A value as a contract claim summarizes it (runner.pack.contract), in a few
     characters, as the diagnosis shows inputs: ``float64 [2, 1, -1]``, ``float16 (12,)``,
-    ``float64 (8, 8) in [-1.5, 2]``, ``np.int64(3)``, ``raises ValueError``."""
+    ``float64 (8, 8) ∈ [-1.5, 2]``, ``np.int64(3)``, ``raises ValueError``."""
     value = localize(value, words)
     if isinstance(value, list):
         return "[" + ", ".join(summary_text(v, words, shown) for v in value) + "]"
