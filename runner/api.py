@@ -166,7 +166,7 @@ def run_packs(packs: list[ClaimPack], subject: Subject, options: RunOptions | No
         whole = pack.complete and not options.pattern
         with_faults = isinstance(subject, Reference) and options.faults and whole and pack.faults
         answers = Answers() if with_faults else None
-        claims = select(pack.claims, options.pattern) + challenges.get(pack.meta.id, [])
+        claims = select(pack.claims, options.pattern, registry) + challenges.get(pack.meta.id, [])
         start = time.perf_counter()
         if answers is not None:  # the faults' runs reuse the calls they do not change
             results = run_remembering(pack, claims, impl, answers)
@@ -207,7 +207,8 @@ def _learner_run(
         for pack in packs:
             registry = pack.code.registry
             diagnoser = _diagnoser(registry, pack.claims) if options.diagnose else None
-            claims = select(pack.claims, options.pattern) + challenges.get(pack.meta.id, [])
+            chosen = select(pack.claims, options.pattern, registry)
+            claims = chosen + challenges.get(pack.meta.id, [])
             start = time.perf_counter()
             results = run_claims(claims, impl, registry, pack.meta.seed, session, diagnoser)
             runs.append(PackRun(pack, results, _ms(start), challenges.get(pack.meta.id, [])))

@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import shlex
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from runner import api
+from runner import api, progress
 from runner.commands import final_code, load_each
 from runner.errors import EvidenceError, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
@@ -35,6 +37,7 @@ from runner.record import (
     evidence_name,
     learner_variants,
     read_json,
+    record_evidence,
     write_evidence,
 )
 from runner.reporters import json_out, text
@@ -84,6 +87,7 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
         "--gradescope-results", metavar="FILE_OR_DIR", help=words("help.run.gradescope")
     )
     run.add_argument("-v", "--verbose", action="store_true", help=words("help.run.verbose"))
+    run.add_argument("-q", "--quiet", action="store_true", help=words("help.quiet"))
 
 
 def _bounded(option: str, kind: type, low: float, high: float) -> Any:
@@ -181,6 +185,7 @@ def _single_run(
     notes: list[str] = []
     drifted: list[tuple[str, Drift]] = []
     written: list[str] = []
+    kept: list[str] = []  # evidence that already recorded what this run asserts
     if args.check:
         if commit is None:
             raise UsageError("use.check_needs_git")
@@ -193,19 +198,22 @@ def _single_run(
         notes.append(words("run.not_written.partial"))
     else:
         variant = _variant(run, args, None)
-        paths = write_evidence(Path(args.out), docs, commit.root, variant=variant)
-        written = [display_path(p) for p in paths]
+        recorded = record_evidence(Path(args.out), docs, commit.root, variant=variant)
+        written = [display_path(p) for p in recorded.written]
+        kept = [display_path(p) for p in recorded.unchanged]
     code = EXIT_FOUND_WANTING if run.exit_code() != EXIT_OK or drifted else EXIT_OK
     if args.format == "json":
+        docs_only = [d for _, d in docs]
         json_out.emit(
-            json_out.run_payload(run, words, [d for _, d in docs], written, drifted, code, notes)
+            json_out.run_payload(run, words, docs_only, written, drifted, code, notes, kept)
         )
     else:
         lines = text.run_lines(run, words, verbose=args.verbose)
         lines += text.drift_lines(drifted, words)
         if args.check and not drifted:
             lines.append(words("run.no_drift"))
-        lines += [words("run.wrote", path=p) for p in written] + notes
+        lines += [words("run.wrote", path=p) for p in written]
+        lines += [words("run.unchanged", path=p) for p in kept] + notes
         _print(lines, args)
     if args.junit_xml:
         from runner.reporters import junit
@@ -229,6 +237,7 @@ def _class_run(
     results = api.run_class(
         packs, learners, options, jobs=args.jobs, claim_paths=[Path(p) for p in args.paths]
     )
+    results = _shown_as_judged(results, args, words, learners)
     measured = pending_commit()
     commit = measured if isinstance(measured, Commit) else None
     gradescope_dir = Path(args.gradescope_results) if args.gradescope_results else None
@@ -245,8 +254,6 @@ def _class_run(
             written += [display_path(p) for p in paths]
         if gradescope_dir is not None:
             _gradescope(gradescope_dir, run, words, packs, args, variant)
-        if args.format == "text" and args.verbose:
-            _print(text.run_lines(run, words, verbose=True), args)
     if commit is None:
         notes.append(words("run.not_written.git"))
     elif any(not r.complete for _, r in rows if r.load_failure is None):
@@ -254,8 +261,8 @@ def _class_run(
     code = EXIT_OK if all(r.exit_code() == EXIT_OK for _, r in rows) else EXIT_FOUND_WANTING
     if args.format == "json":
         json_out.emit(json_out.class_payload(rows, words, written, code, notes))
-    else:
-        lines = text.class_lines(rows, words)
+    else:  # the rows were printed as each learner was judged (-v: after every detail)
+        lines = text.class_lines(rows, words) if args.verbose else []
         lines += [words("run.wrote", path=p) for p in written] + notes
         _print(lines, args)
     if args.junit_xml:
@@ -264,6 +271,33 @@ def _class_run(
         suites = [s for name, run in rows for s in junit.run_suites(run, words, label=name)]
         junit.write(Path(args.junit_xml), suites, "learn-llm class")
     return code
+
+
+def _shown_as_judged(
+    results: Iterator[tuple[Path, api.Run]],
+    args: argparse.Namespace,
+    words: Catalog,
+    learners: list[Path],
+) -> Iterator[tuple[Path, api.Run]]:
+    """``results``, each learner's row (with ``-v``, its whole run) printed as it is judged,
+    and progress on stderr (a bar on a terminal; without one, a line per learner where
+    stdout does not already show them: ``--format json``)."""
+    names = [printable_line(display_path(p)) for p in learners]
+    width = max(text.width_of(n) for n in names)
+    rows_shown = args.format == "text"
+    how = progress.mode(args.quiet, sys.stderr, output_has_lines=rows_shown)
+    with progress.Progress(len(learners), how, words("progress.judging")) as shown:
+        if rows_shown and not args.verbose:
+            shown.out(text.class_header(len(learners), words))
+        for (path, run), name in zip(results, names, strict=True):
+            if rows_shown and args.verbose:
+                for line in text.run_lines(run, words, verbose=True):
+                    shown.out(line)
+            row = text.class_row(name, run, words, width)
+            if rows_shown and not args.verbose:
+                shown.out(row)
+            shown.advance(row.strip())
+            yield path, run
 
 
 def _gradescope(
@@ -280,7 +314,7 @@ def _gradescope(
 
     if variant is not None or target.is_dir():
         target = target / f"{variant or _variant(run, args, None) or 'results'}.json"
-    claims = [c for p in packs for c in select(p.claims, args.pattern)]
+    claims = [c for p in packs for c in select(p.claims, args.pattern, p.code.registry)]
     gradescope.write(target, run, words, claims)
 
 

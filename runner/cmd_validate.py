@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from runner import progress
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.i18n import Catalog
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from runner.submission import SubmissionFile
 
 MAX_JOBS = 1024
+PROGRESS_FROM = 50  # files: a smaller batch is done before a bar would be read
 _JOBS = re.compile(r"\+?[0-9]{1,4}")
 
 
@@ -33,8 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
     )
     parser.add_argument("--repo", metavar="DIR", help=words("help.validate.repo"))
     parser.add_argument(
-        "--format", choices=("text", "json"), default="text", help=words("help.format")
+        "--format",
+        choices=("text", "json", "jsonl"),
+        default="text",
+        help=words("help.validate.format"),
     )
+    parser.add_argument("-q", "--quiet", action="store_true", help=words("help.quiet"))
     parser.add_argument("--junit-xml", metavar="FILE", help=words("help.junit"))
     parser.add_argument("--challenge", metavar="NONCE", help=words("help.validate.challenge"))
     parser.add_argument("--jobs", default="1", metavar="N", help=words("help.validate.jobs"))
@@ -57,27 +63,39 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
     if args.junit_xml is not None:
         _not_an_input(Path(args.junit_xml), files)
     _safe_output()
-    progress = sys.stderr.isatty() and args.format == "text" and len(files) >= 50
+    # text and JSON Lines print each file's verdict as it is judged; one JSON document only
+    # at the end, so a large batch shows progress (a bar on a terminal, else a line a file)
+    streamed = args.format != "json"
+    how = progress.mode(args.quiet, sys.stderr, output_has_lines=streamed)
+    if len(files) < PROGRESS_FROM:
+        how = "off"
     reports = []
-    for n, report in enumerate(
-        validate_files(files, Path(args.claims), repo, args.challenge, jobs), 1
-    ):
-        reports.append(report)
-        if args.format == "json":
-            print(json.dumps(report.as_json(words), ensure_ascii=False))
-        else:
-            print(report.headline(words))
-            for problem in report.problems:
-                print(f"  {problem.render(words)}")
-        if progress and n % 50 == 0:
-            line = words("validate.progress", n=n, total=len(files), unit="count")
-            print(f"\r{line}", end="", file=sys.stderr, flush=True)
-    if progress:
-        print("\r" + " " * 40 + "\r", end="", file=sys.stderr)
+    documents = []
+    with progress.Progress(len(files), how, words("progress.validating")) as shown:
+        for report in validate_files(files, Path(args.claims), repo, args.challenge, jobs):
+            reports.append(report)
+            headline = report.headline(words) if args.format == "text" or how == "lines" else ""
+            if args.format == "json":
+                documents.append(report.as_json(words))
+            elif args.format == "jsonl":
+                shown.out(json.dumps(report.as_json(words), ensure_ascii=False))
+            else:
+                shown.out(headline)
+                for problem in report.problems:
+                    shown.out(f"  {problem.render(words)}")
+            shown.advance(headline)
     valid = sum(r.valid for r in reports)
     invalid = len(reports) - valid
-    if args.format == "json":
-        print(json.dumps({"summary": {"files": len(reports), "valid": valid, "invalid": invalid}}))
+    summary = {"files": len(reports), "valid": valid, "invalid": invalid}
+    if args.format == "json":  # indented for a person at a terminal, compact for a script
+        indent = 2 if sys.stdout.isatty() else None
+        print(
+            json.dumps(
+                {"submissions": documents, "summary": summary}, ensure_ascii=False, indent=indent
+            )
+        )
+    elif args.format == "jsonl":
+        print(json.dumps({"summary": summary}))
     elif len(reports) > 1:
         print(words("validate.summary", n=len(reports), valid=valid, invalid=invalid, unit="count"))
     if args.junit_xml:

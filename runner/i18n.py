@@ -112,11 +112,22 @@ class Catalog:
             return self.say(value)
         if isinstance(value, bool | str) or value is None:
             return value
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            return ", ".join(value)  # names: a, b, c
+        if is_bilingual(value):  # a generated text in both languages (a case's label)
+            return self.pick(value)
+        if isinstance(value, list) and all(isinstance(v, str) or is_bilingual(v) for v in value):
+            return ", ".join(self.pick(v) if is_bilingual(v) else v for v in value)  # a, b, c
         from runner.numbers import show  # numbers, not words: the same in both languages
 
         return show(value, params.get("unit"))
+
+
+def is_bilingual(value: Any) -> bool:
+    """``{"zh": ..., "en": ...}``: one text in both languages, as data."""
+    return (
+        isinstance(value, Mapping)
+        and set(value) == set(LANGS)
+        and all(isinstance(v, str) for v in value.values())
+    )
 
 
 @functools.cache

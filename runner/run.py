@@ -263,12 +263,37 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
 
 
-def select(claims: Iterable[LoadedClaim], pattern: str | None) -> list[LoadedClaim]:
-    """Claims whose id matches ``pattern``: a glob if it has wildcards, else a substring."""
+def select(
+    claims: Iterable[LoadedClaim], pattern: str | None, registry: Registry | None = None
+) -> list[LoadedClaim]:
+    """Claims whose id matches ``pattern`` (a glob if it has wildcards, else a substring), or,
+    given the pack's ``registry``, that call a function whose name matches it: ``-k
+    my_function`` finds every claim that judges ``my_function()`` (claim ids use hyphens,
+    function names underscores, so the two never stand for each other)."""
     chosen = list(claims)
     if not pattern:
         return chosen
     needle = pattern.lower()
     if any(ch in needle for ch in "*?["):
-        return [c for c in chosen if fnmatch.fnmatchcase(c.claim.id.lower(), needle)]
-    return [c for c in chosen if needle in c.claim.id.lower()]
+
+        def matches(name: str) -> bool:
+            return fnmatch.fnmatchcase(name.lower(), needle)
+    else:
+
+        def matches(name: str) -> bool:
+            return needle in name.lower()
+
+    return [
+        c
+        for c in chosen
+        if matches(c.claim.id) or any(matches(f) for f in functions_of(c, registry))
+    ]
+
+
+def functions_of(loaded: LoadedClaim, registry: Registry | None) -> tuple[str, ...]:
+    """The chapter's functions ``loaded``'s check calls (none known without a registry, or
+    for a check the registry does not have: validation reports that one)."""
+    if registry is None:
+        return ()
+    spec = registry.find_check(loaded.claim.check)
+    return spec.needs_of(loaded.claim.inputs) if spec is not None else ()

@@ -107,7 +107,9 @@ def test_a_class_run_judges_each_file_as_a_run_of_it_alone_would(cli, klass):
     result = class_run(cli, "--format", "json")
 
     assert result.code == 1
-    assert result.err == ""
+    # stdout is one JSON document at the end: progress is a line per learner on stderr
+    progress = [line.split()[:2] for line in result.err.splitlines()]
+    assert progress == [[f"[{i}/{len(ROWS)}]", f] for i, (f, _, _) in enumerate(ROWS, 1)]
     payload = json.loads(result.out)
     assert [row["file"] for row in payload["learners"]] == [f for f, _, _ in ROWS]
     for row, (file, code, _) in zip(payload["learners"], ROWS, strict=True):
@@ -226,10 +228,14 @@ def test_gradescope_results_per_learner_carry_points_and_visibility(cli, klass):
     assert (hidden["score"], hidden["max_score"], hidden["visibility"]) == (0.0, 5, "hidden")
     assert all(t["visibility"] == "visible" for n, t in tests.items() if n != hidden["name"])
     visible_failed = len(BROKEN) - 1
-    assert bob["output"] == (
-        f"{N_CLAIMS - len(BROKEN)} passed, {visible_failed} failed\n"
-        "1 more claim is shown after grading"
-    )
+    shown = bob["output"].splitlines()
+    assert shown[:2] == [
+        f"{N_CLAIMS - len(BROKEN)} passed, {visible_failed} failed",
+        "1 more claim is shown after grading",
+    ]
+    # then the summary by function, of the claims shown now (not the hidden one)
+    (wrong,) = [line for line in shown if line.split()[:2] == ["WRONG", "logits_memory_bytes"]]
+    assert wrong.endswith("1 claim fails: contract.logits-memory-bytes")
     alice = json.loads((klass / "gs" / "alice.json").read_text(encoding="utf-8"))
     assert (alice["score"], alice["max_score"]) == (N_CLAIMS - 1 + 5, N_CLAIMS - 1 + 5)
     dave = json.loads((klass / "gs" / "dave.json").read_text(encoding="utf-8"))

@@ -18,7 +18,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from runner.load import load_packs
 from runner.record import drift
+from runner.run import functions_of
 from tests.conftest import CLAIMS, N_CLAIMS, REGISTRY, ROOT, VERSION, claim_ids
 
 MODULE_ID = "23-design-tradeoffs"
@@ -28,6 +30,10 @@ MANIFEST = "module-manifest-v1.json"
 CLAIM_IDS = claim_ids()
 N = N_CLAIMS
 NOT_WRITTEN_PARTIAL = "evidence not written: only some claims ran (-k or single files)"
+KINDS = {
+    kind: sum(c.claim.kind == kind for c in load_packs([CLAIMS / "23-design-tradeoffs"])[0].claims)
+    for kind in ("proposition", "contract")
+}
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +119,18 @@ def test_passing_run_prints_a_line_per_claim_and_writes_evidence(cli, work, evid
         "total": N,
         "points": float(N),
         "max_points": float(N),
+        "by_kind": {
+            kind: {
+                "passed": n,
+                "failed": 0,
+                "error": 0,
+                "skipped": 0,
+                "total": n,
+                "points": float(n),
+                "max_points": float(n),
+            }
+            for kind, n in KINDS.items()
+        },
     }
     assert [c["id"] for c in doc["claims"]] == CLAIM_IDS
     assert doc["known_failures"] == []
@@ -177,8 +195,14 @@ def test_k_runs_only_matching_claims_and_writes_nothing(cli, work):
 
     assert result.code == 0, result.err
     lines = result.out.splitlines()
-    chosen = [i for i in CLAIM_IDS if "temperature" in i]  # a substring, anywhere in the id
-    assert "review.low-temperature" in chosen and len(chosen) < N
+    # a substring, anywhere in the id or in the name of a function the claim calls
+    chosen = [
+        c.claim.id
+        for c in load_packs([CLAIMS / MODULE_ID])[0].claims
+        if "temperature" in c.claim.id or any("temperature" in f for f in functions_of(c, REGISTRY))
+    ]
+    assert "review.low-temperature" in chosen and "sampling.greedy" in chosen  # it calls one
+    assert len(chosen) < N
     assert [line.split()[1] for line in lines[1:-2]] == chosen
     assert lines[-2:] == [f"{len(chosen)} passed, 0 failed", NOT_WRITTEN_PARTIAL]
     assert not (work / "ev").exists()
@@ -370,6 +394,69 @@ def test_check_ignores_verified_at_and_timings(cli, ran):
 
     assert result.code == 0, result.out
     assert "no drift: the committed evidence matches this run" in result.out
+
+
+# -- idempotent evidence --------------------------------------------------------------------
+def stamps(directory: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(directory.iterdir())}
+
+
+def test_a_run_that_asserts_nothing_new_leaves_the_evidence_untouched(cli, ran):
+    """Another run measures again (another verified_at, other timings) and asserts the same:
+    neither the evidence nor the manifest is written, not even to the same bytes."""
+    before = stamps(ran)
+
+    result = cli("run", "claims/", "--out", "ev")
+
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[-3:] == [
+        f"{N} passed, 0 failed",
+        f"unchanged: ev/{CURRENT} already records what this run asserts",
+        f"unchanged: ev/{MANIFEST} already records what this run asserts",
+    ]
+    assert stamps(ran) == before
+    as_json = cli("run", "claims/", "--out", "ev", "--format", "json")
+    payload = json.loads(as_json.out)
+    assert (payload["written"], payload["unchanged"]) == ([], [f"ev/{CURRENT}", f"ev/{MANIFEST}"])
+    assert stamps(ran) == before
+
+
+def test_the_quick_start_run_leaves_a_clean_checkout(cli, work):
+    """The README's first command, run again in a checkout whose evidence was recorded at its
+    commit: git status stays clean."""
+    first = cli("run", "claims/")
+    assert first.code == 0, first.err
+    git_commit_all(work)
+
+    again = cli("run", "claims/")
+
+    assert again.code == 0, again.err
+    status = subprocess.run(
+        ["git", "-C", str(work), "status", "--porcelain"], capture_output=True, text=True
+    )
+    assert (status.returncode, status.stdout) == (0, "")
+    assert f"unchanged: evidence/{CURRENT} already records what this run asserts" in again.out
+
+
+def test_evidence_that_asserts_less_is_rewritten(cli, ran):
+    """Committed evidence missing what a run now records (a field of an older runner) is
+    replaced, even though no compared value drifted."""
+    doc = load(ran / CURRENT)
+    del doc["summary"]["by_kind"]
+    doc["verified_at"] = "2000-01-01T00:00:00Z"
+    (ran / CURRENT).write_text(json.dumps(doc, indent=2, ensure_ascii=False), encoding="utf-8")
+    assert drift(doc, load(ran / CURRENT)) == []
+    manifest = (ran / MANIFEST).read_bytes()
+
+    result = cli("run", "claims/", "--out", "ev")
+
+    assert result.code == 0, result.err
+    assert result.out.splitlines()[-2:] == [
+        f"wrote ev/{CURRENT}",
+        f"unchanged: ev/{MANIFEST} already records what this run asserts",
+    ]
+    assert "by_kind" in load(ran / CURRENT)["summary"]
+    assert (ran / MANIFEST).read_bytes() == manifest
 
 
 def test_check_without_evidence_is_drift(cli, work):

@@ -20,7 +20,18 @@ LOCALES = ROOT / "runner" / "locales"
 CJK = re.compile(r"[\u3400-\u9fff]")
 CODE = re.compile(r"[a-z_]+(\.[a-z0-9_]+)+|[a-z_]+")
 # codes built from a prefix at run time (status.<status>, help.<command>, pydantic.<type>, ...)
-FAMILIES = ("status.", "impl.", "help.", "pydantic.", "problem.", "html.", "load.", "judge.")
+FAMILIES = (
+    "status.",
+    "impl.",
+    "help.",
+    "pydantic.",
+    "problem.",
+    "html.",
+    "load.",
+    "judge.",
+    "feedback.verdict.",
+    "feedback.kind.",
+)
 # entries that are the same in both languages: notation, not words
 LANGUAGE_NEUTRAL = {"use.argument"}
 

@@ -170,7 +170,7 @@ def test_the_scaffold_skips_every_claim_as_not_implemented(cli, work):
     stub = work / "my_impl.py"
     stub.write_text(cli("scaffold", MODULE_ID, "--claims", str(MODULE)).out, encoding="utf-8")
 
-    result = run(cli, stub)
+    result = run(cli, stub, "-v")  # by default the waiting claims are one summary line
 
     found = statuses(result.out)
     assert len(found) == N_CLAIMS >= 17
@@ -267,7 +267,7 @@ def test_a_missing_function_skips_its_claims_and_is_never_filled_in(
     lacking.write_text(text[:start] + text[end:], encoding="utf-8")
     assert "def softmax_temperature(" not in lacking.read_text(encoding="utf-8")
 
-    result = run(cli, lacking)
+    result = run(cli, lacking, "-v")
 
     affected = claims_needing(pack, "softmax_temperature")
     assert {"temperature.table", "temperature.underflow"} <= set(affected)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from runner.record import write
-from tests.conftest import EVIDENCE_NAME, MODULE, partial_module_yaml
+from runner.record import same_assertions, write
+from tests.conftest import EVIDENCE_NAME, MODULE, ROOT, partial_module_yaml
 
 ONE_CLAIM = "-k", "topk.renormalize"
 
@@ -214,3 +214,90 @@ def test_a_write_that_fails_leaves_no_temporary_file(tmp_path, monkeypatch):
         write.write_json_atomic(target, {"a": 1})
     assert info.value.message.code == "io.disk_full"
     assert list(tmp_path.iterdir()) == []
+
+
+# -- what "asserts the same" means ------------------------------------------------------------
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> dict:
+    """A real evidence document of the chapter's module (faults included)."""
+    import copy
+
+    from runner import api
+    from runner.inject import fault_section
+    from runner.provenance import Commit
+    from runner.record import build_evidence
+
+    (pack,) = api.load_claims([MODULE])
+    run = api.run_packs([pack], api.Reference())
+    (pack_run,) = run.packs
+    commit = Commit(sha="a" * 40, dirty=False, root=ROOT)
+    doc = build_evidence(
+        pack, pack_run.results, run.implementation, commit, "python -m runner run claims/",
+        pack_run.duration_ms, fault_section(pack_run.faults or []),
+    )  # fmt: skip
+    return copy.deepcopy(doc)
+
+
+def changed(doc: dict, edit) -> dict:
+    import copy
+
+    new = copy.deepcopy(doc)
+    edit(new)
+    return new
+
+
+def _first_float(doc: dict) -> dict:
+    return next(
+        m for c in doc["claims"] for m in c["measurements"] if isinstance(m["actual"], float)
+        and m["actual"] != 0 and m.get("precision") == "value"
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d.update(verified_at="2000-01-01T00:00:00Z"),
+        lambda d: d["environment"].update(blas_kernel="Zen", blas_threads="64"),
+        lambda d: d.update(duration_ms=1.0),
+        lambda d: d["claims"][0].update(duration_ms=99.0),
+        lambda d: d["producer"].update(version="9.9.9"),
+        lambda d: d["licenses"].clear(),
+        lambda d: _first_float(d).update(actual=_first_float(d)["actual"] * (1 + 1e-12)),
+    ],
+    ids=[
+        "verified_at",
+        "environment",
+        "duration",
+        "claim timing",
+        "producer",
+        "licenses",
+        "last bits",
+    ],
+)
+def test_provenance_and_last_bits_do_not_count_as_new(recorded, edit):
+    assert same_assertions(changed(recorded, edit), recorded)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: _first_float(d).update(actual=_first_float(d)["actual"] * (1 + 1e-6)),
+        lambda d: d["claims"][0].update(status="failed"),
+        lambda d: d["claims"][0]["statement"].update(en="another statement"),
+        lambda d: d["summary"].pop("by_kind"),
+        lambda d: d.update(commit="b" * 40),
+        lambda d: d.update(extra="a field this runner does not write"),
+        lambda d: d.pop("environment"),  # no longer schema-valid: always replaced
+    ],
+    ids=[
+        "a measured value",
+        "a status",
+        "a statement",
+        "a missing field",
+        "the commit",
+        "an extra field",
+        "invalid",
+    ],
+)
+def test_anything_asserted_differently_counts_as_new(recorded, edit):
+    assert not same_assertions(changed(recorded, edit), recorded)

@@ -426,7 +426,7 @@ def run_cli(*args: str) -> tuple[int, str, str]:
         min_size=1,
         max_size=4,
     ),
-    fmt=st.sampled_from(["text", "json"]),
+    fmt=st.sampled_from(["text", "json", "jsonl"]),
 )
 def test_the_command_line_exits_0_or_1_without_a_traceback(folder, files, fmt):
     batch = folder / "batch"
@@ -444,10 +444,14 @@ def test_the_command_line_exits_0_or_1_without_a_traceback(folder, files, fmt):
 
     assert code in (0, 1)
     assert "Traceback" not in err
-    if fmt == "json":
+    if fmt == "jsonl":
         rows = [json.loads(line) for line in out.splitlines()]
-        assert rows[-1]["summary"]["files"] == len(files)
+        assert rows[-1]["summary"]["files"] == len(files) == len(rows) - 1
         assert code == (0 if rows[-1]["summary"]["invalid"] == 0 else 1)
+    if fmt == "json":
+        document = json.loads(out)
+        assert document["summary"]["files"] == len(files) == len(document["submissions"])
+        assert code == (0 if document["summary"]["invalid"] == 0 else 1)
 
 
 def test_the_good_submission_stays_valid_under_the_fuzzing_validator(validator, folder):

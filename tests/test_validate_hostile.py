@@ -415,7 +415,8 @@ def test_control_characters_in_a_learners_text_are_escaped_once(cli, work):
     assert "'results/\\x1b[31m.json' does not exist in the repository" in out
     assert "unknown metric 'bad\\x1bname'" in out
     as_json = validate(cli, "t.json", "--repo", "repo", "--format", "json").out
-    messages = [p["message"] for p in json.loads(as_json.splitlines()[0])["problems"]]
+    (submission,) = json.loads(as_json)["submissions"]
+    messages = [p["message"] for p in submission["problems"]]
     assert "'results/\\x1b[31m.json' does not exist in the repository" in messages
 
 

@@ -922,7 +922,8 @@ def test_every_case_in_chinese_uses_chinese_words(cli, work, case):
     for zh_line, en_line in zip(zh_lines[1:], en_lines[1:], strict=True):
         assert zh_line.split(": ", 1)[0] == en_line.split(": ", 1)[0]  # the same JSON path
         assert zh_line != en_line
-    for problem in json.loads(data.out.splitlines()[0])["problems"]:
+    (submission,) = json.loads(data.out)["submissions"]
+    for problem in submission["problems"]:
         message = Msg.from_data(without_library_words(problem))
         assert message is not None
         text = catalog("zh").say(message)
@@ -944,7 +945,8 @@ def test_every_message_of_the_table_is_in_both_catalogues(cli, work, case):
             if isinstance(value, dict) and "code" in value:
                 collect(value)
 
-    for problem in json.loads(result.out.splitlines()[0])["problems"]:
+    (submission,) = json.loads(result.out)["submissions"]
+    for problem in submission["problems"]:
         collect(problem)
     assert codes
     for lang in ("zh", "en"):
@@ -1221,13 +1223,15 @@ def test_a_folder_of_mixed_submissions_ends_with_the_summary(cli, work):
     assert (result.code, result.err) == (1, "")
 
 
-def test_json_format_is_one_object_per_file_then_the_summary(cli, work):
+def test_json_format_is_one_document_and_jsonl_a_line_per_file_then_the_summary(cli, work):
     mixed_folder(work)
 
     result = validate(cli, "submissions", "--repo", "repo", "--format", "json")
+    stream = validate(cli, "submissions", "--repo", "repo", "--format", "jsonl")
 
-    rows = [json.loads(line) for line in result.out.splitlines()]
-    assert [(r["file"], r["valid"], len(r["problems"])) for r in rows[:-1]] == [
+    document = json.loads(result.out)  # json.load reads it: one document, not JSON Lines
+    rows = document["submissions"]
+    assert [(r["file"], r["valid"], len(r["problems"])) for r in rows] == [
         ("submissions/alice.yaml", True, 0),
         ("submissions/bob.json", True, 0),
         ("submissions/carol.yml", False, 1),
@@ -1242,8 +1246,11 @@ def test_json_format_is_one_object_per_file_then_the_summary(cli, work):
             "params": {"value": "1.5", "types": "'integer'"},
         }
     ]
-    assert rows[-1] == {"summary": {"files": 5, "valid": 2, "invalid": 3}}
-    assert result.code == 1
+    assert document["summary"] == {"files": 5, "valid": 2, "invalid": 3}
+    assert result.code == stream.code == 1
+    lines = [json.loads(line) for line in stream.out.splitlines()]
+    assert lines == [*rows, {"summary": document["summary"]}]
+    assert result.err == stream.err == ""  # five files: no progress, whatever the stream
 
 
 def test_two_processes_give_the_same_reports_in_the_same_order(cli, work):
@@ -1791,3 +1798,37 @@ def test_a_repository_owned_by_another_user_is_read_all_the_same(cli, work):
     result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
 
     assert (result.code, result.out) == (0, "sub.yaml: valid\n")
+
+
+# -- progress ---------------------------------------------------------------------------------
+def large_batch(work: Path, n: int = 60) -> Path:
+    folder = work / "batch"
+    folder.mkdir()
+    for i in range(n):
+        (folder / f"s{i:02d}.yaml").write_text(GOOD_YAML, encoding="utf-8")
+    return folder
+
+
+def test_a_large_batch_as_one_json_document_shows_a_line_per_file_on_stderr(cli, work):
+    """Not on a terminal and with nothing on stdout until the end: progress is a line per
+    file on stderr as each is judged; --quiet silences it, and the output stays the same."""
+    large_batch(work)
+
+    loud = validate(cli, "batch", "--repo", "repo", "--format", "json", "--lang", "en")
+    quiet = validate(cli, "batch", "--repo", "repo", "--format", "json", "--quiet")
+
+    assert loud.code == quiet.code == 0
+    assert loud.out == quiet.out and quiet.err == ""
+    assert json.loads(loud.out)["summary"] == {"files": 60, "valid": 60, "invalid": 0}
+    lines = loud.err.splitlines()
+    assert lines == [f"[{i}/60] batch/s{i - 1:02d}.yaml: valid" for i in range(1, 61)]
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_a_large_batch_whose_output_streams_adds_no_progress_lines(cli, work, fmt):
+    large_batch(work)
+
+    result = validate(cli, "batch", "--repo", "repo", "--format", fmt)
+
+    assert (result.code, result.err) == (0, "")
+    assert len(result.out.splitlines()) == 61  # a line a file as judged, and the summary

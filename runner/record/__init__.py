@@ -6,9 +6,12 @@ from runner.record.drift import Drift, drift
 from runner.record.schema import schema_problems
 from runner.record.write import (
     MANIFEST_NAME,
+    Recorded,
     evidence_name,
     learner_variants,
     read_json,
+    record_evidence,
+    same_assertions,
     write_evidence,
     write_text_atomic,
 )
@@ -16,11 +19,14 @@ from runner.record.write import (
 __all__ = [
     "MANIFEST_NAME",
     "Drift",
+    "Recorded",
     "build_evidence",
     "drift",
     "evidence_name",
     "learner_variants",
     "read_json",
+    "record_evidence",
+    "same_assertions",
     "schema_problems",
     "to_json_data",
     "write_evidence",

@@ -18,6 +18,7 @@ import re
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from runner.files import NotRegular, read_regular
 from runner.i18n import Msg, os_reason
 from runner.load import ClaimPack, display_path
 from runner.provenance import repo_relative
+from runner.record.drift import drift
 from runner.record.schema import schema_problems
 
 MANIFEST_SCHEMA = "learn-llm.module-manifest.v1"
@@ -199,18 +201,41 @@ def _umask() -> int:
     return mask
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """What a write did: the files it wrote, and those it left as they were because they
+    already recorded what the run asserts (see :func:`same_assertions`)."""
+
+    written: list[Path]
+    unchanged: list[Path]
+
+
 def write_evidence(
     out_dir: Path,
     docs: Iterable[tuple[ClaimPack, dict[str, Any]]],
     repo_root: Path | None,
     variant: str | None = None,
 ) -> list[Path]:
+    """:func:`record_evidence`, and the files it wrote."""
+    return record_evidence(out_dir, docs, repo_root, variant).written
+
+
+def record_evidence(
+    out_dir: Path,
+    docs: Iterable[tuple[ClaimPack, dict[str, Any]]],
+    repo_root: Path | None,
+    variant: str | None = None,
+) -> Recorded:
     """Validate every document, then write them (and, for the reference, the manifest)
     under the directory's lock. Nothing is written if anything is invalid.
 
     A variant run (a learner's file, a challenge) is written beside the reference evidence
     under its own name (``<module>-v<N>.<variant>.json``) and never enters the manifest,
     which names the reference evidence of each module.
+
+    A file that already records what its document asserts is left untouched (its bytes and
+    its time): a run that only measured the same things again, on another day or machine,
+    leaves a checkout clean. A document that asserts anything new replaces it.
     """
     docs = list(docs)
     for _, doc in docs:
@@ -219,11 +244,17 @@ def write_evidence(
             raise EvidenceError("io.schema", problems="; ".join(problems[:5]))
     with locked(out_dir):
         # everything that can refuse is asked before the first byte is written
-        manifest = _read_manifest(out_dir / MANIFEST_NAME) if variant is None else None
+        manifest_path = out_dir / MANIFEST_NAME
+        manifest = _read_manifest(manifest_path) if variant is None else None
         paths = [out_dir / evidence_name(pack, variant) for pack, _ in docs]
+        texts: list[tuple[Path, str]] = []
+        unchanged: list[Path] = []
         for path, (pack, doc) in zip(paths, docs, strict=True):
-            _refuse_changed_meaning(path, pack, doc)
-        texts = [(path, _json(doc)) for path, (_, doc) in zip(paths, docs, strict=True)]
+            old = _refuse_changed_meaning(path, pack, doc)
+            if old is not None and same_assertions(old, doc):
+                unchanged.append(path)
+            else:
+                texts.append((path, _json(doc)))
         if manifest is not None:  # re-read under the lock: merged, not replaced
             for pack, doc in docs:
                 manifest["modules"][pack.meta.id] = {
@@ -232,7 +263,11 @@ def write_evidence(
                     "claim_pack_sha256": doc["claim_pack"]["sha256"],
                 }
             manifest["modules"] = dict(sorted(manifest["modules"].items()))
-            texts.append((out_dir / MANIFEST_NAME, _json(manifest)))
+            text = _json(manifest)
+            if _bytes(manifest_path) == text.encode("utf-8"):
+                unchanged.append(manifest_path)
+            else:
+                texts.append((manifest_path, text))
         # evidence and manifest are written as a set: all staged first (a full disk fails
         # here, before anything changed), then renamed into place
         staged: list[tuple[Path, str]] = []
@@ -244,7 +279,80 @@ def write_evidence(
             raise
         commit_staged(staged)
         written = [path for path, _ in texts]
-    return written
+    return Recorded(written, unchanged)
+
+
+# What a run records about itself rather than asserts: never a reason to rewrite evidence.
+PROVENANCE = ("verified_at", "environment", "licenses", "producer", "duration_ms")
+MEASURED = "<measured>"
+
+
+def same_assertions(old: Any, new: dict[str, Any]) -> bool:
+    """Whether committed evidence ``old`` already records what ``new`` asserts.
+
+    What the claims assert is :func:`runner.record.drift.drift`'s to say (statuses, reasons,
+    expectations, verdicts, the fault matrix, the claim pack, the commit, and measured
+    values to their reproduction precision): nothing may drift. Everything else in the two
+    documents must be equal too, provenance (:data:`PROVENANCE`, claims' timings) and the
+    measured values drift already compared aside: a new field, a changed text, a new format
+    is written. Committed evidence that the schema no longer accepts is always replaced."""
+    if not isinstance(old, dict) or drift(old, new):
+        return False
+    if _asserted(old) != _asserted(new):
+        return False
+    return not schema_problems(old)
+
+
+def _asserted(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` without provenance, its measured values by their place only (drift compares
+    them to their precision; a failing measurement's detail quotes them)."""
+    out = {k: v for k, v in doc.items() if k not in PROVENANCE}
+    out["metrics"] = [
+        {**m, "actual": MEASURED} if isinstance(m, dict) else m for m in doc.get("metrics") or []
+    ]
+    out["claims"] = [_claim(c) for c in doc.get("claims") or []]
+    faults = doc.get("faults")
+    if isinstance(faults, dict) and isinstance(faults.get("variants"), list):
+        out["faults"] = {**faults, "variants": [_variant(v) for v in faults["variants"]]}
+    return out
+
+
+def _claim(claim: Any) -> Any:
+    if not isinstance(claim, dict):
+        return claim
+    out = {k: v for k, v in claim.items() if k != "duration_ms"}
+    out["measurements"] = [
+        {**m, "actual": MEASURED, "detail": _code(m.get("detail"))} if isinstance(m, dict) else m
+        for m in claim.get("measurements") or []
+    ]
+    observations = claim.get("observations")
+    if isinstance(observations, dict):
+        out["observations"] = sorted(observations)
+    return out
+
+
+def _variant(variant: Any) -> Any:
+    if not isinstance(variant, dict) or not isinstance(variant.get("observed_signal"), list):
+        return variant
+    facts = [
+        {**f, "values": sorted(f.get("values") or {}), "detail": _code(f.get("detail"))}
+        if isinstance(f, dict)
+        else f
+        for f in variant["observed_signal"]
+    ]
+    return {**variant, "observed_signal": facts}
+
+
+def _code(detail: Any) -> Any:
+    """A message by its code alone: its parameters quote measured values."""
+    return detail.get("code") if isinstance(detail, dict) else detail
+
+
+def _bytes(path: Path) -> bytes | None:
+    try:
+        return read_regular(path, MAX_EVIDENCE_BYTES + 1)
+    except (OSError, NotRegular):
+        return None
 
 
 def learner_variants(stems: list[str]) -> list[str]:
@@ -263,9 +371,11 @@ def learner_variants(stems: list[str]) -> list[str]:
     return out
 
 
-def _refuse_changed_meaning(path: Path, pack: ClaimPack, doc: dict[str, Any]) -> None:
+def _refuse_changed_meaning(path: Path, pack: ClaimPack, doc: dict[str, Any]) -> Any:
+    """The evidence at ``path`` (None when there is none), unless it records other
+    expectations under the same version: then EvidenceError asks for a new version."""
     if not path.exists():
-        return
+        return None
     old = read_json(path)
     old_sha = None
     if isinstance(old, dict) and isinstance(old.get("claim_pack"), dict):
@@ -281,6 +391,7 @@ def _refuse_changed_meaning(path: Path, pack: ClaimPack, doc: dict[str, Any]) ->
             new=new_sha[:12],
             meta=display_path(pack.directory / "module.yaml"),
         )
+    return old
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:

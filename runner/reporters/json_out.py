@@ -45,12 +45,14 @@ def run_payload(
     drifted: list[tuple[str, Drift]],
     code: int,
     notes: list[str] | None = None,
+    unchanged: list[str] | None = None,
 ) -> dict[str, Any]:
     payload: dict[str, Any] = {
         "implementation": run.implementation,
         "results": claims_data(run, words),
         "evidence": evidence,
         "written": written,
+        "unchanged": unchanged or [],  # evidence that already recorded what the run asserts
         "drift": [
             {"file": f, "path": d.path, "committed": d.committed, "now": d.fresh}
             for f, d in drifted

@@ -12,7 +12,8 @@ from typing import Any
 
 from runner.api import PackRun, Run
 from runner.facts import render
-from runner.i18n import Catalog
+from runner.feedback import FirstCall, FunctionFeedback, PackFeedback, not_written, pack_feedback
+from runner.i18n import Catalog, is_bilingual
 from runner.inject import FactResult, FaultRun
 from runner.models import ClaimResult, Detail, Diagnosis, MeasurementResult, MistakeMatch
 from runner.numbers import show, show_expected
@@ -25,8 +26,7 @@ MAX_DRIFT_LINES = 40
 
 def pad(text: str, width: int) -> str:
     """Left-justify counting wide (CJK) characters as two columns, as a terminal shows them."""
-    shown = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-    return text + " " * max(0, width - shown)
+    return text + " " * max(0, width - width_of(text))
 
 
 def status_word(status: str, words: Catalog) -> str:
@@ -44,8 +44,23 @@ def detail(d: Detail | None, words: Catalog) -> str:
     return words.say(d.msg()) if d is not None else ""
 
 
+def localize(value: Any, words: Catalog) -> Any:
+    """``value`` with every bilingual text in it (``{"zh": ..., "en": ...}``, such as a
+    generated case's label) in the reader's language; everything else as it is."""
+    if is_bilingual(value):
+        return words.pick(value)
+    if isinstance(value, dict):
+        return {k: localize(v, words) for k, v in value.items()}
+    if isinstance(value, list):
+        return [localize(v, words) for v in value]
+    return value
+
+
 # -- a run ------------------------------------------------------------------------------------
 def run_lines(run: Run, words: Catalog, verbose: bool = False) -> list[str]:
+    """A line per claim, then (for a learner's file) what each function's claims found and
+    the propositions apart from the contract, then the totals. A learner's claims that only
+    wait for functions not written yet are one line of the summary unless ``verbose``."""
     lines: list[str] = []
     if run.load_failure is not None:
         lines.append(load_failure_line(run, words))
@@ -54,8 +69,13 @@ def run_lines(run: Run, words: Catalog, verbose: bool = False) -> list[str]:
     if run.load_output:
         lines.append(words("run.printed_on_import"))
         lines += printed_lines(run.load_output, 0, words)
+    learner = run.implementation.get("kind") == "learner"
     for pack_run in run.packs:
-        lines += pack_lines(pack_run, run.implementation, words, verbose)
+        lines += pack_lines(
+            pack_run, run.implementation, words, verbose, collapse=learner and not verbose
+        )
+        if learner:
+            lines += feedback_lines(pack_feedback(pack_run), words, verbose)
     lines.append(totals_line(run, words))
     return lines
 
@@ -72,24 +92,37 @@ def load_failure_line(run: Run, words: Catalog) -> str:
 
 
 def pack_lines(
-    pack_run: PackRun, impl: dict[str, Any], words: Catalog, verbose: bool = False
+    pack_run: PackRun,
+    impl: dict[str, Any],
+    words: Catalog,
+    verbose: bool = False,
+    collapse: bool = False,
 ) -> list[str]:
+    """The module's header and a line per claim (with ``collapse``, not the claims that only
+    wait for functions not written yet: the function summary counts them)."""
     meta = pack_run.pack.meta
     lines = [f"{meta.id} v{meta.version} · {words.pick(meta.title)} · {describe_impl(impl, words)}"]
-    width = max((len(r.id) for r in pack_run.results), default=0)
-    for r in pack_run.results:
+    shown = [r for r in pack_run.results if not (collapse and not_written(r))]
+    width = max((len(r.id) for r in shown), default=0)
+    explained: set[str] = set()  # collapsed: each function's diagnosis is shown once
+    for r in shown:
         lines.append(
             f"  {pad(status_word(r.status, words), 7)}  {r.id:<{width}}  {words.pick(r.stage)}"
         )
         if r.status != "passed":
             lines.append(f"{INDENT}{words.pick(r.statement)}")
-        lines += [f"{INDENT}{line}" for line in claim_detail_lines(r, words, verbose)]
+        details = claim_detail_lines(r, words, verbose, explained if collapse else None)
+        lines += [f"{INDENT}{line}" for line in details]
     return lines
 
 
-def claim_detail_lines(r: ClaimResult, words: Catalog, verbose: bool = False) -> list[str]:
+def claim_detail_lines(
+    r: ClaimResult, words: Catalog, verbose: bool = False, explained: set[str] | None = None
+) -> list[str]:
     """Why a claim did not pass (each failing measurement, the reason, the diagnosis, what
-    the learner's code printed); with ``verbose``, every measurement of every claim."""
+    the learner's code printed); with ``verbose``, every measurement of every claim. Given
+    ``explained`` (the functions whose diagnosis an earlier claim showed), a function's
+    diagnosis is shown only the first time (the set is updated)."""
     lines: list[str] = []
     if r.reason is not None:
         lines.append(detail(r.reason, words))
@@ -97,17 +130,21 @@ def claim_detail_lines(r: ClaimResult, words: Catalog, verbose: bool = False) ->
         if verbose or m.verdict != "passed":
             lines.append(measurement_line(m, words, mark=verbose))
     for d in r.diagnosis:
-        lines += diagnosis_lines(d, words)
+        if explained is None or d.function not in explained:
+            lines += diagnosis_lines(d, words)
     first = r.observations.get("first_mismatch")
-    explained = any(d.matches or d.first_difference for d in r.diagnosis)
-    if r.status == "failed" and isinstance(first, dict) and not explained:
+    explained_here = any(d.matches or d.first_difference for d in r.diagnosis)
+    if explained is not None:
+        explained_here = explained_here or any(d.function in explained for d in r.diagnosis)
+        explained.update(d.function for d in r.diagnosis if d.matches or d.first_difference)
+    if r.status == "failed" and isinstance(first, dict) and not explained_here:
         lines.append(
             words(
                 "run.first_mismatch",
                 case=first.get("case", "?"),
-                label=first.get("label", ""),
-                expected=first.get("expected", ""),
-                actual=first.get("actual", ""),
+                label=localize(first.get("label", ""), words),
+                expected=summary_text(first.get("expected", ""), words, SHOWN_OUTCOME),
+                actual=summary_text(first.get("actual", ""), words, SHOWN_OUTCOME),
             )
         )
     if r.output and (verbose or r.status != "passed"):
@@ -117,10 +154,9 @@ def claim_detail_lines(r: ClaimResult, words: Catalog, verbose: bool = False) ->
 
 
 def measurement_line(m: MeasurementResult, words: Catalog, mark: bool = False) -> str:
-    expected = show_expected(m.expected, m.tolerance, m.unit, words("word.raises"))
-    line = words(
-        "run.expected_actual", name=m.name, expected=expected, actual=show(m.actual, m.unit)
-    )
+    expected = show_expected(localize(m.expected, words), m.tolerance, m.unit, words("word.raises"))
+    actual = show(localize(m.actual, words), m.unit)
+    line = words("run.expected_actual", name=m.name, expected=expected, actual=actual)
     if m.detail is not None:
         line += words("run.detail", detail=detail(m.detail, words))
     if m.context:
@@ -176,11 +212,148 @@ def outcome_text(value: Any, words: Catalog) -> str:
     return show(value)
 
 
+def call_text(call: FirstCall, words: Catalog) -> str:
+    """``f(float64 [2, 1, -1], 0.1)``: a first differing call with its arguments."""
+    arguments = call.arguments
+    if not isinstance(arguments, dict):
+        return call.inputs
+    parts = [summary_text(a, words) for a in arguments.get("args") or []]
+    kwargs = arguments.get("kwargs") or {}
+    if isinstance(kwargs, dict):
+        parts += [f"{k}={summary_text(v, words)}" for k, v in kwargs.items()]
+    return f"{call.inputs}({', '.join(parts)})"
+
+
+# values of a summarized array shown: an input's as the diagnosis shows them, an outcome's
+# all that the contract claim recorded
+SHOWN_VALUES, SHOWN_OUTCOME = 6, 12
+
+
+def summary_text(value: Any, words: Catalog, shown: int = SHOWN_VALUES) -> str:
+    """A value as a contract claim summarizes it (runner.pack.contract), in a few
+    characters, as the diagnosis shows inputs: ``float64 [2, 1, -1]``, ``float16 (12,)``,
+    ``float64 (8, 8) ∈ [-1.5, 2]``, ``np.int64(3)``, ``raises ValueError``."""
+    value = localize(value, words)
+    if isinstance(value, list):
+        return "[" + ", ".join(summary_text(v, words, shown) for v in value) + "]"
+    if not isinstance(value, dict):
+        return show(value)
+    if "raised" in value:
+        return f"{words('word.raises')} {value['raised']}"
+    if "numpy" in value and "value" in value:
+        return f"np.{value['numpy']}({show(value['value'])})"
+    if set(value) == {"sequence"}:
+        return f"[… {show(value['sequence'], 'count')}]"
+    dtype, shape = value.get("dtype"), value.get("shape")
+    if isinstance(dtype, str) and isinstance(shape, list):
+        dims = "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+        numbers = value.get("array")
+        if isinstance(numbers, list) and len(shape) == 1 and len(numbers) <= shown:
+            return f"{dtype} {show(numbers)}"
+        text = f"{dtype} {dims}"
+        if "min" in value and "max" in value:
+            text += f" ∈ [{show(value['min'])}, {show(value['max'])}]"
+        if value.get("non_finite"):
+            text += f", {show(value['non_finite'], 'count')} NaN/inf"
+        return text
+    return show(value)
+
+
 def printed_lines(text: str, dropped: int, words: Catalog) -> list[str]:
     shown = [f"  | {line}" for line in text.splitlines()[:20]]
     if dropped or len(text.splitlines()) > 20:
         shown.append("  | " + words("run.printed_more", n=dropped))
     return shown
+
+
+# -- what each function's claims found -----------------------------------------------------
+def feedback_lines(fb: PackFeedback, words: Catalog, verbose: bool = False) -> list[str]:
+    """Each function with its verdict and the claims that judge it (a wrong one with its
+    first differing call and the known mistake that fits), the functions not written yet in
+    one line (one each with ``verbose``), then the propositions and the contract apart."""
+    if not fb.functions:
+        return []
+    unwritten = fb.having("not_written")
+    written = len(fb.functions) - len(unwritten)
+    lines = ["", words("feedback.header", written=written, total=len(fb.functions))]
+    rows = [*fb.having("wrong"), *fb.having("right"), *fb.having("waiting")]
+    if verbose:
+        rows += unwritten
+    verdicts = {f.verdict: words(f"feedback.verdict.{f.verdict}") for f in rows}
+    status_width = max((width_of(v) for v in verdicts.values()), default=0)
+    name_width = max((len(f.name) for f in rows), default=0)
+    for f in rows:
+        lead = f"  {pad(verdicts[f.verdict], status_width)}  {f.name:<{name_width}}  "
+        lines.append(lead + _function_claims(f, words))
+        lines += [f"  {' ' * status_width}  {line}" for line in _why_wrong(f, words)]
+    if unwritten and not verbose:
+        names = ", ".join(f.name for f in unwritten)
+        waiting = words("feedback.claims_wait", n=fb.waiting)
+        lines.append("  " + words("feedback.not_written", functions=names, waiting=waiting))
+    for kind in fb.kinds:
+        lines.append(
+            "  "
+            + words(
+                f"feedback.kind.{kind.kind}",
+                totals=totals(dict(kind.counts), words),
+                points=_points(kind.points),
+                max_points=_points(kind.max_points),
+            )
+        )
+    return lines
+
+
+def _function_claims(f: FunctionFeedback, words: Catalog) -> str:
+    if f.verdict == "wrong":
+        return words("feedback.failing", n=len(f.failing), claims=", ".join(f.failing))
+    if f.verdict == "not_written":
+        return words("feedback.waits_for_it", n=len(f.waiting))
+    if f.verdict == "waiting":
+        return words("feedback.only_waiting", n=len(f.waiting))
+    text = words("feedback.passed", n=len(f.passed))
+    if f.waiting:
+        text += words("feedback.also_waiting", n=len(f.waiting))
+    return text
+
+
+FIRST_CALL = {  # (at a place inside the value, the kind of input known)
+    (False, False): "feedback.first_call",
+    (True, False): "feedback.first_call_at",
+    (False, True): "feedback.first_call.label",
+    (True, True): "feedback.first_call_at.label",
+}
+
+
+def _why_wrong(f: FunctionFeedback, words: Catalog) -> list[str]:
+    """A wrong function's first differing call, the known mistakes that fit it, the
+    arguments it changes in place, or why it erred."""
+    if f.verdict != "wrong":
+        return []
+    lines = []
+    call = f.first_call
+    if call is not None:
+        label = localize(call.label, words)
+        lines.append(
+            words(
+                FIRST_CALL[bool(call.at), bool(label)],
+                call=call_text(call, words),
+                label=label or "",
+                at=call.at,
+                expected=summary_text(call.expected, words, SHOWN_OUTCOME),
+                actual=summary_text(call.actual, words, SHOWN_OUTCOME),
+            )
+        )
+    for m in f.mistakes:
+        lines.append(words("feedback.mistake", mistake=mistake_text(m, f.name, words)))
+    if f.modified and call is None:
+        lines.append(words("feedback.modified", arguments=f.modified))
+    if f.reason is not None and call is None and not f.mistakes:
+        lines.append(detail(f.reason, words))
+    return lines
+
+
+def width_of(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def totals_line(run: Run, words: Catalog) -> str:
@@ -217,23 +390,28 @@ def drift_lines(drifted: list[tuple[str, Drift]], words: Catalog) -> list[str]:
 def class_lines(rows: Iterable[tuple[str, Run]], words: Catalog) -> list[str]:
     """One line per learner: counts and points (a grader's overview)."""
     rows = list(rows)
-    width = max((len(name) for name, _ in rows), default=0)
-    lines = [words("class.header", n=len(rows))]
-    for name, run in rows:
-        if run.load_failure is not None:
-            lines.append(f"  {pad(name, width)}  {load_failure_line(run, words)}")
-            continue
-        got, most = run.points()
-        lines.append(
-            f"  {pad(name, width)}  "
-            + words(
-                "class.row",
-                points=_points(got),
-                max_points=_points(most),
-                totals=totals(run.counts(), words),
-            )
-        )
-    return lines
+    width = max((width_of(name) for name, _ in rows), default=0)
+    return [class_header(len(rows), words)] + [
+        class_row(name, run, words, width) for name, run in rows
+    ]
+
+
+def class_header(n: int, words: Catalog) -> str:
+    return words("class.header", n=n)
+
+
+def class_row(name: str, run: Run, words: Catalog, width: int = 0) -> str:
+    """A learner's row: points and counts, or why the file could not be used."""
+    if run.load_failure is not None:
+        return f"  {pad(name, width)}  {load_failure_line(run, words)}"
+    got, most = run.points()
+    row = words(
+        "class.row",
+        points=_points(got),
+        max_points=_points(most),
+        totals=totals(run.counts(), words),
+    )
+    return f"  {pad(name, width)}  {row}"
 
 
 def _points(x: float) -> str:

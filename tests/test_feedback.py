@@ -1,0 +1,325 @@
+"""Feedback by function (issue 19): what a learner with part of the chapter written sees.
+
+Learner files are made from the reference scaffold: four of the chapter's functions kept
+(one of them broken the way people break it), every other body replaced by ``raise
+NotImplementedError``, as a learner's file is halfway through. Runs go through the command
+line in ``tmp_path``; the label tests render hand-made results, since the chapter's own labels
+are plain strings until its generators give both languages.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from runner import api
+from runner.cli import main
+from runner.feedback import pack_feedback
+from runner.i18n import Msg, catalog
+from runner.models import ClaimResult, MeasurementResult
+from runner.reporters import gradescope, json_out, junit, text
+from runner.run import functions_of
+from tests.conftest import MODULE, REGISTRY
+
+MODULE_ID = "23-design-tradeoffs"
+(PACK,) = api.load_claims([MODULE])
+WRITTEN = ("sequence_support_log10", "attention_parameter_count", "softmax_temperature")
+WRONG = "logits_memory_bytes"
+FP16 = "    return batch * length * vocab * 2  # FP16 by mistake"
+RIGHT_BYTES = "    return batch * length * vocab * bytes_per_value"
+STATUS_LINE = re.compile(r"^  (passed|FAILED|ERROR|skipped)\s+(\S+)\s")
+
+
+def calling(function: str) -> list[str]:
+    return [c.claim.id for c in PACK.claims if function in functions_of(c, REGISTRY)]
+
+
+def functions() -> list[str]:
+    from runner.learner.scaffold import module_subjects
+
+    return module_subjects([PACK])
+
+
+def partly_written(reference: str, keep: set[str]) -> str:
+    """``reference`` with the body of every public function not in ``keep`` replaced by
+    ``raise NotImplementedError`` (docstrings and helpers kept)."""
+    tree = ast.parse(reference)
+    lines = reference.splitlines(keepends=True)
+    cuts = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef) or node.name.startswith("_"):
+            continue
+        if node.name in keep:
+            continue
+        first = node.body[1] if ast.get_docstring(node) else node.body[0]
+        cuts.append((first.lineno, node.end_lineno))
+    for start, end in reversed(cuts):
+        lines[start - 1 : end] = ["    raise NotImplementedError\n"]
+    return "".join(lines)
+
+
+@pytest.fixture(scope="module")
+def reference_text() -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["scaffold", MODULE_ID, "--reference", "--claims", str(MODULE)]) == 0
+    return out.getvalue()
+
+
+@pytest.fixture
+def work(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def learner(work: Path, reference_text: str, name: str, old: str = FP16, new: str = "") -> Path:
+    """Four functions written, ``logits_memory_bytes`` with ``RIGHT_BYTES`` turned into
+    ``old`` (FP16 by mistake, by default); ``new`` replaces ``old`` in the result."""
+    source = partly_written(reference_text, {*WRITTEN, WRONG})
+    assert source.count(RIGHT_BYTES) == 1
+    source = source.replace(RIGHT_BYTES, old)
+    if new:
+        assert source.count(old) == 1
+        source = source.replace(old, new)
+    path = work / name
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def run(cli, path: Path, *extra: str):
+    return cli("run", str(MODULE), "--impl", path.name, "--out", "ev", *extra)
+
+
+# -- the done-when of the issue -------------------------------------------------------------
+def test_four_of_the_functions_written_one_wrong_is_a_short_report_naming_it(
+    cli, work, reference_text
+):
+    path = learner(work, reference_text, "mine.py")
+    written = [f for f in functions() if f in {*WRITTEN, WRONG}]
+    unwritten = [f for f in functions() if f not in written]
+    assert len(written) == 4 and len(unwritten) == len(functions()) - 4 >= 20
+
+    en, zh = run(cli, path, "--lang", "en"), run(cli, path, "--lang", "zh")
+
+    assert en.code == zh.code == 1
+    for result in (en, zh):
+        assert len(result.out.splitlines()) < 40, result.out
+        assert result.err == ""
+    lines = en.out.splitlines()
+    # the claim lines: what ran; a claim that only waits for an unwritten function is not one
+    shown = {m[2]: m[1] for line in lines if (m := STATUS_LINE.match(line))}
+    assert "skipped" not in shown.values()
+    assert {c for c, s in shown.items() if s == "FAILED"} == {
+        "tokenizer.logits-memory",
+        "contract.logits-memory-bytes",
+    }
+    # the summary by function
+    start = lines.index(f"by function (4 of {len(functions())} written):")
+    summary = lines[start + 1 :]
+    assert summary[0].split()[:2] == ["WRONG", WRONG]
+    assert summary[0].endswith(
+        "2 claims fail: tokenizer.logits-memory, contract.logits-memory-bytes"
+    )
+    assert summary[1].strip() == (
+        f"first differing call {WRONG}(batch=1, length=1000, vocab=50257, bytes_per_value=4): "
+        "the reference gives 201,028,000, yours gives 100,514,000"
+    )
+    rights = [line.split()[1] for line in summary if line.split()[:1] == ["right"]]
+    assert rights == [f for f in written if f != WRONG]
+    (waiting,) = [line for line in summary if line.startswith("  not written yet: ")]
+    skipped = sum(1 for c in PACK.claims if set(functions_of(c, REGISTRY)) - set(written))
+    assert waiting == (
+        f"  not written yet: {', '.join(unwritten)} — {skipped} claims wait for them"
+    )
+    kinds = [line for line in summary if "points" in line]
+    assert kinds[0].startswith("  the chapter's propositions: ")
+    assert kinds[1].startswith("  the functions' contract (robustness): 3 passed, 1 failed, ")
+    assert lines[-2] == f"9 passed, 2 failed, {skipped} skipped"
+
+    zh_lines = zh.out.splitlines()
+    start = zh_lines.index(f"按函数（已写 4/{len(functions())} 个）：")
+    assert zh_lines[start + 1].split()[:2] == ["错误", WRONG]
+    assert zh_lines[start + 2].strip() == (
+        f"第一个不一致的调用 {WRONG}(batch=1, length=1000, vocab=50257, bytes_per_value=4)："
+        "参考实现给出 201,028,000，你的给出 100,514,000"
+    )
+    assert f"  尚未写：{', '.join(unwritten)} —— {skipped} 条断言在等它们" in zh_lines
+
+
+def test_verbose_still_shows_every_claim_and_every_function(cli, work, reference_text):
+    path = learner(work, reference_text, "mine.py")
+
+    result = run(cli, path, "-v", "--lang", "en")
+
+    shown = [m[2] for line in result.out.splitlines() if (m := STATUS_LINE.match(line))]
+    assert shown == [c.claim.id for c in PACK.claims]
+    rows = [line.split()[:3] for line in result.out.splitlines() if line.startswith("  not ")]
+    assert [r[2] for r in rows] == [f for f in functions() if f not in {*WRITTEN, WRONG}]
+    assert not any(line.startswith("  not written yet: ") for line in result.out.splitlines())
+
+
+def test_math_right_and_argument_checks_missing_reads_as_such(cli, work, reference_text):
+    """The function's sums are right; it never checks its arguments: every proposition that
+    ran passes, and only its contract claim fails."""
+    path = learner(
+        work,
+        reference_text,
+        "unchecked.py",
+        old="    return int(batch) * int(length) * int(vocab) * int(bytes_per_value)",
+    )
+    text_ = path.read_text(encoding="utf-8")
+    start = text_.index(f"def {WRONG}(")
+    body = text_[start:].split("\n\n\n", 1)[0]
+    checks = [line for line in body.splitlines() if "_integer(" in line]
+    assert checks
+    path.write_text(
+        text_.replace(body, "\n".join(x for x in body.splitlines() if x not in checks)),
+        encoding="utf-8",
+    )
+
+    result = run(cli, path, "--lang", "en")
+
+    lines = result.out.splitlines()
+    (propositions,) = [line for line in lines if "the chapter's propositions: " in line]
+    (contract,) = [line for line in lines if "the functions' contract" in line]
+    assert " 0 failed" in propositions and "error" not in propositions
+    assert "1 failed" in contract
+    (row,) = [line for line in lines if line.split()[:2] == ["WRONG", WRONG]]
+    assert row.endswith("1 claim fails: contract.logits-memory-bytes")
+    after = lines[lines.index(row) + 1]
+    assert after.strip().startswith("first differing call ")
+    assert "the reference gives raises ValueError" in after  # the check it does not make
+
+
+def test_a_function_that_raises_is_wrong_with_its_line(cli, work, reference_text):
+    path = learner(work, reference_text, "raises.py", old='    raise IndexError("oops")')
+    line = path.read_text(encoding="utf-8").splitlines().index('    raise IndexError("oops")') + 1
+
+    result = run(cli, path, "--lang", "en")
+
+    lines = result.out.splitlines()
+    (row,) = [x for x in lines if x.split()[:2] == ["WRONG", WRONG]]
+    assert f"raises.py:{line}: {WRONG}() raised IndexError: oops" in result.out
+    assert "first differing call" in lines[lines.index(row) + 1]  # the contract saw it raise
+
+
+# -- -k by function ----------------------------------------------------------------------------
+@pytest.mark.parametrize("pattern", ["softmax_temperature", "SOFTMAX_TEMP*"])
+def test_k_selects_the_claims_that_call_a_function(cli, work, pattern):
+    result = cli("run", str(MODULE), "-k", pattern, "--lang", "en", "--out", "ev")
+
+    shown = [m[2] for line in result.out.splitlines() if (m := STATUS_LINE.match(line))]
+    assert shown == calling("softmax_temperature")
+    assert "contract.softmax-temperature" in shown and len(shown) > 3
+    assert result.code == 0
+
+
+def test_k_by_claim_id_is_unchanged(cli, work):
+    result = cli("run", str(MODULE), "-k", "temperature.table", "--lang", "en", "--out", "ev")
+
+    shown = [m[2] for line in result.out.splitlines() if (m := STATUS_LINE.match(line))]
+    assert shown == ["temperature.table"]
+
+
+# -- labels in both languages ------------------------------------------------------------------
+LABEL = {"zh": "标签甲：极小的温度", "en": "label A: a tiny temperature"}
+OTHER = {"zh": "标签乙", "en": "label B"}
+
+
+def contract_failure() -> api.PackRun:
+    """The result of a contract claim that found mismatches on inputs labelled in both
+    languages, as a generator of a pack may label its cases."""
+    loaded = PACK.claim("contract.softmax-temperature")
+    assert loaded is not None
+    claim = loaded.claim
+    first = {
+        "case": 7,
+        "label": LABEL,
+        "inputs": {"args": [{"array": [2.0, 1.0], "shape": [2], "dtype": "float16"}, 1e-5]},
+        "expected": {"array": [1.0, 0.0], "shape": [2], "dtype": "float16"},
+        "actual": {"array": ["nan", 0.0], "shape": [2], "dtype": "float16"},
+        "why": {"why": "not_finite"},
+    }
+    result = ClaimResult(
+        id=claim.id,
+        proposition=loaded.proposition,
+        stage=loaded.stage,
+        statement=claim.statement,
+        check=claim.check,
+        status="failed",
+        duration_ms=1.0,
+        kind=claim.kind,
+        measurements=[
+            MeasurementResult(
+                name="mismatch_labels",
+                metric="m",
+                expected=[],
+                actual=[LABEL, OTHER, "plain"],
+                tolerance={"kind": "exact"},
+                verdict="failed",
+                source="s",
+            )
+        ],
+        observations={"first_mismatch": first},
+    )
+    return api.PackRun(PACK, [result], 1.0)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_labels_in_both_languages_are_shown_in_the_readers(lang):
+    words = catalog(lang)
+    other = "en" if lang == "zh" else "zh"
+    pack_run = contract_failure()
+    run_ = api.Run(
+        {"kind": "learner", "name": "x.py", "sha256": None}, [pack_run], api.RunOptions()
+    )
+
+    shown = "\n".join(text.run_lines(run_, words))
+    results = gradescope.results(run_, words)
+    case = junit.run_suites(run_, words)[0].cases[0]
+
+    for rendered in (shown, results["tests"][0]["output"], results["output"], case.text):
+        assert LABEL[lang] in rendered and LABEL[other] not in rendered, rendered
+        assert "'zh'" not in rendered and '"zh"' not in rendered
+    assert f"{LABEL[lang]}, {OTHER[lang]}, plain" in shown  # the measured list of labels
+    feedback = pack_feedback(pack_run)
+    (wrong,) = feedback.having("wrong")
+    assert wrong.first_call is not None and wrong.first_call.label == LABEL  # data stays data
+    # a message with a label among its parameters (JSON's rendered "message")
+    message = Msg("run.first_mismatch", {"case": 7, "label": LABEL, "expected": 1, "actual": 2})
+    assert LABEL[lang] in words.say(message)
+    data = json_out.claims_data(run_, words)
+    assert data[0]["claims"][0]["observations"]["first_mismatch"]["label"] == LABEL
+
+
+def test_gradescope_numbers_are_distinct_and_sort_in_run_order(cli, work, reference_text):
+    path = learner(work, reference_text, "mine.py")
+
+    result = run(cli, path, "--lang", "en", "--gradescope-results", "results.json")
+
+    data = json.loads((work / "results.json").read_text(encoding="utf-8"))
+    numbers = [t["number"] for t in data["tests"]]
+    assert len(set(numbers)) == len(numbers) == len(PACK.claims)
+    props = [c.proposition for c in PACK.claims]
+    assert [int(n.split(".")[0]) for n in numbers] == props
+    by_prop: dict[int, list[str]] = {}
+    for n in numbers:
+        by_prop.setdefault(int(n.split(".")[0]), []).append(n)
+    for group in by_prop.values():  # within a proposition: as decimals, as text, as versions
+        assert group == sorted(group) == sorted(group, key=float)
+        assert group == sorted(group, key=lambda n: tuple(int(p) for p in n.split(".")))
+    big = max(by_prop.values(), key=len)
+    assert len(big) >= 10 and big[0].endswith(".01")
+    assert f"WRONG  {WRONG}" in data["output"]  # the summary by function, for the learner
+    assert result.code == 1
+
+
+def test_claim_numbers():
+    assert gradescope.claim_numbers([1, 1, 2, 13, 13]) == ["1.1", "1.2", "2.1", "13.1", "13.2"]
+    assert gradescope.claim_numbers([3] * 10)[::9] == ["3.01", "3.10"]
