@@ -620,7 +620,7 @@ def _read_list(items: list[Any], dtype: np.dtype[Any], rule: str) -> np.ndarray[
     ids = (
         rule == "numbers"
         and dtype.kind in "iu"
-        and all(isinstance(x, int | np.integer) and not isinstance(x, bool) for x in _flat(items))
+        and all(isinstance(x, int | np.integer) and not isinstance(x, bool) for x in leaves(items))
     )
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -630,17 +630,18 @@ def _read_list(items: list[Any], dtype: np.dtype[Any], rule: str) -> np.ndarray[
             return None
 
 
-def _flat(items: list[Any]) -> list[Any]:
-    """The leaves of a nested list, depth first (a loop: a list nested deep is no error)."""
-    leaves: list[Any] = []
-    stack: list[Any] = [items]
+def leaves(v: Any) -> list[Any]:
+    """The leaves of nested lists, in order; a loop, not recursion (a value nested 900 deep
+    is a problem to report, not a RecursionError)."""
+    found: list[Any] = []
+    stack = [v]
     while stack:
         item = stack.pop()
         if isinstance(item, list):
             stack.extend(reversed(item))
         else:
-            leaves.append(item)
-    return leaves
+            found.append(item)
+    return found
 
 
 __all__ = [
@@ -658,6 +659,7 @@ __all__ = [
     "Tolerance",
     "differences",
     "first_difference",
+    "leaves",
     "same",
     "unchanged",
 ]

@@ -15,8 +15,8 @@ import numpy as np
 
 from runner import compare
 from runner.compare import Difference, Policy, Raised, Step, differences
+from runner.compare import leaves as _flat
 from runner.models import Close, Detail, Exact, Expectation, Raises, Range, Verdict
-from runner.models.claims import leaves as _flat
 
 Judgement = tuple[Verdict, Detail | None]
 

@@ -23,6 +23,7 @@ from runner.compare import (
     Raised,
     differences,
     first_difference,
+    leaves,
     same,
     unchanged,
 )
@@ -309,7 +310,7 @@ def _expectation(value: Any, tolerance: dict[str, Any]) -> Expectation | None:
 def _with_leaf(value: Any, index: int, leaf: float) -> Any:
     """``value`` with its ``index``-th leaf (depth first, modulo their number) replaced."""
     count = [0]
-    total = len(_leaves(value))
+    total = len(leaves(value))
     if total == 0:  # an empty list: the bad number stands for all of it
         return leaf
 
@@ -321,10 +322,6 @@ def _with_leaf(value: Any, index: int, leaf: float) -> Any:
         return leaf if hit else v
 
     return walk(value)
-
-
-def _leaves(v: Any) -> list[Any]:
-    return [x for item in v for x in _leaves(item)] if isinstance(v, list) else [v]
 
 
 _TOLERANCES = st.sampled_from(
