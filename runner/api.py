@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from runner.errors import ClaimProblem, UsageError
+from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE, EXIT_OK
 from runner.inject import FaultRun, run_all, run_remembering
 from runner.learner.limits import WorkerLimits
@@ -37,6 +37,7 @@ from runner.load import ClaimPack, LoadedClaim
 from runner.memo import Answers
 from runner.models import ClaimResult
 from runner.pack import Implementation, Pack, Registry
+from runner.problems import Problem
 from runner.run import Diagnoser, run_claims, select
 from runner.validate import Packs, load_modules, load_runnable
 
@@ -137,7 +138,7 @@ def load_claims(paths: list[Path], packs: Packs | None = None) -> list[ClaimPack
 
 def load_each(
     paths: list[Path], packs: Packs | None = None
-) -> tuple[list[ClaimPack], list[ClaimProblem]]:
+) -> tuple[list[ClaimPack], list[Problem]]:
     """As :func:`load_claims`, one module at a time: the modules that can run, and the
     problems of those that cannot (a module's unknown check or broken pack is its own)."""
     return load_modules(paths, packs)

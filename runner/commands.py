@@ -13,26 +13,27 @@ import sys
 from pathlib import Path
 
 from runner import api
-from runner.errors import ClaimProblem, InvalidClaims
+from runner.errors import InvalidClaims
 from runner.exits import EXIT_MISUSE
 from runner.i18n import Catalog
 from runner.learner.text import printable
 from runner.load import ClaimPack
+from runner.problems import Problem
 
 
-def load_each(paths: list[str], words: Catalog) -> tuple[list[ClaimPack], list[ClaimProblem]]:
+def load_each(paths: list[str], words: Catalog) -> tuple[list[ClaimPack], list[Problem]]:
     """The modules under ``paths`` that can run, with the others' problems already said."""
     packs, problems = api.load_each([Path(p) for p in paths])
     if problems and not packs:
         raise InvalidClaims(problems)
     if problems:
-        for problem in sorted(problems, key=ClaimProblem.sort_key):
+        for problem in sorted(problems, key=Problem.sort_key):
             _say(problem.render(words))
         _say(words("claims.left_out", n=len(problems)))
     return packs, problems
 
 
-def final_code(code: int, problems: list[ClaimProblem]) -> int:
+def final_code(code: int, problems: list[Problem]) -> int:
     """The command's exit code: 2 when some module's claim files were invalid."""
     return max(code, EXIT_MISUSE) if problems else code
 

@@ -53,9 +53,10 @@ from typing import Any
 
 import numpy as np
 
+from runner.compare import Policy, Raised, Reproduces, first_difference
 from runner.load import LoadedClaim
 from runner.models import Diagnosis, MistakeMatch, Text
-from runner.pack.outcome import Raised, attempt
+from runner.pack.outcome import attempt
 from runner.pack.registry import (
     CallLog,
     CallRecord,
@@ -72,8 +73,6 @@ from runner.pack.registry import (
 # reference and on 40 twins stays under it, so it binds only on logs far larger than claims
 # make, and then names nothing it did not compare in full.
 WORK_BUDGET = 5_000_000
-# Cancellation leaves errors of a few ulps of the largest term, whatever the element's size.
-CANCELLATION_ULPS = 16
 # The most "the same" ever allows, relative to the largest expected value, by dtype: a few
 # hundred ulps of float64, a few ulps of float32 and float16. A module's whole-function
 # claims (``matches_reference``) may be tighter for a function; the diagnoser then takes
@@ -86,10 +85,34 @@ SMALL_ARRAY = 6  # arrays and lists up to this many values are shown in full in 
 
 
 # -- when two outcomes are the same --------------------------------------------------------
+def reproduction(caps: Caps = DEFAULT_CAPS) -> Policy:
+    """What "reproduces" means (see the module), as the comparison engine's policy."""
+    return Policy(
+        Reproduces(caps),
+        numbers="counts",
+        nonfinite="same",  # NaN matches NaN, an infinity the same infinity
+        keys="same",
+        sequences="or_array",
+        lists_as_arrays="float64",
+        dtypes="any_integer",
+        zero_d="both",
+    )
+
+
+_POLICIES: dict[tuple[tuple[str, float], ...], Policy] = {}
+
+
+def _policy_for(caps: Caps) -> Policy:
+    key = tuple(caps.items())
+    if key not in _POLICIES:
+        _POLICIES[key] = reproduction(caps)
+    return _POLICIES[key]
+
+
 def same(actual: Any, expected: Any, caps: Caps = DEFAULT_CAPS) -> bool:
     """Whether the learner's ``actual`` reproduces our ``expected`` (the reference's or a
     twin's outcome) within the stated tolerance (see the module)."""
-    return _first_gap(expected, actual, "", caps) is None
+    return first_difference(expected, actual, _policy_for(caps)) is None
 
 
 def caps_of(claims: Iterable[LoadedClaim]) -> dict[str, Caps]:
@@ -125,166 +148,31 @@ class _Gap:
 
 
 def _first_gap(expected: Any, actual: Any, at: str, caps: Caps = DEFAULT_CAPS) -> _Gap | None:
-    """Where the learner's ``actual`` first departs from our ``expected``."""
-    if isinstance(expected, Raised) or isinstance(actual, Raised):
-        both = isinstance(expected, Raised) and isinstance(actual, Raised)
-        if both and (actual.error == expected.error or expected.error in actual.names):
-            return None  # the same exception, or a subclass of it (as the claims accept)
-        return _Gap(at, _leaf(expected), _leaf(actual), "raised")
-    expected, actual = _unwrap(expected), _unwrap(actual)
-    if isinstance(expected, dict) or isinstance(actual, dict):
-        if not (isinstance(expected, dict) and isinstance(actual, dict)):
-            return _type_gap(at, expected, actual)
-        if set(expected) != set(actual):
-            return _Gap(at, sorted(map(str, expected)), sorted(map(str, actual)), "keys")
-        for key in expected:
-            gap = _first_gap(expected[key], actual[key], f"{at}[{key!r}]", caps)
-            if gap is not None:
-                return gap
+    """Where the learner's ``actual`` first departs from our ``expected``, as shown."""
+    found = first_difference(expected, actual, _policy_for(caps))
+    if found is None:
         return None
-    if isinstance(expected, np.ndarray):
-        return _array_gap(expected, actual, at, caps)
-    if isinstance(expected, list | tuple):
-        if isinstance(actual, np.ndarray) and actual.ndim >= 1:
-            items = list(actual)  # a sequence written as an array: element by element
-        elif isinstance(actual, list | tuple):
-            items = list(actual)
-        else:
-            return _type_gap(at, expected, actual)
-        if len(expected) != len(items):
-            return _Gap(at, _describe(expected), _describe(actual), "length")
-        for i, (e, v) in enumerate(zip(expected, items, strict=True)):
-            gap = _first_gap(e, v, f"{at}[{i}]", caps)
-            if gap is not None:
-                return gap
-        return None
-    if _is_bool(expected):
-        if not _is_bool(actual):
-            return _type_gap(at, expected, actual)
-        return None if bool(expected) == bool(actual) else _value_gap(at, expected, actual)
-    if _is_int(expected):  # a count: an integer, exactly
-        if not _is_int(actual):
-            return _type_gap(at, expected, actual)
-        return None if int(expected) == int(actual) else _value_gap(at, expected, actual)
-    if _is_float(expected):  # a real number: an integer or a float within the tolerance
-        if not (_is_float(actual) or _is_int(actual)):
-            return _type_gap(at, expected, actual)
-        e, a = _float_array(expected), _float_array(actual)
-        # a real number: the claims allow the float64 tolerance, whatever its width
-        if a is None or e is None or _float_misses(a, e, caps["float64"]).any():
-            return _value_gap(at, expected, actual)
-        return None
-    if type(expected) is type(actual) and expected == actual:
-        return None  # a string, None
-    if type(expected) is not type(actual):
-        return _type_gap(at, expected, actual)
-    return _value_gap(at, expected, actual)
-
-
-def _array_gap(
-    expected: np.ndarray[Any, Any], actual: Any, at: str, caps: Caps = DEFAULT_CAPS
-) -> _Gap | None:
-    """An array of ours against the learner's: a list stands for a float64 array (as the
-    claims read it), anything else must be an array with a compatible dtype."""
-    if isinstance(actual, list) and expected.dtype == np.float64:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                got = np.asarray(actual, dtype=np.float64)
-            except (TypeError, ValueError, OverflowError):  # ragged, or not numbers
-                return _type_gap(at, expected, actual)
-    elif isinstance(actual, np.ndarray):
-        got = actual
-    else:
-        return _type_gap(at, expected, actual)
-    if got.shape != expected.shape:
-        return _Gap(at, _describe(expected), _describe(actual), "shape")
-    kind, got_kind = expected.dtype.kind, got.dtype.kind
-    if kind in "iu":  # ids and counts: any integer dtype, the exact values
-        compatible = got_kind in "iu"
-    elif kind in "fb":  # floats keep their dtype; flags are booleans
-        compatible = got.dtype == expected.dtype
-    else:  # not numbers (not produced by our functions): the same dtype, equal values
-        if got.dtype != expected.dtype:
-            return _type_gap(at, expected, actual)
-        equal = bool(np.array_equal(got, expected))
-        return None if equal else _Gap(at, _describe(expected), _describe(actual), "value")
-    if not compatible:
-        return _type_gap(at, expected, actual)
-    if kind == "f":
-        misses = _float_misses(got, expected, caps.get(expected.dtype.name, caps["float64"]))
-    else:
-        misses = np.asarray(got != expected)
-    if not misses.any():
-        return None
-    index = tuple(int(i) for i in np.argwhere(misses)[0])
-    where = f"{at}[{', '.join(map(str, index))}]" if index else at
-    return _Gap(where, _leaf(expected[index]), _leaf(got[index]), "value")
-
-
-def _float_misses(
-    a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], cap: float
-) -> np.ndarray[Any, Any]:
-    """A boolean array: True where the learner's ``a`` does not reproduce our ``b`` (float
-    arrays of one shape; scalars as 0-d arrays), never allowing more than ``cap`` times our
-    largest value; ``eps`` is that of our dtype."""
-    eps = float(np.finfo(b.dtype).eps)
-    x, y = a.astype(np.float64).reshape(-1), b.astype(np.float64).reshape(-1)
-    both_finite = np.isfinite(x) & np.isfinite(y)
-    misses = ~both_finite & ~(np.isnan(x) & np.isnan(y)) & ~((x == y) & np.isinf(x))
-    if both_finite.any():
-        fx, fy = np.abs(x[both_finite]), np.abs(y[both_finite])
-        scale = float(max(fx.max(), fy.max()))
-        finite_y = np.abs(y[np.isfinite(y)])
-        ours = float(finite_y.max())  # the claims' scale: the largest value expected
-        with np.errstate(over="ignore", invalid="ignore"):
-            own = math.sqrt(eps) * np.maximum(fx, fy) + CANCELLATION_ULPS * eps * scale
-            allowed = np.minimum(own, cap * ours)
-            off = np.abs(x[both_finite] - y[both_finite]) > allowed
-        off |= (x[both_finite] == 0) != (y[both_finite] == 0)  # an exact 0 only matches a 0
-        misses[both_finite] = off
-    shaped: np.ndarray[Any, Any] = misses.reshape(a.shape)
-    return shaped
-
-
-def _float_array(x: Any) -> np.ndarray[Any, Any] | None:
-    """A real number as a 0-d float array (a NumPy float keeps its dtype); None when it is an
-    integer too large for a float."""
-    if isinstance(x, np.floating):
-        return np.asarray(x)
-    try:
-        return np.asarray(float(x), dtype=np.float64)
-    except OverflowError:
-        return None
-
-
-def _unwrap(x: Any) -> Any:
-    """A 0-d array is its scalar (as the claims read it)."""
-    if isinstance(x, np.ndarray) and x.ndim == 0:
-        return x[()]
-    return x
-
-
-def _is_bool(x: Any) -> bool:
-    return isinstance(x, bool | np.bool_)
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int | np.integer) and not isinstance(x, bool)
-
-
-def _is_float(x: Any) -> bool:
-    return isinstance(x, float | np.floating)
-
-
-def _value_gap(at: str, expected: Any, actual: Any) -> _Gap:
-    return _Gap(at, _leaf(expected), _leaf(actual), "value")
-
-
-def _type_gap(at: str, expected: Any, actual: Any) -> _Gap:
-    """The values may be equal: show each with its type (``int 7``, ``float 7.0``,
-    ``int64 [1, 2]``, ``list [1, 2]``), so the learner sees what differs."""
-    return _Gap(at, _typed(expected), _typed(actual), "type")
+    where = at + "".join(
+        f"[{name!r}]" if step == "key" else f"[{name}]" for step, name in found.path
+    )
+    e, a = found.expected, found.actual
+    if found.kind == "raised":
+        return _Gap(where, _leaf(e), _leaf(a), "raised")
+    if found.kind in ("type", "dtype"):
+        return _Gap(where, _typed(e), _typed(a), "type")
+    if found.kind == "keys":
+        return _Gap(where, sorted(map(str, e)), sorted(map(str, a)), "keys")
+    if found.kind in ("length", "shape"):
+        return _Gap(where, _describe(e), _describe(a), found.kind)
+    elements, got = found.elements, found.read_as
+    if elements is not None and got is not None:  # numbers in arrays: the first that differs
+        index = elements.first
+        if index:
+            where += f"[{', '.join(map(str, index))}]"
+        return _Gap(where, _leaf(e[index]), _leaf(got[index]), "value")
+    if isinstance(e, np.ndarray):
+        return _Gap(where, _describe(e), _describe(a), "value")
+    return _Gap(where, _leaf(e), _leaf(a), "value")
 
 
 def _leaf(x: Any) -> Any:

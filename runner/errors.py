@@ -6,10 +6,10 @@ The command line renders the message in the reader's language and exits with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from runner.i18n import Catalog, Msg
+from runner.problems import Problem
 
 
 class ClaimsError(Exception):
@@ -34,38 +34,9 @@ class EvidenceError(ClaimsError):
     changed, an unreadable file); exits 2 naming the path."""
 
 
-@dataclass(frozen=True)
-class ClaimProblem:
-    """One problem in a claim file: where it is and what was expected."""
-
-    file: str
-    line: int | None
-    message: Msg
-    claim: str | None = None
-    field: str | None = None
-    kind: str = "claim"  # or "fault"
-
-    def render(self, words: Catalog) -> str:
-        """One line, whatever the file held: control characters (an escape sequence in a
-        claim id or a file name) are shown, not acted on by a terminal."""
-        from runner.learner.text import printable
-
-        where = f"{self.file}:{self.line}" if self.line else self.file
-        parts = [where]
-        if self.claim:
-            parts.append(f"{words('problem.' + self.kind)} {self.claim}")
-        if self.field:
-            parts.append(self.field)
-        line = ": ".join(parts) + f": {words.say(self.message)}"
-        return printable(line).replace("\n", "\u2424").replace("\t", " ")
-
-    def sort_key(self) -> tuple[str, int, str]:
-        return (self.file, self.line or 0, self.message.code)
-
-
 class InvalidClaims(ClaimsError):
     """Claim files that cannot be run; ``problems`` lists all of them, in file order."""
 
-    def __init__(self, problems: list[ClaimProblem]) -> None:
-        self.problems = sorted(problems, key=ClaimProblem.sort_key)
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = sorted(problems, key=Problem.sort_key)
         super().__init__("claims.problems", n=len(self.problems))

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from runner import compare
+from runner.compare import Difference, Policy, Raised, Step, differences
+from runner.compare import leaves as _flat
 from runner.models import Close, Detail, Exact, Expectation, Raises, Range, Verdict
-from runner.models.claims import leaves as _flat
-from runner.pack.outcome import Raised
 
 Judgement = tuple[Verdict, Detail | None]
 
@@ -58,11 +59,56 @@ def _judge(exp: Expectation, actual: Any) -> Judgement:
         )
     if isinstance(actual, Raised):
         return "failed", Detail.of("judge.raised", raised=actual.error, message=actual.message)
+    if isinstance(tol, Exact | Close):
+        return _compared(exp.value, actual, tol, unit)
+    bad = [i for i, a in enumerate(_flat(actual)) if not _in_range(a, tol)]
+    if not bad:
+        return "passed", None
+    n = len(_flat(actual))
+    if n == 1:
+        return "failed", None
+    return "failed", Detail.of("judge.outside", bad=len(bad), n=n, first=bad[0])
+
+
+# A claim's expected value is plain data (numbers, booleans, strings, nested lists of them):
+# an int and a float are numbers alike, a bool is not one, NaN and infinities meet nothing,
+# and a dict is not a value a claim expects.
+CLAIM_EXACT = Policy(compare.Exact(), numbers="values", nonfinite="never", keys="none")
+
+
+def claim_policy(tol: Exact | Close) -> Policy:
+    """A claim's tolerance as the comparison engine's policy."""
     if isinstance(tol, Exact):
-        return _elementwise(exp.value, actual, _equal, unit)
-    if isinstance(tol, Close):
-        return _close(exp.value, actual, tol, unit)
-    return _elementwise(None, actual, lambda _e, a: _in_range(a, tol), unit)
+        return CLAIM_EXACT
+    return Policy(compare.Close(abs=tol.abs, rel=tol.rel), numbers="values", keys="none")
+
+
+def _compared(expected: Any, actual: Any, tol: Exact | Close, unit: Any) -> Judgement:
+    """The measured value against the expected one, element by element; a difference of
+    shape (a list for a number, a length) first, wherever it is."""
+    found = differences(expected, actual, claim_policy(tol))
+    for d in found:
+        mismatch = _shape_mismatch(d)
+        if mismatch:
+            return "failed", mismatch
+    if not found:
+        return "passed", None
+    n = len(_flat(expected))
+    if n == 1:
+        return "failed", None
+    first = found[0]
+    i = _flat_index(expected, first.path)
+    if isinstance(tol, Exact):
+        return "failed", Detail.of("judge.outside", bad=len(found), n=n, first=i)
+    return "failed", Detail.of(
+        "judge.outside_at",
+        bad=len(found),
+        n=n,
+        first=i,
+        expected=first.expected,
+        got=_brief(first.actual),
+        unit=unit,
+    )
 
 
 def _brief(value: Any) -> Any:
@@ -76,19 +122,25 @@ def _brief(value: Any) -> Any:
     return value
 
 
-def _shape_mismatch(expected: Any, actual: Any, at: str = "") -> Detail | None:
+def _shape_mismatch(d: Difference) -> Detail | None:
+    """A list where a number was expected (or the reverse), or a list of another length."""
+    at = "".join(f"[{i}]" for _, i in d.path)
     suffix = "_at" if at else ""  # where in a nested value, when not at the top
-    if isinstance(expected, list) != isinstance(actual, list):
-        code = "judge.list" if isinstance(expected, list) else "judge.single"
+    if isinstance(d.expected, list) != isinstance(d.actual, list):
+        code = "judge.list" if isinstance(d.expected, list) else "judge.single"
         return Detail.of(code + suffix, at=at)
-    if isinstance(expected, list):
-        if len(expected) != len(actual):
-            return Detail.of("judge.length" + suffix, n=len(expected), got=len(actual), at=at)
-        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            inner = _shape_mismatch(e, a, f"{at}[{i}]")
-            if inner:
-                return inner
+    if d.kind == "length":
+        return Detail.of("judge.length" + suffix, n=len(d.expected), got=len(d.actual), at=at)
     return None
+
+
+def _flat_index(value: Any, path: tuple[Step, ...]) -> int:
+    """The position, among the leaves of nested lists, of the leaf at ``path``."""
+    i = 0
+    for _, k in path:
+        i += len(_flat(value[:k]))
+        value = value[k]
+    return i
 
 
 def _number(a: Any) -> bool:
@@ -102,33 +154,6 @@ def _finite(a: Any) -> bool:
     return math.isfinite(a)
 
 
-def _elementwise(expected: Any, actual: Any, ok: Any, unit: Any) -> Judgement:
-    """Apply ``ok(e, a)`` to every element; ``expected`` None means a range (no shape)."""
-    if expected is not None:
-        mismatch = _shape_mismatch(expected, actual)
-        if mismatch:
-            return "failed", mismatch
-        pairs = list(zip(_flat(expected), _flat(actual), strict=True))
-    else:
-        pairs = [(None, a) for a in _flat(actual)]
-    bad = [i for i, (e, a) in enumerate(pairs) if not ok(e, a)]
-    if not bad:
-        return "passed", None
-    if len(pairs) == 1:
-        return "failed", None
-    return "failed", Detail.of("judge.outside", bad=len(bad), n=len(pairs), first=bad[0])
-
-
-def _equal(e: Any, a: Any) -> bool:
-    if isinstance(e, bool) or isinstance(a, bool):
-        return type(e) is type(a) and e == a
-    if _number(e) and _number(a):
-        return _finite(a) and _finite(e) and e == a
-    if isinstance(e, str) or isinstance(a, str):
-        return type(e) is type(a) and e == a
-    return e is None and a is None
-
-
 def _in_range(a: Any, tol: Range) -> bool:
     if not _number(a) or not _finite(a):
         return False
@@ -137,37 +162,7 @@ def _in_range(a: Any, tol: Range) -> bool:
 
 def allowed(expected: float, tol: Close, index: int | None = None) -> float:
     """The absolute deviation allowed around ``expected``: max(abs, rel * |expected|)."""
-
-    def pick(bound: float | list[float] | None) -> float:
-        if bound is None:
-            return 0.0
-        return bound[index or 0] if isinstance(bound, list) else bound
-
-    return max(pick(tol.abs), pick(tol.rel) * abs(expected))
+    return compare.Close(abs=tol.abs, rel=tol.rel).bound(expected, 0.0, _FLOAT64, index)
 
 
-def _close(expected: Any, actual: Any, tol: Close, unit: Any) -> Judgement:
-    mismatch = _shape_mismatch(expected, actual)
-    if mismatch:
-        return "failed", mismatch
-    e_flat, a_flat = _flat(expected), _flat(actual)
-    per_row = isinstance(tol.abs, list) or isinstance(tol.rel, list)
-    bad = []
-    for i, (e, a) in enumerate(zip(e_flat, a_flat, strict=True)):
-        deviation = abs(float(a) - float(e)) if _number(a) and _finite(a) else math.inf
-        if not deviation <= allowed(e, tol, i if per_row else None):
-            bad.append(i)
-    if not bad:
-        return "passed", None
-    if len(e_flat) == 1:
-        return "failed", None
-    i = bad[0]
-    return "failed", Detail.of(
-        "judge.outside_at",
-        bad=len(bad),
-        n=len(e_flat),
-        first=i,
-        expected=e_flat[i],
-        got=_brief(a_flat[i]),
-        unit=unit,
-    )
+_FLOAT64 = np.dtype(np.float64)

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from runner.errors import ClaimProblem, InvalidClaims, UsageError
+from runner.errors import InvalidClaims, UsageError
 from runner.files import NotRegular, read_regular
 from runner.i18n import Msg, msg, os_reason
 from runner.models import Claim, Fault, FaultsFile, ModuleMeta, PropositionFile, Text
+from runner.problems import Problem
 from runner.safeyaml import MAX_BYTES as MAX_CLAIM_BYTES
 from runner.safeyaml import Document, YamlError, parse
 
@@ -92,7 +93,7 @@ class ModuleFiles:
 
     directory: Path
     claims: ClaimPack | None
-    problems: list[ClaimProblem]
+    problems: list[Problem]
 
 
 def display_path(path: Path) -> str:
@@ -112,7 +113,7 @@ def load_packs(paths: list[Path]) -> list[ClaimPack]:
     return packs
 
 
-def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[ClaimProblem]]:
+def read_packs(paths: list[Path]) -> tuple[list[ClaimPack], list[Problem]]:
     """Every module named by ``paths`` (module dirs, a dir of modules, or claim files), and
     the problems of its files. A file with problems still contributes the claims that are
     valid on their own, so they can be checked further."""
@@ -147,7 +148,7 @@ def read_modules(paths: list[Path]) -> list[ModuleFiles]:
 
     found: list[ModuleFiles] = []
     for module_dir, chosen in sorted(wanted.items()):
-        problems: list[ClaimProblem] = []
+        problems: list[Problem] = []
         pack = _load_pack(module_dir, chosen, problems)
         found.append(ModuleFiles(module_dir, pack, problems))
     return found
@@ -173,7 +174,7 @@ def _natural(path: Path) -> tuple[int, str]:
 
 
 def _load_pack(
-    module_dir: Path, chosen: set[Path] | None, problems: list[ClaimProblem]
+    module_dir: Path, chosen: set[Path] | None, problems: list[Problem]
 ) -> ClaimPack | None:
     meta_doc = read_yaml(module_dir / MODULE_FILE, problems)
     meta = None
@@ -181,7 +182,7 @@ def _load_pack(
         meta = to_model(ModuleMeta, meta_doc, module_dir / MODULE_FILE, problems)
     files = claim_files(module_dir)
     if not files:
-        problems.append(ClaimProblem(display_path(module_dir), None, msg("claim.no_files")))
+        problems.append(Problem.in_file(display_path(module_dir), None, msg("claim.no_files")))
     claims: list[LoadedClaim] = []
     for path in files if chosen is None else sorted(chosen):
         doc = read_yaml(path, problems)
@@ -224,7 +225,7 @@ def _load_pack(
         inside, present = True, False
     if present and not inside:
         problems.append(
-            ClaimProblem(
+            Problem.in_file(
                 display_path(module_dir / MODULE_FILE),
                 meta_doc.line_of(("chapter",)) if meta_doc is not None else None,
                 msg("claim.chapter_outside", chapter=meta.chapter),
@@ -233,7 +234,7 @@ def _load_pack(
         )
     elif not present:
         problems.append(
-            ClaimProblem(
+            Problem.in_file(
                 display_path(module_dir / MODULE_FILE),
                 meta_doc.line_of(("chapter",)) if meta_doc is not None else None,
                 msg("claim.no_chapter", chapter=meta.chapter),
@@ -245,7 +246,7 @@ def _load_pack(
         for i, name in enumerate(meta.required_metrics):
             if name not in metrics:
                 problems.append(
-                    ClaimProblem(
+                    Problem.in_file(
                         display_path(module_dir / MODULE_FILE),
                         meta_doc.line_of(("required_metrics", i)) if meta_doc else None,
                         msg("claim.required_metric_unknown", name=name),
@@ -296,35 +297,37 @@ def _claims_that_parse(data: Any) -> list[tuple[int, Claim]]:
     return out
 
 
-def read_yaml(path: Path, problems: list[ClaimProblem]) -> Document | None:
+def read_yaml(path: Path, problems: list[Problem]) -> Document | None:
     """A claim file parsed, or None with its problem: read only if it is a regular file,
     and never more than the parser's size limit (a 3 GB file is not read to be refused)."""
     try:
         raw = read_regular(path, MAX_CLAIM_BYTES + 1)
     except NotRegular:
-        problems.append(ClaimProblem(display_path(path), None, msg("claim.not_regular")))
+        problems.append(Problem.in_file(display_path(path), None, msg("claim.not_regular")))
         return None
     except OSError as exc:
         reason = msg("claim.cannot_read", reason=os_reason(exc))
-        problems.append(ClaimProblem(display_path(path), None, reason))
+        problems.append(Problem.in_file(display_path(path), None, reason))
         return None
     if len(raw) > MAX_CLAIM_BYTES:
         problems.append(
-            ClaimProblem(display_path(path), None, msg("claim.too_large", limit=MAX_CLAIM_BYTES))
+            Problem.in_file(display_path(path), None, msg("claim.too_large", limit=MAX_CLAIM_BYTES))
         )
         return None
     try:
         return parse(raw)
     except YamlError as exc:
-        problems.extend(ClaimProblem(display_path(path), p.line, p.message) for p in exc.problems)
+        problems.extend(
+            Problem.in_file(display_path(path), p.line, p.message) for p in exc.problems
+        )
         return None
 
 
-def to_model(model: type[M], doc: Document, path: Path, problems: list[ClaimProblem]) -> M | None:
+def to_model(model: type[M], doc: Document, path: Path, problems: list[Problem]) -> M | None:
     """Validate ``doc`` as ``model``; each pydantic error becomes a problem with its line."""
     if not isinstance(doc.data, dict):
         code = "claim.empty_file" if doc.data is None else "claim.top_not_mapping"
-        problems.append(ClaimProblem(display_path(path), doc.line_of(()), msg(code)))
+        problems.append(Problem.in_file(display_path(path), doc.line_of(()), msg(code)))
         return None
     try:
         return model.model_validate(doc.data)
@@ -340,7 +343,7 @@ def to_model(model: type[M], doc: Document, path: Path, problems: list[ClaimProb
                 message = msg("claim.did_you_mean", key=misspelt[path_in_data][-1])
             claim, field = split_claim(doc.data, path_in_data)
             problems.append(
-                ClaimProblem(
+                Problem.in_file(
                     display_path(path),
                     doc.line_of(path_in_data),
                     message,

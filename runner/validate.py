@@ -21,13 +21,14 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from runner.errors import ClaimProblem, InvalidClaims
+from runner.errors import InvalidClaims
 from runner.facts import template_refs
 from runner.i18n import Msg, msg
 from runner.load import MODULE_FILE, ClaimPack, LoadedClaim, LoadedFault, display_path, read_modules
 from runner.models import Raises
 from runner.pack import CheckSpec, Pack, Registry, UnknownName
 from runner.pack.registry import INJECTED
+from runner.problems import Problem
 
 InputProblem = tuple[str, Msg, tuple[str, ...]]  # (field, message, path in the claim)
 # module.yaml's `pack:` -> a pack given by the caller, used before looking anywhere else
@@ -45,11 +46,11 @@ def load_runnable(paths: list[Path], packs: Packs | None = None) -> list[ClaimPa
 
 def load_modules(
     paths: list[Path], packs: Packs | None = None
-) -> tuple[list[ClaimPack], list[ClaimProblem]]:
+) -> tuple[list[ClaimPack], list[Problem]]:
     """Every module named by ``paths`` that can run (its files valid, its pack found, every
     claim bound to a check of it), and the problems of those that cannot."""
     runnable: list[ClaimPack] = []
-    problems: list[ClaimProblem] = []
+    problems: list[Problem] = []
     for module in read_modules(paths):
         found = list(module.problems)
         claims = module.claims
@@ -64,7 +65,7 @@ def load_modules(
     return runnable, problems
 
 
-def with_pack(claims: ClaimPack, problems: list[ClaimProblem], packs: Packs | None) -> ClaimPack:
+def with_pack(claims: ClaimPack, problems: list[Problem], packs: Packs | None) -> ClaimPack:
     """``claims`` with the pack its module.yaml names, or as it is with the reason why not."""
     from runner.pack.find import PackNotFound, find_pack
 
@@ -73,7 +74,7 @@ def with_pack(claims: ClaimPack, problems: list[ClaimProblem], packs: Packs | No
         pack = (packs or {}).get(name) or find_pack(name, claims.directory)
     except PackNotFound as exc:
         where = display_path(claims.directory / MODULE_FILE)
-        problems.append(ClaimProblem(where, claims.pack_line, exc.message, field="pack"))
+        problems.append(Problem.in_file(where, claims.pack_line, exc.message, field="pack"))
         return claims
     return dataclasses.replace(claims, pack=pack)
 
@@ -84,8 +85,8 @@ def ensure_runnable(packs: list[ClaimPack]) -> None:
         raise InvalidClaims(problems)
 
 
-def runnable_problems(packs: list[ClaimPack]) -> list[ClaimProblem]:
-    problems: list[ClaimProblem] = []
+def runnable_problems(packs: list[ClaimPack]) -> list[Problem]:
+    problems: list[Problem] = []
     for pack in packs:
         registry = pack.code.registry
         seen_ids: dict[str, LoadedClaim] = {}
@@ -97,7 +98,7 @@ def runnable_problems(packs: list[ClaimPack]) -> list[ClaimProblem]:
                 message: Msg, field: str, at: tuple[int | str, ...], lc: LoadedClaim = loaded
             ) -> None:
                 line = lc.line_of(*at)
-                problems.append(ClaimProblem(lc.file, line, message, lc.claim.id, field))
+                problems.append(Problem.in_file(lc.file, line, message, lc.claim.id, field))
 
             if claim.id in seen_ids:
                 first = seen_ids[claim.id]
@@ -152,16 +153,16 @@ def runnable_problems(packs: list[ClaimPack]) -> list[ClaimProblem]:
     return problems
 
 
-def fault_problems(pack: ClaimPack, registry: Registry) -> list[ClaimProblem]:
+def fault_problems(pack: ClaimPack, registry: Registry) -> list[Problem]:
     """A fault must name a registered twin of the subject it says it replaces, and catchers
     and observed measurements that exist in the module."""
-    out: list[ClaimProblem] = []
+    out: list[Problem] = []
     seen: set[str] = set()
     for lf in pack.faults:
         fault = lf.fault
 
         def problem(message: Msg, field: str | None = None, lf: LoadedFault = lf) -> None:
-            out.append(ClaimProblem(lf.file, lf.line, message, lf.fault.id, field, kind="fault"))
+            out.append(Problem.in_file(lf.file, lf.line, message, lf.fault.id, field, kind="fault"))
 
         if fault.id in seen:
             problem(msg("fault.duplicate_id"), "id")

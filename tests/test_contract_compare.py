@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from runner.pack.contract import _differ, _Tolerance
+from runner.pack.contract import _differ, agreement
 
-TOL = _Tolerance(1e-9, 0.0, {})
+TOL = agreement(1e-9, 0.0, {})
 IDS = np.array([97, 256, 300], dtype=np.int64)
 
 

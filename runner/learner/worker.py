@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np  # imported here so the fork server holds it for every worker
 
+from runner.compare import unchanged
 from runner.learner.codec import REQUEST, CodecError, Limits, decode, encode, kind_of
 
 MODULE_NAME = "learner_impl"
@@ -472,33 +473,11 @@ def _modified(before: Any, after: Any) -> list[int | str]:
     (args0, kwargs0), (args1, kwargs1) = before, after
     try:
         changed: list[int | str] = [
-            i for i, (a, b) in enumerate(zip(args0, args1, strict=True)) if not _same(a, b)
+            i for i, (a, b) in enumerate(zip(args0, args1, strict=True)) if not unchanged(a, b)
         ]
-        return changed + [k for k in kwargs0 if not _same(kwargs0[k], kwargs1.get(k))]
+        return changed + [k for k in kwargs0 if not unchanged(kwargs0[k], kwargs1.get(k))]
     except BaseException:  # an object of the learner's that raises when compared
         return [*range(len(args0)), *kwargs0]
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Arrays byte for byte (shape and dtype too, so NaN equals itself), sequences and dicts
-    item by item, anything else by identity or ==."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return (
-            isinstance(a, np.ndarray)
-            and isinstance(b, np.ndarray)
-            and a.shape == b.shape
-            and a.dtype == b.dtype
-            and a.tobytes() == b.tobytes()
-        )
-    if isinstance(a, list | tuple):
-        return (
-            type(a) is type(b)
-            and len(a) == len(b)
-            and all(_same(x, y) for x, y in zip(a, b, strict=True))
-        )
-    if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return a is b or (type(a) is type(b) and bool(a == b))
 
 
 def _raised(exc: BaseException, path: str, during: str) -> dict[str, Any]:

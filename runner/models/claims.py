@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
+from runner.compare import leaves
+
 ID_PATTERN = r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$"
 METRIC_PATTERN = r"^[a-z0-9_.\-]+$"
 MAX_TEXT = 10_000  # characters of any sentence in a claim file
@@ -112,20 +114,6 @@ Tolerance = Annotated[Exact | Close | Range | Raises, Field(discriminator="kind"
 
 def _is_number(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
-
-
-def leaves(v: Any) -> list[Any]:
-    """The leaves of nested lists, in order; a loop, not recursion (a value nested 900 deep
-    is a problem to report, not a RecursionError)."""
-    leaves: list[Any] = []
-    stack = [v]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list):
-            stack.extend(reversed(item))
-        else:
-            leaves.append(item)
-    return leaves
 
 
 class Expectation(Strict):

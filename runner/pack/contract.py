@@ -26,13 +26,14 @@ the function runs, and ``inputs_modified`` counts the calls that changed one.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Annotated, Any, NamedTuple
 
 import numpy as np
 from pydantic import Field
 
-from runner.pack.outcome import Raised, attempt
+from runner.compare import Difference, Elements, Policy, Raised, Scaled, first_difference
+from runner.pack.outcome import attempt
 from runner.pack.registry import CheckSpec, Implementation, Measurements, Registry
 
 SMALL = 12  # arrays up to this many elements are recorded whole in a mismatch
@@ -75,7 +76,7 @@ def matches_reference(
     counts the cases whose call changed one of its arguments (an array written in place),
     and ``first_modification`` names the first such case and the arguments it changed.
     """
-    tolerance = _Tolerance(rtol, atol, dict(dtype_rtol or {}))
+    tolerance = agreement(rtol, atol, dtype_rtol)
     made, answers = oracle(registry, subject, generator, cases, rng)
     mismatches = 0
     invalid = 0
@@ -151,156 +152,118 @@ def oracle(
     return made, answers
 
 
-class _Tolerance:
-    def __init__(self, rtol: float, atol: float, by_dtype: dict[str, float]) -> None:
-        if not (math.isfinite(rtol) and math.isfinite(atol)) or rtol < 0 or atol < 0:
-            raise ValueError("rtol and atol must be finite and >= 0")
-        self.rtol, self.atol, self.by_dtype = rtol, atol, by_dtype
-
-    def rtol_for(self, dtype: np.dtype[Any]) -> float:
-        return self.by_dtype.get(dtype.name, self.rtol)
-
-
-def _differ(expected: Any, actual: Any, tol: _Tolerance) -> dict[str, Any] | None:
-    """None when ``actual`` agrees with ``expected`` under the contract, else why not."""
-    if isinstance(expected, Raised):
-        if isinstance(actual, Raised):
-            if "ValueError" in actual.names:
-                return None
-            return {"why": "other_error", "raised": actual.error, "message": actual.message}
-        return {"why": "no_error", "expected": "ValueError"}
-    if isinstance(actual, Raised):
-        return {"why": "raised", "raised": actual.error, "message": actual.message}
-    if isinstance(actual, np.ndarray) and actual.ndim == 0 and not isinstance(expected, np.ndarray):
-        actual = actual[()]  # a 0-d array is its scalar
-    if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            return {"why": "type", "expected": "dict", "got": _kind(actual)}
-        for key, value in expected.items():
-            if key not in actual:
-                return {"why": "missing_key", "key": key}
-            why = _differ(value, actual[key], tol)
-            if why is not None:
-                return {**why, "key": key}
-        return None
-    if isinstance(expected, np.ndarray):
-        return _differ_array(expected, actual, tol)
-    if isinstance(expected, list | tuple):  # a sequence of values (BPE's merges): element-wise
-        if not isinstance(actual, list | tuple | np.ndarray):
-            return {"why": "type", "expected": "sequence", "got": _kind(actual)}
-        items = list(actual)
-        if len(items) != len(expected):
-            return {"why": "length", "expected": len(expected), "got": len(items)}
-        for i, (e, a) in enumerate(zip(expected, items, strict=True)):
-            why = _differ(e, a, tol)
-            if why is not None:
-                return {**why, "index": i}
-        return None
-    if isinstance(expected, int):  # a count: exact, and an integer
-        if isinstance(actual, bool | np.bool_) or not isinstance(actual, int | np.integer):
-            return {"why": "type", "expected": "int", "got": _kind(actual)}
-        if int(actual) != expected:
-            return {"why": "count", "difference": int(actual) - expected}
-        return None
-    if isinstance(expected, float):
-        if isinstance(actual, bool | np.bool_) or not isinstance(
-            actual, int | float | np.integer | np.floating
-        ):
-            return {"why": "type", "expected": "float", "got": _kind(actual)}
-        got = float(actual)
-        if math.isinf(expected) and got == expected:
-            return None
-        if not math.isfinite(got):
-            return {"why": "not_finite", "got": _number(got)}
-        allowed = tol.atol + tol.rtol * abs(expected)
-        if abs(got - expected) > allowed:
-            return {"why": "value", "difference": got - expected, "allowed": allowed}
-        return None
-    raise RuntimeError(
-        f"the reference returned a {_kind(expected)}, which this check cannot compare"
+def agreement(rtol: float, atol: float = 0.0, dtype_rtol: dict[str, float] | None = None) -> Policy:
+    """The contract's rules of agreement (see the module) as the comparison engine's policy."""
+    return Policy(
+        Scaled(rtol, atol, dict(dtype_rtol or {})),
+        numbers="counts",
+        nonfinite="same_inf",  # finite where the reference is; its infinities the same
+        keys="expected",
+        sequences="or_array",
+        lists_as_arrays="numbers",
+        dtypes="any_integer",
+        zero_d="actual",
+        raised="ValueError",
     )
 
 
-def _differ_array(expected: np.ndarray, actual: Any, tol: _Tolerance) -> dict[str, Any] | None:
-    got: np.ndarray | None
-    if isinstance(actual, np.ndarray):
-        got = actual
-    elif isinstance(actual, list):  # a list of numbers is an array written out
-        got = _listed_array(actual, integer=expected.dtype.kind in "iu")
-    else:  # a tuple is (output, something else): the contract returns the output only
-        return {"why": "type", "expected": "array", "got": _kind(actual)}
-    if got is None:
-        return {"why": "type", "expected": "array", "got": "a list that is not an array"}
-    if got.shape != expected.shape:
-        return {"why": "shape", "expected": list(expected.shape), "got": list(got.shape)}
-    if expected.dtype.kind in "iu":  # integer ids: any integer dtype, the exact values
-        if got.dtype.kind not in "iu":
-            return {"why": "dtype", "expected": "an integer dtype", "got": got.dtype.name}
-        if not np.array_equal(got, expected):
-            at = np.unravel_index(int(np.argmax(got != expected)), expected.shape)
-            return {
-                "why": "value",
-                "at": [int(i) for i in at],
-                "expected_at": int(expected[at]),
-                "actual_at": int(got[at]),
-            }
+def _differ(expected: Any, actual: Any, policy: Policy) -> dict[str, Any] | None:
+    """None when ``actual`` agrees with ``expected`` under the contract, else why not (the
+    key and the index of the place, outermost, beside the reason)."""
+    found = first_difference(expected, actual, policy)
+    if found is None:
         return None
-    if got.dtype != expected.dtype:
-        return {"why": "dtype", "expected": expected.dtype.name, "got": got.dtype.name}
-    finite = np.isfinite(expected)
-    broken = finite & ~np.isfinite(got)
-    if broken.any():
-        at = np.unravel_index(int(np.argmax(broken)), expected.shape)
+    why = _why(found)
+    for step, name in reversed(found.path):
+        why = {**why, step: name}
+    return why
+
+
+def _why(d: Difference) -> dict[str, Any]:
+    """The reason for one difference, as the evidence records it."""
+    e, a, got = d.expected, d.actual, d.read_as
+    if d.kind == "raised":
+        if not isinstance(e, Raised):
+            return {"why": "raised", "raised": a.error, "message": a.message}
+        if isinstance(a, Raised):
+            return {"why": "other_error", "raised": a.error, "message": a.message}
+        return {"why": "no_error", "expected": "ValueError"}
+    if d.kind == "missing_key":
+        return {"why": "missing_key"}
+    if d.kind == "type":
+        listed = isinstance(e, np.ndarray) and isinstance(a, list)
+        got_kind = "a list that is not an array" if listed else _kind(a)
+        return {"why": "type", "expected": _expected_kind(e), "got": got_kind}
+    if d.kind == "length":
+        return {"why": "length", "expected": len(e), "got": len(a)}
+    if isinstance(e, np.ndarray):
+        assert got is not None  # an array's shape, dtype and values are compared as read
+        if d.kind == "shape":
+            return {"why": "shape", "expected": list(e.shape), "got": list(got.shape)}
+        if d.kind == "dtype":
+            wanted = "an integer dtype" if e.dtype.kind in "iu" else e.dtype.name
+            return {"why": "dtype", "expected": wanted, "got": got.dtype.name}
+        return _array_why(d.kind, e, got, d.elements)
+    if isinstance(e, int | np.integer):  # a count
+        return {"why": "count", "difference": int(a) - int(e)}
+    if d.kind == "not_finite":
+        return {"why": "not_finite", "got": _number(_float_or_int(a))}
+    if isinstance(e, float | np.floating):
+        return {"why": "value", "difference": float(a) - e, "allowed": d.allowed}
+    return {"why": "value"}
+
+
+def _array_why(
+    kind: str, e: np.ndarray[Any, Any], got: np.ndarray[Any, Any], el: Elements | None
+) -> dict[str, Any]:
+    if el is None:  # arrays of something else than numbers
+        return {"why": "value"}
+    if kind == "not_finite":
+        at = el.first_not_finite or el.first
         return {
             "why": "not_finite",
-            "count": int(broken.sum()),
-            "at": [int(i) for i in at],
+            "count": el.not_finite,
+            "at": list(at),
             "got": _number(float(got[at])),
         }
-    if not np.array_equal(np.isfinite(got), finite) or np.any(got[~finite] != expected[~finite]):
-        return {"why": "not_finite", "count": int((~finite).sum())}
-    if not finite.any():
-        return None
-    wide_e = expected[finite].astype(np.float64)
-    wide_a = got[finite].astype(np.float64)
-    difference = np.abs(wide_a - wide_e)
-    allowed = tol.atol + tol.rtol_for(expected.dtype) * float(np.max(np.abs(wide_e)))
-    worst = int(np.argmax(difference))
-    if float(difference[worst]) > allowed:
-        at = np.unravel_index(int(np.flatnonzero(finite.ravel())[worst]), expected.shape)
+    if el.worst is None or e.dtype.kind != "f":  # integer ids and flags: the first
         return {
             "why": "value",
-            "max_abs_difference": float(difference[worst]),
-            "allowed": allowed,
-            "at": [int(i) for i in at],
-            "expected_at": float(wide_e[worst]),
-            "actual_at": float(wide_a[worst]),
+            "at": list(el.first),
+            "expected_at": int(e[el.first]),
+            "actual_at": int(got[el.first]),
         }
-    return None
+    return {
+        "why": "value",
+        "max_abs_difference": el.deviation,
+        "allowed": el.allowed,
+        "at": list(el.worst),
+        "expected_at": float(e[el.worst]),
+        "actual_at": float(got[el.worst]),
+    }
 
 
-def _listed_array(items: list[Any], integer: bool) -> np.ndarray | None:
-    """A (nested) list of numbers as the array it writes out, None when it is not one.
+def _expected_kind(e: Any) -> str:
+    if isinstance(e, dict):
+        return "dict"
+    if isinstance(e, np.ndarray):
+        return "array"
+    if isinstance(e, list | tuple):
+        return "sequence"
+    if isinstance(e, bool | np.bool_):
+        return "bool"
+    if isinstance(e, int | np.integer):
+        return "int"
+    if isinstance(e, float | np.floating):
+        return "float"
+    return _kind(e)
 
-    Ids stay integers: where the contract returns integer ids (a tokenizer's), a list of
-    Python or NumPy ints is an integer array, and a list holding a float or a bool is read
-    as float64 (which the dtype rule then refuses); elsewhere numbers are read as float64."""
-    ids = integer and all(
-        isinstance(x, int | np.integer) and not isinstance(x, bool) for x in _flat(items)
-    )
+
+def _float_or_int(x: Any) -> Any:
     try:
-        return np.asarray(items, dtype=np.int64 if ids else np.float64)
-    except (TypeError, ValueError, OverflowError):  # ragged, not numbers, ids beyond int64
-        return None
-
-
-def _flat(items: list[Any]) -> Iterator[Any]:
-    """The numbers of a nested list, depth first."""
-    for x in items:
-        if isinstance(x, list):
-            yield from _flat(x)
-        else:
-            yield x
+        return float(x)
+    except OverflowError:  # an integer too large for a float: shown whole
+        return x
 
 
 # -- summaries: plain data for the evidence ---------------------------------------------------

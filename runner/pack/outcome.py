@@ -13,18 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Raised:
-    """A call that raised. ``names`` holds the class and its bases, so a tolerance of
-    ``raises: ValueError`` also accepts a subclass."""
-
-    error: str
-    message: str
-    names: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return f"raised {self.error}: {self.message}" if self.message else f"raised {self.error}"
+# A raised outcome is a value the comparison engine compares like any other; it lives there
+# (the learner's worker imports the engine, never this package).
+from runner.compare import Raised as Raised
 
 
 class ForeignError(Exception):

@@ -32,6 +32,8 @@ from typing import Any, Literal, TypeVar
 
 import numpy as np
 
+from runner.compare import unchanged
+
 SubjectFn = Callable[..., Any]
 Measurements = dict[str, Any]
 CheckFn = Callable[..., Measurements]
@@ -240,8 +242,10 @@ def changed_arguments(
     """The arguments that differ between two snapshots of one call's (args, kwargs), by the
     name ``fn``'s signature gives them (``#i`` for a positional one it does not name)."""
     (args0, kwargs0), (args1, kwargs1) = before, after
-    positions = [i for i, (a, b) in enumerate(zip(args0, args1, strict=True)) if not _same(a, b)]
-    keys = [k for k in kwargs0 if not _same(kwargs0[k], kwargs1.get(k))]
+    positions = [
+        i for i, (a, b) in enumerate(zip(args0, args1, strict=True)) if not unchanged(a, b)
+    ]
+    keys = [k for k in kwargs0 if not unchanged(kwargs0[k], kwargs1.get(k))]
     try:
         signature: inspect.Signature | None = inspect.signature(fn)
     except (TypeError, ValueError):  # no signature to read
@@ -260,28 +264,6 @@ def argument_names(
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     ]
     return [params[i] if i < len(params) else f"#{i}" for i in positions] + keys
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Whether ``b`` is ``a`` unchanged: arrays byte for byte (shape and dtype too, so NaN
-    equals itself), sequences and dicts item by item, anything else by identity or ==."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return (
-            isinstance(a, np.ndarray)
-            and isinstance(b, np.ndarray)
-            and a.shape == b.shape
-            and a.dtype == b.dtype
-            and a.tobytes() == b.tobytes()
-        )
-    if isinstance(a, list | tuple):
-        return (
-            type(a) is type(b)
-            and len(a) == len(b)
-            and all(_same(x, y) for x, y in zip(a, b, strict=True))
-        )
-    if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return a is b or (type(a) is type(b) and bool(a == b))
 
 
 @dataclass(frozen=True)

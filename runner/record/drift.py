@@ -15,15 +15,14 @@ they are not compared either.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from runner.compare import Exact, Near, Policy, same
 from runner.record.build import MEMORY_REL, REL, RESIDUE_ABS
 
 TOP_COMPARED = ("module", "seed", "commit", "commit_dirty", "commands", "claim_pack")
-NONFINITE = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
 @dataclass(frozen=True)
@@ -182,33 +181,20 @@ def _close(a: Any, b: Any, kind: Any, path: str) -> Iterator[Drift]:
         yield Drift(path, _brief(a), _brief(b))
 
 
+# The reproduction precision of each class (see the module), as the comparison engine's
+# policies: JSON data, so keys exactly, lists, and numbers as numbers (an int and a float alike,
+# a bool not one); a NaN or an infinity reproduces nothing, except as an exact value.
+_EXACT = Policy(Exact(), numbers="typed", nonfinite="same_inf")
+PRECISION: dict[str, Policy] = {
+    "exact": _EXACT,
+    "value": Policy(Near(rel=REL), numbers="values"),
+    "residue": Policy(Near(abs=RESIDUE_ABS), numbers="values"),
+    "memory": Policy(Near(rel=MEMORY_REL, integers_exactly=False), numbers="values"),
+}
+
+
 def _same(a: Any, b: Any, kind: str) -> bool:
-    if isinstance(a, str) and a in NONFINITE and not isinstance(b, str):
-        return False
-    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
-        return type(a) is type(b) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return _numbers_agree(a, b, kind)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y, kind) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k], kind) for k in a)
-    return type(a) is type(b) and a == b
-
-
-def _numbers_agree(a: int | float, b: int | float, kind: str) -> bool:
-    if kind == "exact" or (isinstance(a, int) and isinstance(b, int) and kind != "memory"):
-        return a == b and type(a) is type(b)
-    try:
-        fa, fb = float(a), float(b)
-    except OverflowError:
-        return a == b
-    if not (math.isfinite(fa) and math.isfinite(fb)):
-        return False
-    if kind == "residue":
-        return abs(fa - fb) <= RESIDUE_ABS
-    rel = MEMORY_REL if kind == "memory" else REL
-    return abs(fa - fb) <= rel * max(abs(fa), abs(fb))
+    return same(a, b, PRECISION[kind])
 
 
 def _get(doc: Any, *keys: str) -> Any:

@@ -8,9 +8,10 @@ and nothing outside ``--repo`` is opened. The rooms: ``files`` (finding and read
 and ``validator``, which runs them for one file.
 """
 
+from runner.problems import Problem
 from runner.submission.files import MAX_SUBMISSION_BYTES, SubmissionFile, submission_files
 from runner.submission.parse import MAX_DEPTH, MAX_DIGITS
-from runner.submission.problems import MAX_PROBLEMS, Problem, Report, json_path
+from runner.submission.problems import MAX_PROBLEMS, Report, json_path
 from runner.submission.validator import Validator
 
 __all__ = [

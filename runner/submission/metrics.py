@@ -8,6 +8,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+from runner.compare import Near, Policy, same
 from runner.i18n import Msg, msg
 from runner.judge import judge
 from runner.load import ClaimPack, LoadedClaim
@@ -178,34 +179,19 @@ def shown(value: Any, unit: Unit | None) -> str | Msg:
     return show(value, unit)
 
 
+# The expected value a submission copied is the pack's when its numbers agree to 12
+# significant digits (an int and a float alike, integers exactly, a bool not a number; NaN
+# and infinities never), its lists, dicts and other values exactly.
+COPIED = Policy(Near(rel=1e-12, abs=1e-300), numbers="values")
+
+
 def _same(submitted: Any, expected: Any) -> bool:
     """The submitted ``expected`` is the pack's (numbers to 12 significant digits)."""
-    if isinstance(submitted, bool) or isinstance(expected, bool):
-        return type(submitted) is type(expected) and submitted == expected
-    if _number(submitted) and _number(expected):
-        if not (_finite(submitted) and _finite(expected)):
-            return False
-        if isinstance(submitted, int) and isinstance(expected, int):
-            return submitted == expected
-        return math.isclose(float(submitted), float(expected), rel_tol=1e-12, abs_tol=1e-300)
-    if isinstance(submitted, list) and isinstance(expected, list):
-        return len(submitted) == len(expected) and all(
-            _same(a, b) for a, b in zip(submitted, expected, strict=True)
-        )
-    if isinstance(submitted, dict) and isinstance(expected, dict):
-        return submitted.keys() == expected.keys() and all(
-            _same(submitted[k], expected[k]) for k in submitted
-        )
-    return type(submitted) is type(expected) and bool(submitted == expected)
+    return same(expected, submitted, COPIED)
 
 
 def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _finite(value: int | float) -> bool:
-    """Finite, and small enough to meet a float (a 400-digit integer cannot)."""
-    return value.bit_length() <= 1023 if isinstance(value, int) else math.isfinite(value)
 
 
 def _decode(value: Any) -> Any:

@@ -1,4 +1,4 @@
-"""A submission's problems: where (a JSON path) and what (a message as data).
+"""A submission's problems (:class:`~runner.problems.Problem`): where (a JSON path) and what.
 
 Rules say where a problem is as a path into the data (``("metrics", 1, "actual")``); the
 JSON path a person reads (``$.metrics[1].actual``) is made here, once, and problems are put
@@ -9,33 +9,18 @@ written path apart again (a key may hold any character: ``"a]"``, ``"[x"``, a qu
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from runner.i18n import LANGS, Catalog, Msg, catalog, msg
-from runner.numbers import show
+from runner.problems import Problem, message_data
 
 DataPath = tuple[str | int, ...]
 Finding = tuple[DataPath, Msg]  # what a rule yields: where, and what
 MAX_PROBLEMS = 100  # per file: a grader reads the first ones; the rest would bury them
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-@dataclass(frozen=True)
-class Problem:
-    path: str
-    message: Msg
-
-    def render(self, words: Catalog) -> str:
-        """One printable line, whatever the submission put into the message."""
-        return printable(f"{self.path}: {say(words, self.message)}")
-
-    def as_json(self, words: Catalog) -> dict[str, Any]:
-        message = printable(say(words, self.message))
-        return {"path": self.path, "message": message, **_data(self.message)}
 
 
 @dataclass
@@ -62,36 +47,12 @@ class Report:
         }
 
 
-def say(words: Catalog, message: Msg) -> str:
-    """The message in ``words``; a code no catalogue knows still gives a line, not a crash
-    (the judge's details come from the core, whose catalogue may lag behind it)."""
-    try:
-        return words.say(message)
-    except (KeyError, IndexError, ValueError):
-        return f"{message.code} {json.dumps(_data(message)['params'], ensure_ascii=False)}"
-
-
 def sayable(message: Msg) -> bool:
     """Whether both catalogues can say ``message``: a code made in another room (the judge's)
     may not be in them yet, and a problem is better said without it than half in code."""
     if any(message.code not in catalog(lang).entries for lang in LANGS):
         return False
     return all(sayable(v) for v in message.params.values() if isinstance(v, Msg))
-
-
-def _data(message: Msg) -> dict[str, Any]:
-    def plain(value: Any) -> Any:
-        if isinstance(value, Msg):
-            return {"code": value.code, "params": {k: plain(v) for k, v in value.params.items()}}
-        if isinstance(value, float) and not math.isfinite(value):
-            return show(value)  # JSON has no NaN: a script reading this must not choke
-        if isinstance(value, list | tuple):
-            return [plain(v) for v in value]
-        if isinstance(value, str):
-            return printable(value)  # valid UTF-8 for whoever reads the JSON
-        return value
-
-    return {"code": message.code, "params": {k: plain(v) for k, v in message.params.items()}}
 
 
 def json_path(path: DataPath) -> str:
@@ -125,7 +86,7 @@ def in_file_order(findings: Iterable[Finding], data: Any) -> list[Problem]:
     seen: set[tuple[DataPath, str]] = set()
     unique: list[Finding] = []
     for at, message in findings:
-        key = (at, repr(_data(message)))
+        key = (at, repr(message_data(message)))
         if key not in seen:
             seen.add(key)
             unique.append((at, message))
@@ -149,7 +110,7 @@ def in_file_order(findings: Iterable[Finding], data: Any) -> list[Problem]:
 
     # without data (it could not be read) the parser's order, which is the lines', stands
     ordered = unique if data is None else sorted(unique, key=lambda f: position(f[0]))
-    problems = [Problem(json_path(at), message) for at, message in ordered[:MAX_PROBLEMS]]
+    problems = [Problem.at(json_path(at), message) for at, message in ordered[:MAX_PROBLEMS]]
     if len(ordered) > MAX_PROBLEMS:
-        problems.append(Problem("$", msg("sub.more_problems", limit=MAX_PROBLEMS)))
+        problems.append(Problem.at("$", msg("sub.more_problems", limit=MAX_PROBLEMS)))
     return problems

@@ -14,18 +14,12 @@ from pathlib import Path
 
 from runner.i18n import msg
 from runner.load import ClaimPack, display_path
+from runner.problems import Problem
 from runner.submission import artifacts, evidence, metrics, provenance, schema, values
 from runner.submission.context import Context, MetricIndex, Submission
 from runner.submission.files import SubmissionFile, read_submission
 from runner.submission.parse import Parsed, parse_submission
-from runner.submission.problems import (
-    MAX_PROBLEMS,
-    Finding,
-    Problem,
-    Report,
-    in_file_order,
-    printable,
-)
+from runner.submission.problems import MAX_PROBLEMS, Finding, Report, in_file_order, printable
 
 Rule = Callable[[Submission, Context], Iterable[Finding]]
 
