@@ -156,7 +156,7 @@ def test_the_zip_has_what_gradescope_asks_at_its_root(bundle):
         names = set(z.namelist())
         modes = {i.filename: i.external_attr >> 16 for i in z.infolist()}
         config = json.loads(z.read("bundle.json"))
-        requirements = z.read("requirements.txt").decode().split()
+        requirements = z.read("requirements.txt").decode().splitlines()
         where = {m["id"]: m["path"] for m in config["modules"]}
         hidden_card = z.read(f"{where[MODULE.name]}/8-tokenizer-bill.yaml").decode()
     for script in ("setup.sh", "run_autograder"):
@@ -169,7 +169,9 @@ def test_the_zip_has_what_gradescope_asks_at_its_root(bundle):
     assert where == {MODULE.name: f"course/{MODULE.name}", COURSE.name: f"course/{COURSE.name}"}
     assert f"{where[COURSE.name]}/pack/__init__.py" in names  # its pack beside its claims
     assert not any("__pycache__" in n for n in names)
-    assert requirements and all("==" in r for r in requirements)
+    # pinned, or (a requirement whose marker does not hold here, e.g. tqdm's colorama on
+    # Windows) left to pip in the container with its range and its marker
+    assert requirements and all("==" in r or ";" in r for r in requirements)
     assert {r.split("==")[0] for r in requirements} >= {"numpy", "pydantic", "pyyaml"}
 
 

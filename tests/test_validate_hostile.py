@@ -124,11 +124,14 @@ def entry_header(type_num: int, size: int) -> bytes:
 def peak_memory_of(work: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], int]:
     """``validate ARGS`` in a child; (its result, its peak resident memory in bytes)."""
     code = (
-        "import resource, sys\n"
+        "import sys\n"
         "from runner.cli import main\n"
         "code = main(sys.argv[1:])\n"
         "sys.stdout.flush()\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+        # VmHWM, not ru_maxrss: Linux carries the parent's high-water mark into a child
+        # across vfork and exec, so ru_maxrss reports pytest's own size once it is larger
+        "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')]\n"
+        "print(hwm[0].split()[1], file=sys.stderr)\n"
         "sys.exit(code)\n"
     )
     done = subprocess.run(
