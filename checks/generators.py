@@ -125,6 +125,13 @@ def _with_zeros(joint: Array, where: tuple[Any, ...]) -> Array:
     return out / out.sum()  # type: ignore[no-any-return]
 
 
+def _certain(shape: tuple[int, ...], where: tuple[int, ...]) -> NDArray[np.int64]:
+    """An integer joint table: 1 at ``where``, 0 elsewhere (one sequence is certain)."""
+    out = np.zeros(shape, dtype=np.int64)
+    out[where] = 1
+    return out
+
+
 @generator("chain_rule_nll", subject="chain_rule_nll")
 def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
     j34 = _joint(rng, 3, 4, 1.0)
@@ -258,6 +265,39 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             joint=j23,
             tokens=[1, 1, 0],
         ),
+        # within 1e-6 of 1 and a possible sequence: P(tokens) is the table's entry as given
+        # (the empty prefix has probability 1), never the entry divided by the table's sum,
+        # which differs by up to 5e-7 nats here, far beyond the claim's 1e-9
+        case(
+            "joint sums to 1 + 5e-7, a possible sequence: the entry as given, not divided by the sum",
+            "joint 之和为 1 + 5e-7，序列可能：按表中的值计算，不除以表的和",
+            j34 * (1 + 5e-7),
+            [0, 2, 1, 2],
+        ),
+        case(
+            "joint sums to 1 - 5e-7, a possible sequence: the entry as given, not divided by the sum",
+            "joint 之和为 1 - 5e-7，序列可能：按表中的值计算，不除以表的和",
+            j23 * (1 - 5e-7),
+            [1, 1, 0],
+        ),
+        case(
+            "float32 joint: computed in float64",
+            "float32 的 joint：按 float64 计算",
+            _joint(rng, 3, 3, 1.0).astype(np.float32),
+            [2, 0, 1],
+        ),
+        case(
+            "integer joint: one sequence certain (NLL 0)",
+            "整数 joint：一个序列必然出现（NLL 为 0）",
+            _certain((2, 2, 2), (1, 0, 1)),
+            [1, 0, 1],
+        ),
+        case(
+            "integer joint: another sequence impossible (inf)",
+            "整数 joint：其他序列不可能（inf）",
+            _certain((2, 2, 2), (1, 0, 1)),
+            [1, 0, 0],
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -327,6 +367,16 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
             "float32 x: a float64 result",
             "float32 的 x：结果为 float64",
             (np.arange(12).reshape(4, 3) / 7).astype(np.float32),
+        ),
+        case(
+            "float32 x, 300 positions: a running sum in float64",
+            "float32 的 x，300 个位置：累加用 float64",
+            (rng.standard_normal((300, 2)) + 3).astype(np.float32),
+        ),
+        case(
+            "integer x: a float64 result",
+            "整数 x：结果为 float64",
+            np.arange(-6, 9).reshape(5, 3),
         ),
     ]
 
@@ -433,6 +483,18 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
             400,
             64,
             layernorm=1,
+        ),
+        case(
+            "NumPy bools are bools (biases=np.True_, tied=np.False_)",
+            "NumPy 的布尔值也是 bool（biases=np.True_、tied=np.False_）",
+            1000,
+            100,
+            2,
+            400,
+            64,
+            biases=np.True_,
+            layernorm=np.bool_(True),
+            tied=np.False_,
         ),
         case(
             "invalid: tied=None (not a bool)",
@@ -734,6 +796,13 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
             w_in.astype(np.float32),
             w_out.astype(np.float32),
         ),
+        case(
+            "integer x, float weights: a float64 result",
+            "整数 x、浮点权重：结果为 float64",
+            np.arange(-12, 12).reshape(4, 6),
+            w_in,
+            w_out,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -800,6 +869,16 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
             "多头，可见分数为 finfo(float64).min",
             np.where(np.eye(4, dtype=bool), np.finfo(np.float64).min, -1.0)[None]
             * np.ones((2, 1, 1)),
+        ),
+        case(
+            "float32 heads (H, T, T): the softmax in float64",
+            "float32 的多头 (H, T, T)：softmax 用 float64",
+            (rng.standard_normal((3, 6, 6)) * 3).astype(np.float32),
+        ),
+        case(
+            "integer scores: float64 weights",
+            "整数分数：float64 权重",
+            rng.integers(-5, 6, size=(5, 5)),
         ),
     ]
 
@@ -903,6 +982,16 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
             "float32 inputs: projections at float64 precision",
             "float32 输入：投影按 float64 精度",
             *(a.astype(np.float32) for a in (x, w_q, w_k, w_v, w_o)),
+            2,
+        ),
+        case(
+            "integer x, float weights: every step in float64",
+            "整数 x、浮点权重：每一步都用 float64",
+            rng.integers(-3, 4, size=(5, 8)),
+            w_q,
+            w_k,
+            w_v,
+            w_o,
             2,
         ),
     ]
@@ -1137,6 +1226,24 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
             3,
         ),
         case("arguments by name (probs=, k=)", "按参数名传参（probs=、k=）", probs=chapter, k=2),
+        case(
+            "float32 probs: rescaled in float64",
+            "float32 的 probs：按 float64 重新缩放",
+            rng.dirichlet(np.ones(12)).astype(np.float32),
+            5,
+        ),
+        case(
+            "float32 probs, ties at the boundary",
+            "float32 的 probs，边界上有并列",
+            _tied_probs(rng, 20, 6).astype(np.float32),
+            6,
+        ),
+        case(
+            "integer weights (counts): a float64 result",
+            "整数权重（计数）：结果为 float64",
+            np.array([3, 1, 4, 1, 5, 9, 2, 6]),
+            3,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1155,6 +1262,15 @@ def _qkv(r: np.random.Generator, t: int, d: int, d_v: int, scale: float = 1.0) -
         r.standard_normal((t, d)) * scale,
         r.standard_normal((t, d)) * scale,
         r.standard_normal((t, d_v)),
+    )
+
+
+def _qkv_integer(r: np.random.Generator, t: int, d: int, d_v: int) -> tuple[NDArray[Any], ...]:
+    """Small integer q, k (T, d) and v (T, d_v): the contract's float64 result from ints."""
+    return (
+        r.integers(-2, 3, size=(t, d)),
+        r.integers(-2, 3, size=(t, d)),
+        r.integers(-5, 6, size=(t, d_v)),
     )
 
 
@@ -1238,6 +1354,18 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             v=v,
             block=3,
         ),
+        case(
+            "float32 q, k, v: computed in float64",
+            "float32 的 q、k、v：按 float64 计算",
+            *(a.astype(np.float32) for a in _qkv(rng, 13, 4, 3, 2.0)),
+            4,
+        ),
+        case(
+            "integer q, k, v: a float64 result",
+            "整数 q、k、v：结果为 float64",
+            *_qkv_integer(rng, 9, 3, 2),
+            4,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1286,6 +1414,16 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: k is not q's shape", "无效：k 的形状与 q 不同", q, k[:, :2], v),
         case("invalid: v has another T", "无效：v 的 T 不同", q, k, v[:4]),
         case("arguments by name (q=, k=, v=)", "按参数名传参（q=、k=、v=）", q=q, k=k, v=v),
+        case(
+            "float32 q, k, v: computed in float64",
+            "float32 的 q、k、v：按 float64 计算",
+            *(a.astype(np.float32) for a in _qkv(rng, 14, 3, 4, 1.5)),
+        ),
+        case(
+            "integer q, k, v: a float64 result",
+            "整数 q、k、v：结果为 float64",
+            *_qkv_integer(rng, 10, 3, 2),
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1324,6 +1462,21 @@ def _moe_tied(
     for e in range(n_experts):  # groups of three identical columns: 0-2, 3-5, ...
         if e % 3:
             w_router[:, e] = w_router[:, e - e % 3]
+    return x, w_router, w_in, w_out, top_k
+
+
+def _moe_unchosen(
+    r: np.random.Generator, t: int, d: int, d_ff: int, n_experts: int, top_k: int
+) -> tuple[Any, ...]:
+    """A layer whose last expert no token can choose: a constant first feature of 1 scores it
+    near −100, far below every other expert (scores of a few units), and its weights are NaN.
+    A routed layer never reads them; one that runs every expert and zeroes its gate gets
+    0·NaN = NaN (top_k < E, so the expert is never among the kept)."""
+    x, w_router, w_in, w_out, _ = _moe(r, t, d, d_ff, n_experts, top_k)
+    x[:, 0] = 1.0
+    w_router[0, -1] = -100.0
+    w_router[1:, -1] = np.clip(w_router[1:, -1], -1.0, 1.0)  # the rest cannot lift it near 0
+    w_in[-1], w_out[-1] = np.nan, np.nan
     return x, w_router, w_in, w_out, top_k
 
 
@@ -1399,6 +1552,31 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
             experts_w_out=w_out,
             top_k=2,
         ),
+        case(
+            "an expert no token chooses, its weights NaN: never read (top-1)",
+            "没有 token 选中的专家，其权重为 NaN：从不读取（top-1）",
+            *_moe_unchosen(rng, 7, 4, 6, 4, 1),
+        ),
+        case(
+            "an expert no token chooses, its weights NaN: never read (top-3 of 4)",
+            "没有 token 选中的专家，其权重为 NaN：从不读取（4 选 3）",
+            *_moe_unchosen(rng, 5, 3, 4, 4, 3),
+        ),
+        case(
+            "float32 inputs: computed in float64",
+            "float32 输入：按 float64 计算",
+            *(a.astype(np.float32) for a in _moe(rng, 7, 4, 8, 4, 2)[:4]),
+            2,
+        ),
+        case(
+            "integer x, float weights: a float64 result",
+            "整数 x、浮点权重：结果为 float64",
+            rng.integers(-3, 4, size=(6, 4)),
+            w_router,
+            w_in,
+            w_out,
+            2,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1430,6 +1608,12 @@ TOP_P_PROBS = np.array(
         0.19548333247817537,
     ]
 )
+
+
+# float32 probabilities whose top five, summed in float32, come to 4.1e-8 more than their
+# float64 sum: a cut 1e-9 above the float64 sum keeps six tokens, five when the running sum
+# is float32 (tests/test_reference_edges.py holds it to that)
+F32_PROBS = np.random.default_rng(3).dirichlet(np.ones(10)).astype(np.float32)
 
 
 @generator("top_p_renormalize", subject="top_p_renormalize")
@@ -1510,6 +1694,39 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             float(np.cumsum(np.sort(TOP_P_PROBS)[::-1])[1]),
         ),
         case("arguments by name (probs=, p=)", "按参数名传参（probs=、p=）", probs=probs, p=0.5),
+        case(
+            "invalid: every probability 0 (nothing to rescale)",
+            "无效：所有概率都是 0（无从重新缩放）",
+            np.zeros(4),
+            0.5,
+        ),
+        # The running sum is float64 and sequential (np.cumsum, or `mass += p` in a loop): at
+        # three terms or more an exactly rounded prefix (math.fsum) or a pairwise sum rounds
+        # elsewhere, and a p at that prefix then keeps one token more or fewer
+        case(
+            "p = 0.9 over [0.4, 0.3, 0.2, 0.1]: the running sum 0.8999999999999999 is below p",
+            "p = 0.9，probs 为 [0.4, 0.3, 0.2, 0.1]：运行和 0.8999999999999999 小于 p",
+            np.array([0.2, 0.4, 0.1, 0.3]),
+            0.9,
+        ),
+        case(
+            "p at the running sum of [0.5, 0.3, 0.15] (0.9500000000000001): three kept",
+            "p 等于 [0.5, 0.3, 0.15] 的运行和（0.9500000000000001）：保留三个",
+            np.array([0.05, 0.5, 0.15, 0.3]),
+            float(np.cumsum([0.5, 0.3, 0.15])[2]),
+        ),
+        case(
+            "float32 probs: summed and rescaled in float64",
+            "float32 的 probs：按 float64 累加和重新缩放",
+            rng.dirichlet(np.ones(12)).astype(np.float32),
+            0.6,
+        ),
+        case(
+            "float32 probs, p 1e-9 above a float64 prefix sum",
+            "float32 的 probs，p 比一个 float64 前缀和大 1e-9",
+            F32_PROBS,
+            float(np.cumsum(np.sort(F32_PROBS.astype(np.float64))[::-1])[4]) + 1e-9,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1568,6 +1785,11 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
             "int64 logits 2^53 and 2^53 + 1 (equal once cast to float64)",
             "int64 logits 2^53 与 2^53 + 1（转成 float64 后相等）",
             np.array([2**53, 2**53 + 1, 5], dtype=np.int64),
+        ),
+        case(
+            "float32 logits 2^-20 apart (equal once cast to float16)",
+            "float32 logits 相差 2^-20（转成 float16 后相等）",
+            np.array([1.0, 1.0 + 2.0**-20, -3.0], dtype=np.float32),
         ),
         case(
             "arguments by name (logits=)",
@@ -1666,6 +1888,13 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
             b.astype(np.float32),
         ),
         case(
+            "integer x: a float64 result",
+            "整数 x：结果为 float64",
+            np.arange(24).reshape(4, 6) % 7,
+            g,
+            b,
+        ),
+        case(
             "arguments by name (x=, gain=, bias=, eps=)",
             "按参数名传参（x=、gain=、bias=、eps=）",
             x=x,
@@ -1744,6 +1973,12 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
             table.astype(np.float32),
         ),
         case(
+            "integer table: float64 rows",
+            "整数 table：行为 float64",
+            np.array([0, 2, 2]),
+            np.arange(12).reshape(3, 4),
+        ),
+        case(
             "arguments by name (tokens=, table=)",
             "按参数名传参（tokens=、table=）",
             tokens=np.array([1, 2]),
@@ -1793,6 +2028,12 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
             "float32 的 h 与 table：logits 为 float64",
             (np.arange(6).reshape(2, 3) / 7).astype(np.float32),
             (np.arange(12).reshape(4, 3) / 11).astype(np.float32),
+        ),
+        case(
+            "integer h, float table: float64 logits",
+            "整数 h、浮点 table：logits 为 float64",
+            np.arange(-4, 5).reshape(3, 3),
+            rng.standard_normal((5, 3)),
         ),
     ]
 
