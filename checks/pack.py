@@ -7,6 +7,7 @@ Found by the engine through the entry point ``design-tradeoffs`` (group
 
 from __future__ import annotations
 
+from checks.docstrings_zh import DOCSTRINGS_ZH
 from runner.pack import Pack, Scaffold
 
 CONTRACT_EN = """\
@@ -106,6 +107,7 @@ pack = Pack(
         contract={"zh": CONTRACT_ZH, "en": CONTRACT_EN},
         preamble=PREAMBLE,
         helpers=("checks.reference",),
+        docstrings={"zh": DOCSTRINGS_ZH},
     ),
     code=("checks",),
 )

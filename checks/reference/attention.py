@@ -95,8 +95,8 @@ def multi_head_attention(
     concatenation that w_o multiplies. Scores are q·k / √hs, hs the head's width (not d, not
     W), causally masked by causal_masked_attention. n_head is an integer >= 1 dividing W;
     mismatched shapes or a bad n_head are a ValueError. Every step runs in float64, float32
-    inputs included (the projections too, not only the mask: float32 projections are off by
-    about 1e-7).
+    inputs and an integer x included (the projections too, not only the mask: float32
+    projections are off by about 1e-7).
     """
     x = _matrix("x", x)  # (T, d)
     w_q, w_k, w_v = _matrix("w_q", w_q), _matrix("w_k", w_k), _matrix("w_v", w_v)

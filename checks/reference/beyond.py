@@ -54,8 +54,8 @@ def flash_attention(q: Array, k: Array, v: Array, block: int) -> Array:
     softmax(mask(q kᵀ / √d)) v (d is q's width), computed in float64 whatever the inputs'
     dtype (float32 or integer q, k, v included: float32 arithmetic is off by about 1e-7).
     ``block`` (an integer >= 1, else ValueError) is the tile size; any block gives the same
-    output. Shapes that do not fit (k not q's
-    shape, v with another T, T, d or d_v = 0) are a ValueError. Scores of any finite size
+    output. Shapes that do not fit (k not q's shape, v with another T, T, d or d_v = 0) are
+    a ValueError. Scores of any finite size
     give no NaN (±1e3 and beyond: the running max starts at −∞, never at 0), and the future
     is masked with −∞, not the most negative float: scores at np.finfo(np.float64).min are
     finite and must still give the future weight 0. Queries and keys are taken ``block``
