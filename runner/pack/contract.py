@@ -97,7 +97,9 @@ def matches_reference(
         expected = attempt(reference, *_fresh(one.args), **_fresh(one.kwargs))
         if isinstance(expected, Raised):
             if "ValueError" not in expected.names:  # our own generator or reference is wrong
-                raise RuntimeError(f"the reference raised {expected} on case {index} ({one.label!r})")
+                raise RuntimeError(
+                    f"the reference raised {expected} on case {index} ({one.label!r})"
+                )
             invalid += 1
         # the call, and which of its arguments it changed (compared where it ran)
         answer = attempt(impl.modifies, subject, *_fresh(one.args), **_fresh(one.kwargs))

@@ -143,13 +143,30 @@ def moe_layer(x, w_router, experts_w_in, experts_w_out, top_k):
 
 
 def transformer_parameter_count(
-    vocab, d_model, n_layer, d_ff, context_length, *, n_head=None, positions="none",
-    biases=False, layernorm=False, tied=True,
+    vocab,
+    d_model,
+    n_layer,
+    d_ff,
+    context_length,
+    *,
+    n_head=None,
+    positions="none",
+    biases=False,
+    layernorm=False,
+    tied=True,
 ):
     for name, flag in (("biases", biases), ("layernorm", layernorm), ("tied", tied)):
         if not isinstance(flag, (bool, np.bool_)):
             raise ValueError(f"{name} must be True or False")
     return _count(
-        vocab, d_model, n_layer, d_ff, context_length, n_head=n_head, positions=positions,
-        biases=bool(biases), layernorm=bool(layernorm), tied=bool(tied),
+        vocab,
+        d_model,
+        n_layer,
+        d_ff,
+        context_length,
+        n_head=n_head,
+        positions=positions,
+        biases=bool(biases),
+        layernorm=bool(layernorm),
+        tied=bool(tied),
     )

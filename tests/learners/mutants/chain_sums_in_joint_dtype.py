@@ -17,7 +17,11 @@ def chain_rule_nll(joint, tokens):
         p = p.astype(np.float64)
     if p.ndim < 1 or p.size == 0 or len(set(p.shape)) != 1:
         raise ValueError("joint must be (V,)*T")
-    if not np.all(np.isfinite(p)) or np.any(p < 0) or abs(float(p.astype(np.float64).sum()) - 1.0) > 1e-6:
+    if (
+        not np.all(np.isfinite(p))
+        or np.any(p < 0)
+        or abs(float(p.astype(np.float64).sum()) - 1.0) > 1e-6
+    ):
         raise ValueError("joint must hold finite, non-negative probabilities summing to 1")
     if len(tokens) != p.ndim:
         raise ValueError("one token per position")

@@ -12,13 +12,30 @@ _reference_count = transformer_parameter_count
 
 
 def transformer_parameter_count(
-    vocab, d_model, n_layer, d_ff, context_length, *, n_head=None, positions="none",
-    biases=False, layernorm=False, tied=True,
+    vocab,
+    d_model,
+    n_layer,
+    d_ff,
+    context_length,
+    *,
+    n_head=None,
+    positions="none",
+    biases=False,
+    layernorm=False,
+    tied=True,
 ):
     for name, flag in (("biases", biases), ("layernorm", layernorm), ("tied", tied)):
         if type(flag) is not bool:
             raise ValueError(f"{name} must be True or False")
     return _reference_count(
-        vocab, d_model, n_layer, d_ff, context_length, n_head=n_head, positions=positions,
-        biases=biases, layernorm=layernorm, tied=tied,
+        vocab,
+        d_model,
+        n_layer,
+        d_ff,
+        context_length,
+        n_head=n_head,
+        positions=positions,
+        biases=biases,
+        layernorm=layernorm,
+        tied=tied,
     )

@@ -23,7 +23,11 @@ def flash_attention(q, k, v, block):
     t, d = q.shape
     out = np.zeros((t, v.shape[1]))  # float64: the answer looks right
     for i in range(0, t, b):
-        qi = q[i : i + b] / np.float32(math.sqrt(d)) if q.dtype == np.float32 else q[i : i + b] / math.sqrt(d)
+        qi = (
+            q[i : i + b] / np.float32(math.sqrt(d))
+            if q.dtype == np.float32
+            else q[i : i + b] / math.sqrt(d)
+        )
         rows = np.arange(i, min(i + b, t))
         m = np.full(len(rows), -np.inf, dtype=q.dtype)
         denom = np.zeros(len(rows), dtype=q.dtype)
