@@ -168,21 +168,27 @@ def gpt2_reconciliation(
     measures=("attention_parameters", "weight_array_parameters"),
 )
 def head_parameter_budget(
-    impl: Implementation, d_model: int, heads: list[int], rng: np.random.Generator
+    impl: Implementation,
+    d_model: int,
+    heads: list[int],
+    operator_d_model: int,
+    rng: np.random.Generator,
 ) -> Measurements:
     """Stage 4: 4 d² for every head count, from the count and from the weights the operator
     really reads.
 
     ``attention_parameters`` is the implementation's attention_parameter_count(d, H);
     ``weight_array_parameters`` counts, at each H, the entries of the real weight arrays
-    multi_head_attention(x, W_Q, W_K, W_V, W_O, H) is run with: four (d, d) arrays, each
-    counted only if changing it changes the output (an array the operator accepts but never
-    reads adds nothing; one it refuses at that H stops the claim with its error). A single
-    step of T = 2 positions keeps the call cheap at d = 768; position 1 sees both.
+    multi_head_attention(x, W_Q, W_K, W_V, W_O, H) is run with: four (d', d') arrays of
+    ``operator_d_model`` = d', each counted only if changing it changes the output (an array
+    the operator accepts but never reads adds nothing; one it refuses at that H stops the
+    claim with its error). At d = 768 the four arrays hold 2,359,296 numbers, more than one
+    call may send to a learner's worker (2^21), so the operator is run at a d' every H
+    divides; x has T = 2 positions, and position 1 sees both.
     """
     counted = [int(impl["attention_parameter_count"](d_model, h)) for h in heads]
     mha = impl["multi_head_attention"]
-    d = d_model
+    d = operator_d_model
     x = rng.standard_normal((2, d))  # (T, d), T = 2
     weights = [rng.standard_normal((d, d)) / math.sqrt(d) for _ in range(4)]  # W_Q, W_K, W_V, W_O
     read: list[int] = []
