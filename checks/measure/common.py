@@ -50,7 +50,7 @@ def permutation_residue(
     for a, group in zip(arrays, moves, strict=True):
         if group is not None:
             sizes[group] = np.shape(a)[-1]
-    perms = {group: rng.permutation(n) for group, n in sizes.items()}
+    perms = {group: _moving_permutation(rng, n) for group, n in sizes.items()}
     moved = tuple(
         a if group is None else np.asarray(a)[..., perms[group]]
         for a, group in zip(arrays, moves, strict=True)
@@ -62,3 +62,12 @@ def permutation_residue(
         return math.inf
     with np.errstate(invalid="ignore"):
         return float(np.max(np.abs(after - expected)))
+
+
+def _moving_permutation(rng: np.random.Generator, n: int) -> np.ndarray[Any, Any]:
+    """A random permutation of 0..n-1 that moves something when n > 1 (the identity would
+    see no weight at all: at n = 3 a sixth of the draws are it)."""
+    perm = rng.permutation(n)
+    if n > 1 and np.array_equal(perm, np.arange(n)):
+        perm = np.roll(perm, 1)
+    return perm
