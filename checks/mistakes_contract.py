@@ -752,7 +752,7 @@ def _softmax_steps(
     def divided(a: NDArray[np.floating]) -> NDArray[np.floating]:
         with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
             if divide == "own":
-                return a / temperature  # type: ignore[no-any-return]
+                return a / temperature
             return args.over_temperature(a, temperature)
 
     with np.errstate(invalid="ignore"):
@@ -866,7 +866,7 @@ def top_k_finite_via_sum(probs: Array, k: int) -> Array:
     with np.errstate(over="ignore", invalid="ignore"):
         if p.ndim == 1 and p.size and not np.isfinite(p.sum()):
             raise ValueError("probs must be finite and non-negative")
-    return _sampling.top_k_renormalize(probs, k)
+    return np.asarray(_sampling.top_k_renormalize(probs, k), dtype=np.float64)
 
 
 @mistake(
@@ -885,7 +885,7 @@ def top_k_numpy_k(probs: Array, k: int) -> Array:
     """k's minimum checked on Python ints only."""
     kept = _numpy_unchecked("k", k, 1)
     if kept >= 1:
-        return _sampling.top_k_renormalize(probs, k)
+        return np.asarray(_sampling.top_k_renormalize(probs, k), dtype=np.float64)
     p, _ = args.probs_and_k(probs, 1)  # the probs checked as the reference checks them
     keep = np.argsort(-p, kind="stable")[:kept]  # a negative k: all but the last |k|
     out = np.zeros_like(p)

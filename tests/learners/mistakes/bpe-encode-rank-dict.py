@@ -4,7 +4,9 @@ Byte BPE written as a plain loop (another algorithm than the scaffold's referenc
 merges) with that one change; tests/test_diagnose.py splices it into the scaffold, whose
 helpers it uses."""
 
-# ruff: noqa: F821, E501
+# ruff: noqa: F821
+
+import itertools
 
 import numpy as np
 
@@ -39,7 +41,7 @@ def bpe_encode(data, merges):
     ranks = {pair: rank for rank, pair in enumerate(pairs)}
     ids = _byte_values(data)
     while len(ids) > 1:
-        present = [ranks[p] for p in zip(ids, ids[1:]) if p in ranks]
+        present = [ranks[p] for p in itertools.pairwise(ids) if p in ranks]
         if not present:
             break
         rank = min(present)

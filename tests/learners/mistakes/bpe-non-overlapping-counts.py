@@ -4,7 +4,7 @@ Byte BPE written as a plain loop (another algorithm than the scaffold's referenc
 merges) with that one change; tests/test_diagnose.py splices it into the scaffold, whose
 helpers it uses."""
 
-# ruff: noqa: F821, E501
+# ruff: noqa: F821
 
 import numpy as np
 

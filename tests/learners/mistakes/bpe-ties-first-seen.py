@@ -4,7 +4,9 @@ Byte BPE written as a plain loop (another algorithm than the scaffold's referenc
 merges) with that one change; tests/test_diagnose.py splices it into the scaffold, whose
 helpers it uses."""
 
-# ruff: noqa: F821, E501
+# ruff: noqa: F821
+
+import itertools
 
 import numpy as np
 
@@ -18,7 +20,7 @@ def bpe_train(data, vocab_size):
     merges = []
     while len(merges) < vocab_size - 256:
         counts = {}
-        for a, b in zip(ids, ids[1:]):
+        for a, b in itertools.pairwise(ids):
             counts[(a, b)] = counts.get((a, b), 0) + 1
         if not counts:
             break

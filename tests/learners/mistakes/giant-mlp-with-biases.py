@@ -3,11 +3,9 @@
 The scaffold's reference giant_mlp_parameter_log10() with that one change (tests/test_diagnose.py
 splices it into the scaffold, whose helpers and names it uses)."""
 
-# ruff: noqa: F821, E501
+# ruff: noqa: F821
 
 import math
-
-import numpy as np
 
 
 def giant_mlp_parameter_log10(

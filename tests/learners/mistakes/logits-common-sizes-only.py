@@ -3,9 +3,7 @@
 The scaffold's reference logits_memory_bytes() with that one change (tests/test_diagnose.py
 splices it into the scaffold, whose helpers and names it uses)."""
 
-# ruff: noqa: F821, E501
-
-import numpy as np
+# ruff: noqa: F821
 
 
 def logits_memory_bytes(batch: int, length: int, vocab: int, bytes_per_value: int = 4) -> int:

@@ -3,9 +3,7 @@
 The scaffold's reference transformer_parameter_count() with that one change (tests/test_diagnose.py
 splices it into the scaffold, whose helpers and names it uses)."""
 
-# ruff: noqa: F821, E501
-
-import numpy as np
+# ruff: noqa: F821
 
 
 def transformer_parameter_count(
@@ -37,7 +35,9 @@ def transformer_parameter_count(
     tied = _flag("tied", tied)
     embedding = vocab * d
     position_table = context_length * d if positions == "learned" else 0
-    attention = int(attention_parameter_count(d, abs(heads))) + (4 * d if biases else 0)  # b_qkv, b_o
+    attention = int(attention_parameter_count(d, abs(heads))) + (
+        4 * d if biases else 0
+    )  # b_qkv, b_o
     ffn = 2 * d * d_ff + ((d_ff + d) if biases else 0)
     norms = 2 * 2 * d if layernorm else 0  # two LayerNorms, gain and bias each
     per_layer = attention + ffn + norms

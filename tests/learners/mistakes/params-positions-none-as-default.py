@@ -3,9 +3,7 @@
 The scaffold's reference transformer_parameter_count() with that one change (tests/test_diagnose.py
 splices it into the scaffold, whose helpers and names it uses)."""
 
-# ruff: noqa: F821, E501
-
-import numpy as np
+# ruff: noqa: F821
 
 
 def transformer_parameter_count(

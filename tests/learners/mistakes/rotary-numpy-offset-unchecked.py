@@ -3,7 +3,7 @@
 The scaffold's reference rotary_embedding() with that one change (tests/test_diagnose.py
 splices it into the scaffold, whose helpers and names it uses)."""
 
-# ruff: noqa: F821, E501
+# ruff: noqa: F821
 
 import numpy as np
 
@@ -12,7 +12,11 @@ def rotary_embedding(x: Array, offset: int = 0) -> Array:
     x = np.asarray(x, dtype=np.float64)  # (T, hs)
     if x.ndim != 2:
         raise ValueError(f"x must be (T, hs), got {x.shape}")
-    if isinstance(offset, bool) or not isinstance(offset, int | np.integer) or (isinstance(offset, int) and offset < 0):
+    if (
+        isinstance(offset, bool)
+        or not isinstance(offset, int | np.integer)
+        or (isinstance(offset, int) and offset < 0)
+    ):
         raise ValueError(f"offset must be an integer >= 0, got {offset!r}")
     t_len, hs = x.shape
     omega = _frequencies(hs)  # (hs/2,)

@@ -3,11 +3,9 @@
 The scaffold's reference sequence_support_log10() with that one change (tests/test_diagnose.py
 splices it into the scaffold, whose helpers and names it uses)."""
 
-# ruff: noqa: F821, E501
+# ruff: noqa: F821
 
 import math
-
-import numpy as np
 
 
 def sequence_support_log10(vocab: int, length: int) -> float:

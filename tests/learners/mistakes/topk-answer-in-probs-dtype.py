@@ -3,7 +3,7 @@
 The scaffold's reference top_k_renormalize() with that one change (tests/test_diagnose.py
 splices it into the scaffold, whose helpers and names it uses)."""
 
-# ruff: noqa: F821, E501
+# ruff: noqa: F821
 
 import numpy as np
 
