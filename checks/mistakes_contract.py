@@ -47,6 +47,9 @@ from checks.mistakes import (
     STAGE5,
     STAGE6,
     STAGE7,
+    _flash,
+    _linear,
+    _moe,
 )
 from checks.pack import mistake
 from checks.reference import attention as _attention
@@ -59,7 +62,6 @@ from checks.reference import support as _support
 from checks.reference import tokenizer as _tokenizer
 from checks.reference._args import _integer, _rescaled
 from checks.reference.attention import _softmax_last
-from checks.reference.beyond import _elu_plus_one, _qkv
 
 Array = NDArray[np.float64]
 ANY_INT = -(2**63)  # a minimum no argument of the generators goes below: "not checked"
@@ -304,59 +306,21 @@ def giant_mlp_with_biases(vocab: int, length: int, hidden: int) -> float:
 
 
 # -- stages 3-4: the counts ------------------------------------------------------------------
-def _count(
-    vocab: int,
-    d_model: int,
-    n_layer: int,
-    d_ff: int,
-    context_length: int,
-    flags: dict[str, Any],
-) -> dict[str, int]:
-    return _params.transformer_parameter_count(
-        vocab, d_model, n_layer, d_ff, context_length, **flags
-    )
+# A call's arguments by name, as transformer_parameter_count takes them.
+CountArgs = dict[str, Any]
 
 
-@mistake(
-    "params-flags-truthy",
-    replaces="transformer_parameter_count",
-    explanation={
-        "zh": '开关按真假值解释（bool(x)）：biases="no" 算上了偏置，tied=None 解开了共享，而约定只接受 True 或 False',
-        "en": (
-            'reads the flags by truthiness (bool(x)): biases="no" counts the biases and '
-            "tied=None unties the head, where the contract takes True or False only"
-        ),
-    },
-    where=_where(STAGE3_TABLE),
-)
-def parameter_count_truthy_flags(
-    vocab: int,
-    d_model: int,
-    n_layer: int,
-    d_ff: int,
-    context_length: int,
-    *,
-    n_head: int | None = None,
-    positions: _params.Positions = "none",
-    biases: bool = False,
-    layernorm: bool = False,
-    tied: bool = True,
-) -> dict[str, int]:
-    """The reference with ``bool(flag)`` for each flag."""
-    flags = {
-        "n_head": n_head,
-        "positions": positions,
-        "biases": bool(biases),
-        "layernorm": bool(layernorm),
-        "tied": bool(tied),
-    }
-    return _count(vocab, d_model, n_layer, d_ff, context_length, flags)
+def _table(given: CountArgs) -> dict[str, int]:
+    """The reference's table for a call's arguments."""
+    return _params.transformer_parameter_count(**given)
 
 
-def _positions_mistake(
-    name: str, rename: Callable[[Any], Any], zh: str, en: str
+def _count_mistake(
+    name: str, zh: str, en: str, compute: Callable[[CountArgs], dict[str, int]]
 ) -> Callable[..., dict[str, int]]:
-    """A count whose ``positions`` goes through ``rename`` before the reference checks it."""
+    """A twin of transformer_parameter_count with the reference's signature, whose table is
+    ``compute`` of the call's arguments (each twin below: the reference after the one
+    check or reading it gets wrong)."""
 
     def count(
         vocab: int,
@@ -371,14 +335,19 @@ def _positions_mistake(
         layernorm: bool = False,
         tied: bool = True,
     ) -> dict[str, int]:
-        flags = {
+        given: CountArgs = {
+            "vocab": vocab,
+            "d_model": d_model,
+            "n_layer": n_layer,
+            "d_ff": d_ff,
+            "context_length": context_length,
             "n_head": n_head,
-            "positions": rename(positions),
+            "positions": positions,
             "biases": biases,
             "layernorm": layernorm,
             "tied": tied,
         }
-        return _count(vocab, d_model, n_layer, d_ff, context_length, flags)
+        return compute(given)
 
     count.__name__ = count.__qualname__ = name.replace("-", "_")
     count.__doc__ = en
@@ -390,146 +359,91 @@ def _positions_mistake(
     )(count)
 
 
-parameter_count_positions_case_folded = _positions_mistake(
-    "params-positions-case-folded",
-    lambda p: p.lower() if isinstance(p, str) else p,
-    'positions 先转成小写："Learned"、"ROPE" 被接受，而约定只认四个小写的名字',
-    'lower-cases positions: "Learned" and "ROPE" are accepted, where the contract knows '
-    "four lower-case names only",
-)
-parameter_count_positions_aliases = _positions_mistake(
-    "params-positions-aliases",
-    lambda p: {"rotary": "rope", "absolute": "learned"}.get(p, p) if isinstance(p, str) else p,
-    '把 "rotary" 当作 "rope"、"absolute" 当作 "learned"：约定不认别名',
-    'takes "rotary" for "rope" and "absolute" for "learned": the contract has no aliases',
-)
-parameter_count_positions_none = _positions_mistake(
-    "params-positions-none-as-default",
-    lambda p: "none" if p is None else p,
-    '把 positions=None 当作 "none"：约定拒绝 None（没有默认值的替代）',
-    'takes positions=None for "none": the contract refuses None (no stand-in default)',
-)
+def _truthy(given: CountArgs) -> dict[str, int]:
+    flags = {f: bool(given[f]) for f in ("biases", "layernorm", "tied")}
+    return _table({**given, **flags})
 
 
-@mistake(
-    "params-n-head-sign-unchecked",
-    replaces="transformer_parameter_count",
-    explanation={
-        "zh": "只检查 n_head 不为 0 且整除 d_model，不检查 n_head ≥ 1：−4 整除 768，被接受",
-        "en": (
-            "checks only that n_head is not 0 and divides d_model, not that it is ≥ 1: −4 "
-            "divides 768 and is accepted"
-        ),
-    },
-    where=_where(STAGE3_TABLE),
-)
-def parameter_count_negative_heads(
-    vocab: int,
-    d_model: int,
-    n_layer: int,
-    d_ff: int,
-    context_length: int,
-    *,
-    n_head: int | None = None,
-    positions: _params.Positions = "none",
-    biases: bool = False,
-    layernorm: bool = False,
-    tied: bool = True,
-) -> dict[str, int]:
+def _renamed(rename: Callable[[Any], Any]) -> Callable[[CountArgs], dict[str, int]]:
+    return lambda given: _table({**given, "positions": rename(given["positions"])})
+
+
+def _heads_sign_unchecked(given: CountArgs) -> dict[str, int]:
     """n_head checked for 0 and divisibility only (the count never depends on it)."""
-    d = _integer("d_model", d_model, 1)
-    if n_head is not None:
-        heads = _integer("n_head", n_head, ANY_INT)
+    d = _integer("d_model", given["d_model"], 1)
+    if given["n_head"] is not None:
+        heads = _integer("n_head", given["n_head"], ANY_INT)
         if heads == 0 or d % heads:
             raise ValueError(f"n_head={heads} must divide d_model={d}")
-    flags = {
-        "n_head": None,
-        "positions": positions,
-        "biases": biases,
-        "layernorm": layernorm,
-        "tied": tied,
-    }
-    return _count(vocab, d_model, n_layer, d_ff, context_length, flags)
+    return _table({**given, "n_head": None})
 
 
-@mistake(
-    "params-vocab-zero-accepted",
-    replaces="transformer_parameter_count",
-    explanation={
-        "zh": "vocab 的下限写成了 0（像 context_length 那样）：vocab = 0 得到一个计数，而约定是 vocab ≥ 1",
-        "en": (
-            "checks vocab ≥ 0 (as for context_length): vocab = 0 gives a count, where the "
-            "contract says vocab ≥ 1"
-        ),
-    },
-    where=_where(STAGE3_TABLE),
-)
-def parameter_count_vocab_zero(
-    vocab: int,
-    d_model: int,
-    n_layer: int,
-    d_ff: int,
-    context_length: int,
-    *,
-    n_head: int | None = None,
-    positions: _params.Positions = "none",
-    biases: bool = False,
-    layernorm: bool = False,
-    tied: bool = True,
-) -> dict[str, int]:
-    """vocab >= 0: the count of vocab 1 with the vocabulary's terms at 0."""
-    flags = {
-        "n_head": n_head,
-        "positions": positions,
-        "biases": biases,
-        "layernorm": layernorm,
-        "tied": tied,
-    }
-    v = _integer("vocab", vocab, 0)
-    table = _count(max(v, 1), d_model, n_layer, d_ff, context_length, flags)
-    if v == 0:  # every term is linear in V: V = 0 zeroes the embedding and the head
+def _vocab_from_zero(given: CountArgs) -> dict[str, int]:
+    """vocab >= 0: vocab 1's table with the vocabulary's terms (linear in V) set to 0."""
+    v = _integer("vocab", given["vocab"], 0)
+    table = _table({**given, "vocab": max(v, 1)})
+    if v == 0:
         table["total"] -= table["embedding"] + table["head"]
         table["embedding"], table["head"] = 0, 0
     return table
 
 
-@mistake(
-    "params-flags-python-bool-only",
-    replaces="transformer_parameter_count",
-    explanation={
-        "zh": "只接受 type(flag) is bool：NumPy 的布尔值（np.True_、np.False_）被拒绝，而约定把它们当作 bool",
-        "en": (
-            "accepts a flag only when type(flag) is bool: NumPy's bools (np.True_, np.False_) "
-            "are refused, where the contract takes them as bools"
-        ),
-    },
-    where=_where(STAGE3_TABLE),
+def _python_bools(given: CountArgs) -> dict[str, int]:
+    for flag in ("biases", "layernorm", "tied"):
+        if type(given[flag]) is not bool:
+            raise ValueError(f"{flag} must be True or False, got {given[flag]!r}")
+    return _table(given)
+
+
+parameter_count_truthy_flags = _count_mistake(
+    "params-flags-truthy",
+    '开关按真假值解释（bool(x)）：biases="no" 算上了偏置，tied=None 解开了共享，而约定只接受 True 或 False',
+    'reads the flags by truthiness (bool(x)): biases="no" counts the biases and tied=None '
+    "unties the head, where the contract takes True or False only",
+    _truthy,
 )
-def parameter_count_python_bools(
-    vocab: int,
-    d_model: int,
-    n_layer: int,
-    d_ff: int,
-    context_length: int,
-    *,
-    n_head: int | None = None,
-    positions: _params.Positions = "none",
-    biases: bool = False,
-    layernorm: bool = False,
-    tied: bool = True,
-) -> dict[str, int]:
-    """The reference, after a ``type(flag) is bool`` test."""
-    for name, flag in (("biases", biases), ("layernorm", layernorm), ("tied", tied)):
-        if type(flag) is not bool:
-            raise ValueError(f"{name} must be True or False, got {flag!r}")
-    flags = {
-        "n_head": n_head,
-        "positions": positions,
-        "biases": biases,
-        "layernorm": layernorm,
-        "tied": tied,
-    }
-    return _count(vocab, d_model, n_layer, d_ff, context_length, flags)
+parameter_count_positions_case_folded = _count_mistake(
+    "params-positions-case-folded",
+    'positions 先转成小写："Learned"、"ROPE" 被接受，而约定只认四个小写的名字',
+    'lower-cases positions: "Learned" and "ROPE" are accepted, where the contract knows '
+    "four lower-case names only",
+    _renamed(lambda p: p.lower() if isinstance(p, str) else p),
+)
+parameter_count_positions_aliases = _count_mistake(
+    "params-positions-aliases",
+    '把 "rotary" 当作 "rope"、"absolute" 当作 "learned"：约定不认别名',
+    'takes "rotary" for "rope" and "absolute" for "learned": the contract has no aliases',
+    _renamed(
+        lambda p: {"rotary": "rope", "absolute": "learned"}.get(p, p) if isinstance(p, str) else p
+    ),
+)
+parameter_count_positions_none = _count_mistake(
+    "params-positions-none-as-default",
+    '把 positions=None 当作 "none"：约定拒绝 None（没有默认值的替代）',
+    'takes positions=None for "none": the contract refuses None (no stand-in default)',
+    _renamed(lambda p: "none" if p is None else p),
+)
+parameter_count_negative_heads = _count_mistake(
+    "params-n-head-sign-unchecked",
+    "只检查 n_head 不为 0 且整除 d_model，不检查 n_head ≥ 1：−4 整除 768，被接受",
+    "checks only that n_head is not 0 and divides d_model, not that it is ≥ 1: −4 divides 768 "
+    "and is accepted",
+    _heads_sign_unchecked,
+)
+parameter_count_vocab_zero = _count_mistake(
+    "params-vocab-zero-accepted",
+    "vocab 的下限写成了 0（像 context_length 那样）：vocab = 0 得到一个计数，而约定是 vocab ≥ 1",
+    "checks vocab ≥ 0 (as for context_length): vocab = 0 gives a count, where the contract "
+    "says vocab ≥ 1",
+    _vocab_from_zero,
+)
+parameter_count_python_bools = _count_mistake(
+    "params-flags-python-bool-only",
+    "只接受 type(flag) is bool：NumPy 的布尔值（np.True_、np.False_）被拒绝，而约定把它们当作 bool",
+    "accepts a flag only when type(flag) is bool: NumPy's bools (np.True_, np.False_) are "
+    "refused, where the contract takes them as bools",
+    _python_bools,
+)
 
 
 @mistake(
@@ -557,15 +471,19 @@ def parameter_count_twelve_heads(
     layernorm: bool = False,
     tied: bool = True,
 ) -> dict[str, int]:
-    """``n_head=12`` as the default."""
-    flags = {
-        "n_head": n_head,
-        "positions": positions,
-        "biases": biases,
-        "layernorm": layernorm,
-        "tied": tied,
-    }
-    return _count(vocab, d_model, n_layer, d_ff, context_length, flags)
+    """``n_head=12`` as the default (its own signature: a left-out n_head is 12 here)."""
+    return _params.transformer_parameter_count(
+        vocab,
+        d_model,
+        n_layer,
+        d_ff,
+        context_length,
+        n_head=n_head,
+        positions=positions,
+        biases=biases,
+        layernorm=layernorm,
+        tied=tied,
+    )
 
 
 @mistake(
@@ -999,50 +917,6 @@ def logits_memory_positive_sizes(
 
 
 # -- stage 2 beyond: FlashAttention, linear attention, MoE ---------------------------------------
-def _flash_steps(
-    q: Array, k: Array, v: Array, block: int, *, start: float, fill: float, empty_v: bool
-) -> Array:
-    """The reference's tiled attention with its running max started at ``start``, the future
-    filled with ``fill``, and (``empty_v``) a v of width 0 let through."""
-    if empty_v:
-        q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
-        v = np.asarray(v, dtype=np.float64)
-        if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
-            raise ValueError(
-                f"need q, k (T, d) and v (T, d_v); got {q.shape}, {k.shape}, {v.shape}"
-            )
-        if 0 in q.shape:
-            raise ValueError(f"need T, d >= 1, got q {q.shape}")
-    else:
-        q, k, v = _qkv(q, k, v)
-    block = _integer("block", block, 1)
-    t_len, d = q.shape
-    scale = 1.0 / math.sqrt(d)
-    out = np.empty((t_len, v.shape[1]))
-    for i0 in range(0, t_len, block):
-        i1 = min(i0 + block, t_len)
-        q_tile = q[i0:i1]
-        m = np.full(i1 - i0, start)
-        l_sum = np.zeros(i1 - i0)
-        acc = np.zeros((i1 - i0, v.shape[1]))
-        for j0 in range(0, i1, block):
-            j1 = min(j0 + block, t_len)
-            s = (q_tile @ k[j0:j1].T) * scale
-            if j1 - 1 > i0:
-                future = np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None]
-                s = np.where(future, fill, s)
-            with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-                m_new = np.maximum(m, s.max(axis=1)) if s.shape[1] else m
-                p = np.exp(s - m_new[:, None])
-                rescale = np.exp(m - m_new)
-                l_sum = l_sum * rescale + p.sum(axis=1)
-                acc = acc * rescale[:, None] + p @ v[j0:j1]
-            m = m_new
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[i0:i1] = acc / l_sum[:, None]
-    return out
-
-
 @mistake(
     "flash-max-starts-at-zero",
     replaces="flash_attention",
@@ -1057,7 +931,7 @@ def _flash_steps(
 )
 def flash_attention_max_from_zero(q: Array, k: Array, v: Array, block: int) -> Array:
     """m = 0 before the first key tile."""
-    return _flash_steps(q, k, v, block, start=0.0, fill=-np.inf, empty_v=False)
+    return _flash(q, k, v, block, start=0.0)
 
 
 @mistake(
@@ -1074,8 +948,7 @@ def flash_attention_max_from_zero(q: Array, k: Array, v: Array, block: int) -> A
 )
 def flash_attention_finfo_min(q: Array, k: Array, v: Array, block: int) -> Array:
     """masked_fill with the most negative float64 in the diagonal tile."""
-    fill = float(np.finfo(np.float64).min)
-    return _flash_steps(q, k, v, block, start=-np.inf, fill=fill, empty_v=False)
+    return _flash(q, k, v, block, fill=float(np.finfo(np.float64).min))
 
 
 @mistake(
@@ -1090,26 +963,7 @@ def flash_attention_finfo_min(q: Array, k: Array, v: Array, block: int) -> Array
 )
 def flash_attention_empty_v(q: Array, k: Array, v: Array, block: int) -> Array:
     """The shape checks without v's width."""
-    return _flash_steps(q, k, v, block, start=-np.inf, fill=-np.inf, empty_v=True)
-
-
-def _linear_steps(q: Array, k: Array, v: Array, *, phi: str) -> Array:
-    q, k, v = _qkv(q, k, v)
-    t_len, d = q.shape
-    if phi == "scaled-q":
-        phi_q, phi_k = _elu_plus_one(q / math.sqrt(d)), _elu_plus_one(k)
-    else:
-        with np.errstate(over="ignore"):
-            phi_q, phi_k = np.exp(q), np.exp(k)
-    state = np.zeros((d, v.shape[1]))
-    norm = np.zeros(d)
-    out = np.empty((t_len, v.shape[1]))
-    with np.errstate(over="ignore", invalid="ignore"):
-        for t in range(t_len):
-            state += phi_k[t, :, None] * v[t]
-            norm += phi_k[t]
-            out[t] = (phi_q[t] @ state) / (phi_q[t] @ norm)
-    return out
+    return _flash(q, k, v, block, empty_v=True)
 
 
 @mistake(
@@ -1126,7 +980,7 @@ def _linear_steps(q: Array, k: Array, v: Array, *, phi: str) -> Array:
 )
 def linear_attention_scaled_q(q: Array, k: Array, v: Array) -> Array:
     """φ(q / √d)."""
-    return _linear_steps(q, k, v, phi="scaled-q")
+    return _linear(q, k, v, phi="scaled-q")
 
 
 @mistake(
@@ -1143,49 +997,7 @@ def linear_attention_scaled_q(q: Array, k: Array, v: Array) -> Array:
 )
 def linear_attention_exp(q: Array, k: Array, v: Array) -> Array:
     """φ = exp."""
-    return _linear_steps(q, k, v, phi="exp")
-
-
-def _moe_steps(
-    x: Array,
-    w_router: Array,
-    experts_w_in: Array,
-    experts_w_out: Array,
-    top_k: int,
-    *,
-    ties: str = "lower",
-    shift: bool = True,
-    check_top_k: bool = True,
-) -> Array:
-    """The reference's MoE layer with the tie rule, the gates' max or top_k's bound changed."""
-    if check_top_k:
-        x, w_router, experts_w_in, experts_w_out, top_k = args.moe_inputs(
-            x, w_router, experts_w_in, experts_w_out, top_k
-        )
-    else:
-        x, w_router, experts_w_in, experts_w_out, _ = args.moe_inputs(
-            x, w_router, experts_w_in, experts_w_out, 1
-        )
-        top_k = _integer("top_k", top_k, 1)  # no bound by E: the slice keeps every expert
-    t_len, d = x.shape
-    n_experts = w_router.shape[1]
-    logits = x @ w_router  # (T, E)
-    if ties == "higher":
-        chosen = np.argsort(logits, axis=1, kind="stable")[:, ::-1][:, :top_k]
-    else:
-        chosen = np.argsort(-logits, axis=1, kind="stable")[:, :top_k]
-    kept = np.take_along_axis(logits, chosen, axis=1)
-    with np.errstate(over="ignore", invalid="ignore"):
-        gates = np.exp(kept - kept.max(axis=1, keepdims=True)) if shift else np.exp(kept)
-        gates = gates / gates.sum(axis=1, keepdims=True)
-    y = np.zeros((t_len, d))
-    for e in range(n_experts):
-        rows, slot = np.nonzero(chosen == e)
-        if rows.size == 0:
-            continue
-        h = np.asarray(_attention.position_wise_mlp(x[rows], experts_w_in[e], experts_w_out[e]))
-        y[rows] += gates[rows, slot][:, None] * h
-    return y
+    return _linear(q, k, v, phi="exp")
 
 
 @mistake(
@@ -1204,7 +1016,7 @@ def moe_layer_ties_higher(
     x: Array, w_router: Array, experts_w_in: Array, experts_w_out: Array, top_k: int
 ) -> Array:
     """argsort(scores)[:, ::-1][:, :k]."""
-    return _moe_steps(x, w_router, experts_w_in, experts_w_out, top_k, ties="higher")
+    return _moe(x, w_router, experts_w_in, experts_w_out, top_k, ties="higher")
 
 
 @mistake(
@@ -1223,7 +1035,7 @@ def moe_layer_gates_unshifted(
     x: Array, w_router: Array, experts_w_in: Array, experts_w_out: Array, top_k: int
 ) -> Array:
     """exp(kept) / sum, without the max."""
-    return _moe_steps(x, w_router, experts_w_in, experts_w_out, top_k, shift=False)
+    return _moe(x, w_router, experts_w_in, experts_w_out, top_k, gates="unshifted")
 
 
 @mistake(
@@ -1242,7 +1054,7 @@ def moe_layer_top_k_unbounded(
     x: Array, w_router: Array, experts_w_in: Array, experts_w_out: Array, top_k: int
 ) -> Array:
     """top_k checked for ≥ 1 only."""
-    return _moe_steps(x, w_router, experts_w_in, experts_w_out, top_k, check_top_k=False)
+    return _moe(x, w_router, experts_w_in, experts_w_out, top_k, bound=False)
 
 
 # -- stage 6: top-p and greedy decoding --------------------------------------------------------
