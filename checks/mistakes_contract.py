@@ -395,21 +395,21 @@ def _python_bools(given: CountArgs) -> dict[str, int]:
     return _table(given)
 
 
-parameter_count_truthy_flags = _count_mistake(
+params_flags_truthy = _count_mistake(
     "params-flags-truthy",
     '开关按真假值解释（bool(x)）：biases="no" 算上了偏置，tied=None 解开了共享，而约定只接受 True 或 False',
     'reads the flags by truthiness (bool(x)): biases="no" counts the biases and tied=None '
     "unties the head, where the contract takes True or False only",
     _truthy,
 )
-parameter_count_positions_case_folded = _count_mistake(
+params_positions_case_folded = _count_mistake(
     "params-positions-case-folded",
     'positions 先转成小写："Learned"、"ROPE" 被接受，而约定只认四个小写的名字',
     'lower-cases positions: "Learned" and "ROPE" are accepted, where the contract knows '
     "four lower-case names only",
     _renamed(lambda p: p.lower() if isinstance(p, str) else p),
 )
-parameter_count_positions_aliases = _count_mistake(
+params_positions_aliases = _count_mistake(
     "params-positions-aliases",
     '把 "rotary" 当作 "rope"、"absolute" 当作 "learned"：约定不认别名',
     'takes "rotary" for "rope" and "absolute" for "learned": the contract has no aliases',
@@ -417,27 +417,27 @@ parameter_count_positions_aliases = _count_mistake(
         lambda p: {"rotary": "rope", "absolute": "learned"}.get(p, p) if isinstance(p, str) else p
     ),
 )
-parameter_count_positions_none = _count_mistake(
+params_positions_none_as_default = _count_mistake(
     "params-positions-none-as-default",
     '把 positions=None 当作 "none"：约定拒绝 None（没有默认值的替代）',
     'takes positions=None for "none": the contract refuses None (no stand-in default)',
     _renamed(lambda p: "none" if p is None else p),
 )
-parameter_count_negative_heads = _count_mistake(
+params_n_head_sign_unchecked = _count_mistake(
     "params-n-head-sign-unchecked",
     "只检查 n_head 不为 0 且整除 d_model，不检查 n_head ≥ 1：−4 整除 768，被接受",
     "checks only that n_head is not 0 and divides d_model, not that it is ≥ 1: −4 divides 768 "
     "and is accepted",
     _heads_sign_unchecked,
 )
-parameter_count_vocab_zero = _count_mistake(
+params_vocab_zero_accepted = _count_mistake(
     "params-vocab-zero-accepted",
     "vocab 的下限写成了 0（像 context_length 那样）：vocab = 0 得到一个计数，而约定是 vocab ≥ 1",
     "checks vocab ≥ 0 (as for context_length): vocab = 0 gives a count, where the contract "
     "says vocab ≥ 1",
     _vocab_from_zero,
 )
-parameter_count_python_bools = _count_mistake(
+params_flags_python_bool_only = _count_mistake(
     "params-flags-python-bool-only",
     "只接受 type(flag) is bool：NumPy 的布尔值（np.True_、np.False_）被拒绝，而约定把它们当作 bool",
     "accepts a flag only when type(flag) is bool: NumPy's bools (np.True_, np.False_) are "
@@ -698,7 +698,7 @@ def _temperature_mistake(
     )(softmax_temperature)
 
 
-softmax_divides_before_max = _temperature_mistake(
+temperature_divides_before_max = _temperature_mistake(
     "temperature-divides-before-max",
     "先除以 T 再减最大值：T 很小时 z/T 先溢出（float16 在 T = 1e-5、"
     "float64 在 T = 1e-300 得到 ∞ − ∞ = NaN），或在减之前就丢了精度",
@@ -707,28 +707,28 @@ softmax_divides_before_max = _temperature_mistake(
     "subtraction",
     order="divide-first",
 )
-softmax_one_max_per_batch = _temperature_mistake(
+temperature_one_max_per_batch = _temperature_mistake(
     "temperature-one-max-per-batch",
     "对整批只减一个最大值，而不是逐行减：最大值远低于全批最大值的那些行 exp 全部下溢为 0，得到 0/0 = NaN",
     "subtracts one max for the whole batch instead of each row's: the rows far below the "
     "batch's max underflow to exp = 0 everywhere, and 0/0 = NaN",
     max_over="batch",
 )
-softmax_divides_in_own_dtype = _temperature_mistake(
+temperature_divides_in_own_dtype = _temperature_mistake(
     "temperature-divides-in-own-dtype",
     "在 logits 自己的类型里除以 T：低于 6e-8 时 T 在 float16 里就是 0（T = 1e-8），除以它得到 −∞ 与 0/0 = NaN",
     "divides by T in the logits' own dtype: below 6e-8, T is 0 in float16 (T = 1e-8), and "
     "dividing by it gives −∞ and 0/0 = NaN",
     divide="own",
 )
-softmax_uint_wraps = _temperature_mistake(
+temperature_uint_wraps = _temperature_mistake(
     "temperature-uint-wraps",
     "整数 logits 在转成 float64 之前就减去了最大值：uint8 的 3 − 4 回绕成 255",
     "subtracts the max from integer logits before casting them to float64: in uint8, "
     "3 − 4 wraps around to 255",
     integers="subtract-first",
 )
-softmax_finite_via_sum = _temperature_mistake(
+temperature_finite_via_sum = _temperature_mistake(
     "temperature-finite-via-sum",
     "用 isfinite(sum) 检查 logits 是否有限：和会溢出的有限 logits（[1e308, 1e308, 0]）被拒绝，而约定要逐个元素检查",
     "tests the logits' sum for finiteness: finite logits whose sum overflows ([1e308, 1e308, "
@@ -1123,28 +1123,28 @@ def _top_p_mistake(name: str, zh: str, en: str, **how: str) -> Callable[[Array, 
     )(top_p_renormalize)
 
 
-top_p_drops_crossing = _top_p_mistake(
+top_p_drops_crossing_token = _top_p_mistake(
     "top-p-drops-crossing-token",
     "用包含自己在内的累加和与 p 比较：把质量推过 p 的那个 token 被丢掉了（p 很小时一个都不剩），而约定保留它",
     "compares the running sum including the token itself with p: the token that carries the "
     "mass past p is dropped (and at a small p nothing is left), where the contract keeps it",
     before="inclusive",
 )
-top_p_ties_higher = _top_p_mistake(
+top_p_ties_higher_index = _top_p_mistake(
     "top-p-ties-higher-index",
     "把升序 argsort 反过来排名：概率并列时下标较大的排在前面，而约定是较小的在前",
     "reverses an ascending argsort to rank the tokens: at a tie the higher index comes first, "
     "where the contract puts the lower first",
     rank="higher-first",
 )
-top_p_minus_self = _top_p_mistake(
+top_p_sum_minus_self = _top_p_mistake(
     "top-p-sum-minus-self",
     "一个 token 之前的质量写成 cumsum − 自己：舍入与运行和不同，p 恰好等于最高概率时多保留了一个",
     "takes the mass before a token as cumsum − itself: it rounds differently from the running "
     "sum, and p equal to the top probability keeps one token more",
     before="minus-self",
 )
-top_p_float32_sum = _top_p_mistake(
+top_p_float32_running_sum = _top_p_mistake(
     "top-p-float32-running-sum",
     "运行和在 float32 里累加："
     "p 距某个前缀和在 1e-9 以内时落在错误的一侧（[0.3, 0.3, 0.2, 0.2] 在 p = 0.6 + 1e-9 时只保留 2 个）",
@@ -1152,21 +1152,21 @@ top_p_float32_sum = _top_p_mistake(
     "([0.3, 0.3, 0.2, 0.2] at p = 0.6 + 1e-9 keeps 2 tokens instead of 3)",
     before="float32",
 )
-top_p_inf_sum = _top_p_mistake(
+top_p_divides_by_inf_sum = _top_p_mistake(
     "top-p-divides-by-inf-sum",
     "直接除以保留项之和：和溢出为 ∞ 时结果全是 0（p = 1 时的 [1e308, 1e308, 1]），而约定先除以最大的一项",
     "divides by the kept entries' sum as it is: when it overflows to ∞ the result is all 0 "
     "([1e308, 1e308, 1] at p = 1), where the contract divides by the largest first",
     rescale="sum",
 )
-top_p_uniform_zeros = _top_p_mistake(
+top_p_zeros_give_uniform = _top_p_mistake(
     "top-p-zeros-give-uniform",
     "probs 全为 0 时返回均匀分布，而约定（与 top-k 一样）是 ValueError：没有可以重新缩放的东西",
     "answers probs that are all 0 with a uniform distribution, where the contract (as top-k) "
     "raises ValueError: there is nothing to rescale",
     zeros="uniform",
 )
-top_p_fsum = _top_p_mistake(
+top_p_fsum_prefix = _top_p_mistake(
     "top-p-fsum-prefix",
     "一个 token 之前的质量用精确舍入的 math.fsum 而不是顺序累加的 float64 运行和："
     "p = 0.9 时 [0.4, 0.3, 0.2, 0.1] 只保留 3 个（运行和 0.8999999999999999 保留 4 个）",
@@ -1175,14 +1175,14 @@ top_p_fsum = _top_p_mistake(
     "0.8999999999999999 keeps 4)",
     before="fsum",
 )
-top_p_one_by_sum = _top_p_mistake(
+top_p_one_by_running_sum = _top_p_mistake(
     "top-p-one-by-running-sum",
     "p = 1 时也按运行和与 p 比较：运行和舍入到 1 以上或溢出时丢掉了最后的 token，而约定 p = 1 保留全部",
     "compares the running sum with p at p = 1 too: where the sum rounds above 1 or overflows "
     "the last tokens are dropped, where the contract's p = 1 keeps every token",
     one="by-sum",
 )
-top_p_finite_sum = _top_p_mistake(
+top_p_finite_via_sum = _top_p_mistake(
     "top-p-finite-via-sum",
     "用 isfinite(sum) 检查 probs 是否有限：和会溢出的有限 probs（[1e308, 1e308, 0]）被拒绝，而约定要逐个元素检查",
     "tests the probs' sum for finiteness: finite probs whose sum overflows ([1e308, 1e308, 0]) "
@@ -1230,14 +1230,14 @@ greedy_last_of_ties = _greedy_mistake(
     "returns the last index where the largest logits tie, where the contract returns the lowest",
     ties="highest",
 )
-greedy_float32 = _greedy_mistake(
+greedy_float32_cast = _greedy_mistake(
     "greedy-float32-cast",
     "先把 logits 转成 float32 再比较：[1, 1 + 1e-12] 在 float32 里并列，得到 0 而不是 1",
     "casts the logits to float32 before comparing: [1, 1 + 1e-12] tie in float32 and give 0 "
     "instead of 1",
     cast="float32",
 )
-greedy_float64 = _greedy_mistake(
+greedy_float64_cast = _greedy_mistake(
     "greedy-float64-cast",
     "先把 logits 转成 float64 再比较：int64 的 [2**53, 2**53 + 1] 在 float64 里并列，得到 0 而不是 1",
     "casts the logits to float64 before comparing: int64 [2**53, 2**53 + 1] tie in float64 and "
@@ -1306,14 +1306,14 @@ def _layer_norm_mistake(name: str, zh: str, en: str, **how: str) -> Callable[...
     )(layer_norm)
 
 
-layer_norm_unbiased = _layer_norm_mistake(
+layer_norm_unbiased_variance = _layer_norm_mistake(
     "layer-norm-unbiased-variance",
     "方差用无偏估计（除以 d − 1）：与 GPT-2 的有偏方差不同，d = 1 时除以 0",
     "takes the unbiased variance (divided by d − 1): not GPT-2's biased one, and a division by "
     "0 at d = 1",
     variance="unbiased",
 )
-layer_norm_eps_outside = _layer_norm_mistake(
+layer_norm_eps_outside_sqrt = _layer_norm_mistake(
     "layer-norm-eps-outside-sqrt",
     "eps 加在了平方根外面（√var + eps），而约定（与 GPT-2 一样）加在方差上、在平方根里面",
     "adds eps outside the square root (√var + eps), where the contract, as GPT-2, adds it to "
@@ -1369,42 +1369,42 @@ def _embedding_mistake(name: str, zh: str, en: str, ids: str) -> Callable[..., A
     )(embedding_lookup)
 
 
-embedding_float_ids = _embedding_mistake(
+embedding_float_ids_cast = _embedding_mistake(
     "embedding-float-ids-cast",
     "把浮点 id 转成整数（1.7 变成 1）再查表，而约定拒绝浮点 id，从不舍入或转换",
     "casts float ids to integers (1.7 becomes 1) and looks them up, where the contract refuses "
     "float ids, never rounding or casting them",
     "cast-floats",
 )
-embedding_bool_ids = _embedding_mistake(
+embedding_bool_ids_accepted = _embedding_mistake(
     "embedding-bool-ids-accepted",
     "接受布尔数组作为 id：NumPy 把它当作掩码，而约定说布尔数组是掩码、不是 id，要 ValueError",
     "accepts a boolean array as ids, which NumPy reads as a mask, where the contract says a "
     "boolean array is a mask, not ids, and raises ValueError",
     "bools",
 )
-embedding_scalar_id = _embedding_mistake(
+embedding_scalar_id_accepted = _embedding_mistake(
     "embedding-scalar-id-accepted",
     "接受 0 维的 id（np.int64(3)），返回一行 (d,)，而约定要求 id 是向量 (T,)",
     "accepts a 0-d id (np.int64(3)) and returns one row (d,), where the contract requires a "
     "vector of ids (T,)",
     "scalar",
 )
-embedding_empty_refused = _embedding_mistake(
+embedding_empty_float_refused = _embedding_mistake(
     "embedding-empty-float-refused",
     "拒绝空的浮点向量（np.array([])、[]），而约定里空向量就是 T = 0，不论类型，返回 (0, d)",
     "refuses an empty float vector (np.array([]), []), where the contract reads any empty "
     "vector as T = 0 and returns (0, d)",
     "empty-typed",
 )
-embedding_negative_ids = _embedding_mistake(
+embedding_negative_ids_wrap = _embedding_mistake(
     "embedding-negative-ids-wrap",
     "不检查 id ≥ 0：负的 id 按 NumPy 的负下标读到表的末尾几行，而约定是 ValueError",
     "does not check ids ≥ 0: a negative id reads a row from the end (NumPy's negative index), "
     "where the contract raises ValueError",
     "negative",
 )
-embedding_table_dtype = _embedding_mistake(
+embedding_keeps_table_dtype = _embedding_mistake(
     "embedding-keeps-table-dtype",
     "行保持 table 自己的类型（float32、整数），而约定是 float64 的行",
     "returns the rows in the table's own dtype (float32, integers), where the contract's rows "
@@ -1701,14 +1701,14 @@ bpe_ties_first_seen = _bpe_mistake(
     "the contract takes the smallest (left, right)",
     ties="first-seen",
 )
-bpe_ties_base256 = _bpe_mistake(
+bpe_ties_base_256 = _bpe_mistake(
     "bpe-ties-base-256",
     "并列时按 left·256 + right 比较：id 超过 255 后这个键不再是 (left, right) 的顺序（(1, 257) 与 (2, 1) 的键相同）",
     "compares tied pairs by left·256 + right: once ids pass 255 that key is no longer the "
     "(left, right) order ((1, 257) and (2, 1) get the same key)",
     ties="base-256",
 )
-bpe_non_overlapping = _bpe_mistake(
+bpe_non_overlapping_counts = _bpe_mistake(
     "bpe-non-overlapping-counts",
     '相邻对按不重叠的出现计数（"aaaa" 里 (a, a) 算 2 次），而约定按重叠的出现计数（3 次）',
     'counts a pair\'s non-overlapping occurrences ("aaaa" holds (a, a) twice), where the '

@@ -413,3 +413,13 @@ def test_each_learner_file_makes_its_twins_mistake_and_nothing_else(twin_id):
                 assert same(theirs, ours), (subject, case.label, theirs, ours)
                 compared += 1
     assert compared >= len(SEEDS) * CASES
+
+
+@pytest.mark.parametrize("twin_id", sorted(REGISTRY.twins))
+def test_every_twin_pickles_by_name(twin_id):
+    """A class run hands the registry to judging processes of its own: each twin must be
+    found again under the name it was pickled by (a twin a factory makes, too)."""
+    import pickle
+
+    fn = REGISTRY.twins[twin_id].fn
+    assert pickle.loads(pickle.dumps(fn)) is fn
