@@ -5,7 +5,16 @@ Importing this package registers everything; the engine finds it through the ent
 ``design-tradeoffs`` (``pyproject.toml``), named by ``claims/23-design-tradeoffs/module.yaml``.
 """
 
-from checks import challenge, faults, figures, generators, measure, mistakes, reference
+from checks import (
+    challenge,
+    faults,
+    figures,
+    generators,
+    measure,
+    mistakes,
+    mistakes_contract,
+    reference,
+)
 from checks.pack import pack
 
 __all__ = [
@@ -15,6 +24,7 @@ __all__ = [
     "generators",
     "measure",
     "mistakes",
+    "mistakes_contract",
     "pack",
     "reference",
 ]

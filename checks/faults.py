@@ -359,21 +359,17 @@ def moe_layer_all_experts(
 ) -> Array:
     """Runs every expert on every token and zeroes the gates of the unchosen ones: the same
     output as routing while every weight is finite, and none of the saving (an unchosen
-    expert's weights are read and multiplied by a gate of 0).
-
-    Unlike every other twin, it does not check all its arguments as the reference does (top_k
-    > E is not refused; the shapes are). That is its one difference from the reference on the whole-function
-    claim's cases (checks/generators.py has no unchosen expert with NaN weights, the input
-    beyond.moe catches it with), so it stays until such a case exists: with the reference's
-    checks it would pass contract.moe-layer, which tests/test_faults.py requires it to fail.
+    expert's weights are read and multiplied by a gate of 0, so NaN weights give 0·NaN =
+    NaN). It checks its arguments as the reference does (top_k ≤ E included): the
+    whole-function claim's cases hold an expert no token chooses, with NaN weights, which is
+    where it differs.
     """
     from checks.reference.attention import position_wise_mlp
 
-    # the shapes as the reference checks them; top_k > E not refused (see above)
-    x, w_router, experts_w_in, experts_w_out, _ = args.moe_inputs(
-        x, w_router, experts_w_in, experts_w_out, 1
-    )  # (T, d), (d, E), (E, d, d_ff), (E, d_ff, d)
-    top_k = _integer("top_k", top_k, 1)
+    # (T, d), (d, E), (E, d, d_ff), (E, d_ff, d), top_k in 1..E, as the reference checks them
+    x, w_router, experts_w_in, experts_w_out, top_k = args.moe_inputs(
+        x, w_router, experts_w_in, experts_w_out, top_k
+    )
     t_len, d = x.shape
     n_experts = w_router.shape[1]
     logits = x @ w_router  # (T, E)
@@ -383,6 +379,7 @@ def moe_layer_all_experts(
     np.put_along_axis(gates, chosen, np.exp(kept - kept.max(axis=1, keepdims=True)), axis=1)
     gates /= gates.sum(axis=1, keepdims=True)
     y = np.zeros((t_len, d))
-    for e in range(n_experts):
-        y += gates[:, e : e + 1] * position_wise_mlp(x, experts_w_in[e], experts_w_out[e])
+    with np.errstate(invalid="ignore"):  # 0 · NaN for an unchosen expert's NaN weights
+        for e in range(n_experts):
+            y += gates[:, e : e + 1] * position_wise_mlp(x, experts_w_in[e], experts_w_out[e])
     return y

@@ -23,9 +23,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks.pack import generator
-from runner.pack import Case, case
+from runner.pack import Case
 
 Array = NDArray[np.float64]
+
+
+def case(en: str, zh: str, *args: Any, **kwargs: Any) -> Case:
+    """One call of a generator's subject, labelled in both languages: the label a mismatch is
+    reported under, recorded as given and shown in the reader's language."""
+    return Case(args, kwargs, {"zh": zh, "en": en})
 
 
 def _fill(
@@ -51,26 +57,46 @@ def _divisors(n: int) -> list[int]:
 @generator("sequence_support_log10", subject="sequence_support_log10")
 def gen_sequence_support(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
-        case("chapter V=50257 T=1000", 50257, 1000),
-        case("chapter V=50257 T=32", 50257, 32),
-        case("V=1", 1, 1000),
-        case("T=0", 50257, 0),
-        case("V=2 T=1", 2, 1),
-        case("NumPy int32", np.int32(50257), np.int32(1000)),
-        case("NumPy int64", np.int64(10**6), np.int64(10**5)),
-        case("V past 2^31", 2**40, 3),
-        case("invalid V=0", 0, 3),
-        case("invalid V<0", -1, 3),
-        case("invalid T<0", 5, -1),
-        case("invalid V=0 at T=0 (0^0 is still V < 1)", 0, 0),
-        case("invalid T<0 at V=1 (checked before any shortcut)", 1, -1),
-        case("invalid: T = np.int64(-1) (a NumPy integer below 0)", np.int64(10), np.int64(-1)),
-        case("invalid: V = np.int32(0) (a NumPy integer below 1)", np.int32(0), 5),
-        case("arguments by name (vocab=, length=)", vocab=50257, length=1000),
+        case("chapter V=50257 T=1000", "本章 V=50257 T=1000", 50257, 1000),
+        case("chapter V=50257 T=32", "本章 V=50257 T=32", 50257, 32),
+        case("V=1", "V=1", 1, 1000),
+        case("T=0", "T=0", 50257, 0),
+        case("V=2 T=1", "V=2 T=1", 2, 1),
+        case("NumPy int32", "NumPy int32", np.int32(50257), np.int32(1000)),
+        case("NumPy int64", "NumPy int64", np.int64(10**6), np.int64(10**5)),
+        case("V past 2^31", "V 超过 2^31", 2**40, 3),
+        case("invalid V=0", "无效：V=0", 0, 3),
+        case("invalid V<0", "无效：V<0", -1, 3),
+        case("invalid T<0", "无效：T<0", 5, -1),
+        case("invalid V=0 at T=0 (0^0 is still V < 1)", "无效：T=0 时 V=0（0^0 仍是 V < 1）", 0, 0),
+        case(
+            "invalid T<0 at V=1 (checked before any shortcut)",
+            "无效：V=1 时 T<0（在任何捷径之前检查）",
+            1,
+            -1,
+        ),
+        case(
+            "invalid: T = np.int64(-1) (a NumPy integer below 0)",
+            "无效：T = np.int64(-1)（低于 0 的 NumPy 整数）",
+            np.int64(10),
+            np.int64(-1),
+        ),
+        case(
+            "invalid: V = np.int32(0) (a NumPy integer below 1)",
+            "无效：V = np.int32(0)（低于 1 的 NumPy 整数）",
+            np.int32(0),
+            5,
+        ),
+        case(
+            "arguments by name (vocab=, length=)",
+            "按参数名传参（vocab=、length=）",
+            vocab=50257,
+            length=1000,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
-        return case("random", _log_int(r, 1, 10**6), _log_int(r, 0, 10**5))
+        return case("random", "随机", _log_int(r, 1, 10**6), _log_int(r, 0, 10**5))
 
     return _fill(n, edges, rng, draw)
 
@@ -99,58 +125,123 @@ def _with_zeros(joint: Array, where: tuple[Any, ...]) -> Array:
     return out / out.sum()  # type: ignore[no-any-return]
 
 
+def _certain(shape: tuple[int, ...], where: tuple[int, ...]) -> NDArray[np.int64]:
+    """An integer joint table: 1 at ``where``, 0 elsewhere (one sequence is certain)."""
+    out = np.zeros(shape, dtype=np.int64)
+    out[where] = 1
+    return out
+
+
 @generator("chain_rule_nll", subject="chain_rule_nll")
 def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
     j34 = _joint(rng, 3, 4, 1.0)
     j23 = _joint(rng, 2, 3, 0.3)
     edges = [
-        case("V=3 T=4 (list)", j34, [0, 2, 1, 2]),
-        case("tokens as NumPy int64 array", j34, np.array([2, 2, 0, 1])),
-        case("tokens as a tuple", j23, (1, 0, 1)),
-        case("V=1: the only sequence", _joint(rng, 1, 3, 1.0), [0, 0, 0]),
-        case("T=1", _joint(rng, 5, 1, 1.0), [3]),
-        case("skewed joint (alpha 0.05)", _joint(rng, 4, 3, 0.05), [3, 1, 0]),
+        case("V=3 T=4 (list)", "V=3 T=4（list）", j34, [0, 2, 1, 2]),
+        case(
+            "tokens as NumPy int64 array", "tokens 为 NumPy int64 数组", j34, np.array([2, 2, 0, 1])
+        ),
+        case("tokens as a tuple", "tokens 为 tuple", j23, (1, 0, 1)),
+        case("V=1: the only sequence", "V=1：唯一的序列", _joint(rng, 1, 3, 1.0), [0, 0, 0]),
+        case("T=1", "T=1", _joint(rng, 5, 1, 1.0), [3]),
+        case(
+            "skewed joint (alpha 0.05)",
+            "极偏的联合分布（alpha 0.05）",
+            _joint(rng, 4, 3, 0.05),
+            [3, 1, 0],
+        ),
         case(
             "exact zeros: a first token of probability 0 (inf)",
+            "精确 0：第一个 token 的概率为 0（inf）",
             _with_zeros(j34, (1,)),
             [1, 0, 2, 2],
         ),
         case(
             "exact zeros: a prefix of probability 0 (inf)",
+            "精确 0：概率为 0 的前缀（inf）",
             _with_zeros(j34, (0, 2)),
             np.array([0, 2, 1, 1]),
         ),
         case(
-            "exact zeros: the last token impossible (inf)", _with_zeros(j23, (1, 0, 1)), [1, 0, 1]
+            "exact zeros: the last token impossible (inf)",
+            "精确 0：最后一个 token 不可能（inf）",
+            _with_zeros(j23, (1, 0, 1)),
+            [1, 0, 1],
         ),
-        case("exact zeros elsewhere, a possible sequence", _with_zeros(j34, (2, 1)), [0, 1, 2, 0]),
-        case("invalid: tokens too long", j23, [1, 0, 1, 0]),
-        case("invalid: tokens too short", j34, [0, 1]),
-        case("invalid: a negative token", j34, [0, -1, 2, 1]),
-        case("invalid: a token = V", j23, np.array([1, 2, 0])),
-        case("invalid: joint not (V,) * T", rng.dirichlet(np.ones(6)).reshape(2, 3), [1, 2]),
-        case("invalid: a negative probability (summing to 1)", _uniform_minus(2, 3), [1, 1, 1]),
-        case("invalid: a NaN probability", np.where(j23 == j23.max(), math.nan, j23), [0, 1, 0]),
-        case("invalid: joint sums to 0.9", j23 * 0.9, [0, 1, 0]),
-        case("invalid: joint sums to 1 + 5e-6", j34 * (1 + 5e-6), [0, 2, 1, 2]),
-        case("invalid: joint sums to 1 - 5e-6", j34 * (1 - 5e-6), [0, 2, 1, 2]),
-        case("invalid: joint sums to 1 + 1e-3", j23 * (1 + 1e-3), [0, 1, 0]),
-        case("invalid: joint sums to 1 - 1e-3", j23 * (1 - 1e-3), [0, 1, 0]),
         case(
-            "invalid: joint (4, 1), not (V,) * T (its size is 2^2)", np.full((4, 1), 0.25), [1, 0]
+            "exact zeros elsewhere, a possible sequence",
+            "别处有精确 0，序列本身可能",
+            _with_zeros(j34, (2, 1)),
+            [0, 1, 2, 0],
+        ),
+        case("invalid: tokens too long", "无效：tokens 太长", j23, [1, 0, 1, 0]),
+        case("invalid: tokens too short", "无效：tokens 太短", j34, [0, 1]),
+        case("invalid: a negative token", "无效：负的 token", j34, [0, -1, 2, 1]),
+        case("invalid: a token = V", "无效：token = V", j23, np.array([1, 2, 0])),
+        case(
+            "invalid: joint not (V,) * T",
+            "无效：joint 不是 (V,) * T",
+            rng.dirichlet(np.ones(6)).reshape(2, 3),
+            [1, 2],
+        ),
+        case(
+            "invalid: a negative probability (summing to 1)",
+            "无效：含负概率（和仍为 1）",
+            _uniform_minus(2, 3),
+            [1, 1, 1],
+        ),
+        case(
+            "invalid: a NaN probability",
+            "无效：含 NaN 概率",
+            np.where(j23 == j23.max(), math.nan, j23),
+            [0, 1, 0],
+        ),
+        case("invalid: joint sums to 0.9", "无效：joint 之和为 0.9", j23 * 0.9, [0, 1, 0]),
+        case(
+            "invalid: joint sums to 1 + 5e-6",
+            "无效：joint 之和为 1 + 5e-6",
+            j34 * (1 + 5e-6),
+            [0, 2, 1, 2],
+        ),
+        case(
+            "invalid: joint sums to 1 - 5e-6",
+            "无效：joint 之和为 1 - 5e-6",
+            j34 * (1 - 5e-6),
+            [0, 2, 1, 2],
+        ),
+        case(
+            "invalid: joint sums to 1 + 1e-3",
+            "无效：joint 之和为 1 + 1e-3",
+            j23 * (1 + 1e-3),
+            [0, 1, 0],
+        ),
+        case(
+            "invalid: joint sums to 1 - 1e-3",
+            "无效：joint 之和为 1 - 1e-3",
+            j23 * (1 - 1e-3),
+            [0, 1, 0],
+        ),
+        case(
+            "invalid: joint (4, 1), not (V,) * T (its size is 2^2)",
+            "无效：joint 形状 (4, 1)，不是 (V,) * T（大小是 2^2）",
+            np.full((4, 1), 0.25),
+            [1, 0],
         ),
         case(
             "invalid: joint (2, 1, 4), not (V,) * T (its size is 2^3)",
+            "无效：joint 形状 (2, 1, 4)，不是 (V,) * T（大小是 2^3）",
             np.full((2, 1, 4), 0.125),
             [1, 0, 3],
         ),
         case(
             "joint sums to 1 + 5e-7 (within 1e-6), an impossible prefix (inf)",
+            "joint 之和为 1 + 5e-7（在 1e-6 以内），前缀不可能（inf）",
             _with_zeros(j34, (0, 2)) * (1 + 5e-7),
             [0, 2, 1, 1],
         ),
         case(
             "joint sums to 1 - 5e-7 (within 1e-6), an impossible last token (inf)",
+            "joint 之和为 1 - 5e-7（在 1e-6 以内），最后一个 token 不可能（inf）",
             _with_zeros(j23, (1, 0, 1)) * (1 - 5e-7),
             [1, 0, 1],
         ),
@@ -158,29 +249,70 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
         # not depend on whether the joint is divided by its sum or used as it is
         case(
             "joint sums to 1 + 1e-8 (within 1e-6), an impossible prefix (inf)",
+            "joint 之和为 1 + 1e-8（在 1e-6 以内），前缀不可能（inf）",
             _with_zeros(j34, (0, 2)) * (1 + 1e-8),
             [0, 2, 1, 1],
         ),
         case(
             "joint sums to 1 - 1e-8 (within 1e-6), an impossible last token (inf)",
+            "joint 之和为 1 - 1e-8（在 1e-6 以内），最后一个 token 不可能（inf）",
             _with_zeros(j23, (1, 0, 1)) * (1 - 1e-8),
             [1, 0, 1],
         ),
-        case("arguments by name (joint=, tokens=)", joint=j23, tokens=[1, 1, 0]),
+        case(
+            "arguments by name (joint=, tokens=)",
+            "按参数名传参（joint=、tokens=）",
+            joint=j23,
+            tokens=[1, 1, 0],
+        ),
+        # within 1e-6 of 1 and a possible sequence: P(tokens) is the table's entry as given
+        # (the empty prefix has probability 1), never the entry divided by the table's sum,
+        # which differs by up to 5e-7 nats here, far beyond the claim's 1e-9
+        case(
+            "joint sums to 1 + 5e-7, a possible sequence: the entry as given, not divided by the sum",
+            "joint 之和为 1 + 5e-7，序列可能：按表中的值计算，不除以表的和",
+            j34 * (1 + 5e-7),
+            [0, 2, 1, 2],
+        ),
+        case(
+            "joint sums to 1 - 5e-7, a possible sequence: the entry as given, not divided by the sum",
+            "joint 之和为 1 - 5e-7，序列可能：按表中的值计算，不除以表的和",
+            j23 * (1 - 5e-7),
+            [1, 1, 0],
+        ),
+        case(
+            "float32 joint: computed in float64",
+            "float32 的 joint：按 float64 计算",
+            # a fixed table whose float32 marginals round 6e-8 away from the float64 ones
+            _joint(np.random.default_rng(0), 4, 4, 1.0).astype(np.float32),
+            [3, 1, 0, 2],
+        ),
+        case(
+            "integer joint: one sequence certain (NLL 0)",
+            "整数 joint：一个序列必然出现（NLL 为 0）",
+            _certain((2, 2, 2), (1, 0, 1)),
+            [1, 0, 1],
+        ),
+        case(
+            "integer joint: another sequence impossible (inf)",
+            "整数 joint：其他序列不可能（inf）",
+            _certain((2, 2, 2), (1, 0, 1)),
+            [1, 0, 0],
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         vocab, length = int(r.integers(1, 5)), int(r.integers(1, 5))
         joint = _joint(r, vocab, length, float(r.choice([0.3, 1.0, 5.0])))
         tokens = r.integers(0, vocab, size=length)
-        label = "random"
+        label = ("random", "随机")
         if vocab > 1 and r.integers(0, 3) == 0:  # some sequences, or prefixes, impossible
             zeros = r.random(joint.shape) < 0.3
             zeros.flat[int(r.integers(0, joint.size))] = False  # something stays possible
             joint = _with_zeros(joint, (zeros,))
-            label = "random with exact zeros"
+            label = ("random with exact zeros", "随机，含精确 0")
         as_list = bool(r.integers(0, 2))
-        return case(label, joint, tokens.tolist() if as_list else tokens)
+        return case(*label, joint, tokens.tolist() if as_list else tokens)
 
     return _fill(n, edges, rng, draw)
 
@@ -189,18 +321,32 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("giant_mlp_parameter_log10", subject="giant_mlp_parameter_log10")
 def gen_giant_mlp(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
-        case("chapter V=50257 T=1000 hidden=4096", 50257, 1000, 4096),
-        case("V=1 hidden=1", 1, 5, 1),
-        case("T=0", 2, 0, 7),
-        case("NumPy ints", np.int64(50257), np.int32(32), np.int16(4096)),
-        case("invalid hidden=0", 50257, 10, 0),
-        case("invalid V=0", 0, 10, 4096),
-        case("invalid T<0", 50257, -1, 4096),
-        case("arguments by name (vocab=, length=, hidden=)", vocab=50257, length=1000, hidden=4096),
+        case(
+            "chapter V=50257 T=1000 hidden=4096",
+            "本章 V=50257 T=1000 hidden=4096",
+            50257,
+            1000,
+            4096,
+        ),
+        case("V=1 hidden=1", "V=1 hidden=1", 1, 5, 1),
+        case("T=0", "T=0", 2, 0, 7),
+        case("NumPy ints", "NumPy 整数", np.int64(50257), np.int32(32), np.int16(4096)),
+        case("invalid hidden=0", "无效：hidden=0", 50257, 10, 0),
+        case("invalid V=0", "无效：V=0", 0, 10, 4096),
+        case("invalid T<0", "无效：T<0", 50257, -1, 4096),
+        case(
+            "arguments by name (vocab=, length=, hidden=)",
+            "按参数名传参（vocab=、length=、hidden=）",
+            vocab=50257,
+            length=1000,
+            hidden=4096,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
-        return case("random", _log_int(r, 1, 10**6), _log_int(r, 0, 10**4), _log_int(r, 1, 10**5))
+        return case(
+            "random", "随机", _log_int(r, 1, 10**6), _log_int(r, 0, 10**4), _log_int(r, 1, 10**5)
+        )
 
     return _fill(n, edges, rng, draw)
 
@@ -208,22 +354,38 @@ def gen_giant_mlp(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("averaging_model", subject="averaging_model")
 def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
-        case("T=1 d=1", rng.standard_normal((1, 1))),
-        case("T=1", rng.standard_normal((1, 8))),
-        case("d=1", rng.standard_normal((16, 1))),
-        case("large magnitudes", rng.standard_normal((12, 4)) * 1e6),
-        case("long T", rng.standard_normal((200, 3))),
-        case("invalid: T=0", np.zeros((0, 3))),
-        case("invalid: d=0", np.zeros((3, 0))),
-        case("invalid: a vector", np.zeros(5)),
-        case("invalid: (B, T, d)", np.zeros((2, 3, 4))),
-        case("arguments by name (x=)", x=rng.standard_normal((5, 3))),
-        case("float32 x: a float64 result", (np.arange(12).reshape(4, 3) / 7).astype(np.float32)),
+        case("T=1 d=1", "T=1 d=1", rng.standard_normal((1, 1))),
+        case("T=1", "T=1", rng.standard_normal((1, 8))),
+        case("d=1", "d=1", rng.standard_normal((16, 1))),
+        case("large magnitudes", "数值很大", rng.standard_normal((12, 4)) * 1e6),
+        case("long T", "很长的 T", rng.standard_normal((200, 3))),
+        case("invalid: T=0", "无效：T=0", np.zeros((0, 3))),
+        case("invalid: d=0", "无效：d=0", np.zeros((3, 0))),
+        case("invalid: a vector", "无效：一维向量", np.zeros(5)),
+        case("invalid: (B, T, d)", "无效：(B, T, d)", np.zeros((2, 3, 4))),
+        case("arguments by name (x=)", "按参数名传参（x=）", x=rng.standard_normal((5, 3))),
+        case(
+            "float32 x: a float64 result",
+            "float32 的 x：结果为 float64",
+            (np.arange(12).reshape(4, 3) / 7).astype(np.float32),
+        ),
+        case(
+            "float32 x, 300 positions: a running sum in float64",
+            "float32 的 x，300 个位置：累加用 float64",
+            (rng.standard_normal((300, 2)) + 3).astype(np.float32),
+        ),
+        case(
+            "integer x: a float64 result",
+            "整数 x：结果为 float64",
+            np.arange(-6, 9).reshape(5, 3),
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         t_len, d = int(r.integers(1, 40)), int(r.integers(1, 9))
-        return case("random", r.standard_normal((t_len, d)) * float(r.choice([0.1, 1.0, 30.0])))
+        return case(
+            "random", "随机", r.standard_normal((t_len, d)) * float(r.choice([0.1, 1.0, 30.0]))
+        )
 
     return _fill(n, edges, rng, draw)
 
@@ -236,33 +398,38 @@ POSITIONS = ("none", "sinusoidal", "rope", "learned")
 def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
     gpt2 = (50257, 768, 12, 3072, 1024)
     edges = [
-        case("chapter GPT-2 small", 50257, 768, 12, 3072, 1000, n_head=12),
+        case("chapter GPT-2 small", "本章 GPT-2 small", 50257, 768, 12, 3072, 1000, n_head=12),
         case(
             "real GPT-2 small",
+            "真实的 GPT-2 small",
             *gpt2,
             n_head=12,
             positions="learned",
             biases=True,
             layernorm=True,
         ),
-        case("tied=False", *gpt2, n_head=12, tied=False),
+        case("tied=False", "tied=False", *gpt2, n_head=12, tied=False),
         case(
             "everything on, untied",
+            "全部打开，不共享",
             *gpt2,
             positions="learned",
             biases=True,
             layernorm=True,
             tied=False,
         ),
-        case("n_head left out, d=100", 1000, 100, 2, 400, 64),
-        case("n_head=1", 1000, 100, 2, 400, 64, n_head=1),
-        case("n_head=d", 1000, 96, 2, 384, 64, n_head=96),
-        case("n_layer=0", 50257, 768, 0, 3072, 1000, layernorm=True),
-        case("learned, context 0", 50257, 768, 12, 3072, 0, positions="learned"),
-        case("sinusoidal", *gpt2, positions="sinusoidal"),
-        case("rope", *gpt2, positions="rope", biases=True),
+        case("n_head left out, d=100", "不给 n_head，d=100", 1000, 100, 2, 400, 64),
+        case("n_head=1", "n_head=1", 1000, 100, 2, 400, 64, n_head=1),
+        case("n_head=d", "n_head=d", 1000, 96, 2, 384, 64, n_head=96),
+        case("n_layer=0", "n_layer=0", 50257, 768, 0, 3072, 1000, layernorm=True),
+        case(
+            "learned, context 0", "learned，上下文 0", 50257, 768, 12, 3072, 0, positions="learned"
+        ),
+        case("sinusoidal", "sinusoidal", *gpt2, positions="sinusoidal"),
+        case("rope", "rope", *gpt2, positions="rope", biases=True),
         case(
             "NumPy int32 past 2^31",
+            "NumPy int32，乘积超过 2^31",
             np.int32(128256),
             np.int32(8192),
             np.int32(80),
@@ -274,35 +441,143 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case(
             "NumPy int64",
+            "NumPy int64",
             np.int64(32000),
             np.int64(4096),
             np.int64(32),
             np.int64(11008),
             np.int64(4096),
         ),
-        case("invalid: n_head does not divide d", 1000, 100, 2, 400, 64, n_head=12),
-        case("invalid: positions", *gpt2, positions="alibi"),
-        case("invalid: vocab < 0", -1, 768, 12, 3072, 1000),
-        case("invalid: d_model = 0", 50257, 0, 12, 3072, 1000),
-        case("invalid: n_layer < 0", 50257, 768, -1, 3072, 1000),
-        case("invalid: d_ff = 0", 50257, 768, 12, 0, 1000),
-        case("invalid: context_length < 0", 50257, 768, 12, 3072, -1),
-        case("invalid: n_head = 0", 1000, 100, 2, 400, 64, n_head=0),
-        case('invalid: biases="no" (not a bool)', 1000, 100, 2, 400, 64, biases="no"),
-        case("invalid: layernorm=1 (not a bool)", 1000, 100, 2, 400, 64, layernorm=1),
-        case("invalid: tied=None (not a bool)", 1000, 100, 2, 400, 64, tied=None),
-        case("invalid: tied=0 (an int, not a bool)", 1000, 100, 2, 400, 64, tied=0),
-        case("invalid: tied=1 (an int, not a bool)", 1000, 100, 2, 400, 64, tied=1),
-        case("invalid: biases=0 (an int, not a bool)", 1000, 100, 2, 400, 64, biases=0),
-        case("invalid: n_head=-4 (divides d, but below 1)", 1000, 100, 2, 400, 64, n_head=-4),
-        case("invalid: vocab=0 (vocab >= 1)", 0, 768, 12, 3072, 1024),
-        case("invalid: positions=None (not one of the four)", *gpt2, positions=None),
-        case('invalid: positions="Learned" (the names are lower case)', *gpt2, positions="Learned"),
-        case('invalid: positions="ROPE"', *gpt2, positions="ROPE"),
-        case('invalid: positions="rotary" (the name is "rope")', *gpt2, positions="rotary"),
-        case('invalid: positions="absolute" (the name is "learned")', *gpt2, positions="absolute"),
+        case(
+            "invalid: n_head does not divide d",
+            "无效：n_head 不整除 d",
+            1000,
+            100,
+            2,
+            400,
+            64,
+            n_head=12,
+        ),
+        case("invalid: positions", "无效：positions", *gpt2, positions="alibi"),
+        case("invalid: vocab < 0", "无效：vocab < 0", -1, 768, 12, 3072, 1000),
+        case("invalid: d_model = 0", "无效：d_model = 0", 50257, 0, 12, 3072, 1000),
+        case("invalid: n_layer < 0", "无效：n_layer < 0", 50257, 768, -1, 3072, 1000),
+        case("invalid: d_ff = 0", "无效：d_ff = 0", 50257, 768, 12, 0, 1000),
+        case("invalid: context_length < 0", "无效：context_length < 0", 50257, 768, 12, 3072, -1),
+        case("invalid: n_head = 0", "无效：n_head = 0", 1000, 100, 2, 400, 64, n_head=0),
+        case(
+            'invalid: biases="no" (not a bool)',
+            '无效：biases="no"（不是 bool）',
+            1000,
+            100,
+            2,
+            400,
+            64,
+            biases="no",
+        ),
+        case(
+            "invalid: layernorm=1 (not a bool)",
+            "无效：layernorm=1（不是 bool）",
+            1000,
+            100,
+            2,
+            400,
+            64,
+            layernorm=1,
+        ),
+        case(
+            "NumPy bools are bools (biases=np.True_, tied=np.False_)",
+            "NumPy 的布尔值也是 bool（biases=np.True_、tied=np.False_）",
+            1000,
+            100,
+            2,
+            400,
+            64,
+            biases=np.True_,
+            layernorm=np.bool_(True),
+            tied=np.False_,
+        ),
+        case(
+            "invalid: tied=None (not a bool)",
+            "无效：tied=None（不是 bool）",
+            1000,
+            100,
+            2,
+            400,
+            64,
+            tied=None,
+        ),
+        case(
+            "invalid: tied=0 (an int, not a bool)",
+            "无效：tied=0（int，不是 bool）",
+            1000,
+            100,
+            2,
+            400,
+            64,
+            tied=0,
+        ),
+        case(
+            "invalid: tied=1 (an int, not a bool)",
+            "无效：tied=1（int，不是 bool）",
+            1000,
+            100,
+            2,
+            400,
+            64,
+            tied=1,
+        ),
+        case(
+            "invalid: biases=0 (an int, not a bool)",
+            "无效：biases=0（int，不是 bool）",
+            1000,
+            100,
+            2,
+            400,
+            64,
+            biases=0,
+        ),
+        case(
+            "invalid: n_head=-4 (divides d, but below 1)",
+            "无效：n_head=-4（整除 d，但小于 1）",
+            1000,
+            100,
+            2,
+            400,
+            64,
+            n_head=-4,
+        ),
+        case(
+            "invalid: vocab=0 (vocab >= 1)", "无效：vocab=0（vocab >= 1）", 0, 768, 12, 3072, 1024
+        ),
+        case(
+            "invalid: positions=None (not one of the four)",
+            "无效：positions=None（不是四者之一）",
+            *gpt2,
+            positions=None,
+        ),
+        case(
+            'invalid: positions="Learned" (the names are lower case)',
+            '无效：positions="Learned"（名字是小写）',
+            *gpt2,
+            positions="Learned",
+        ),
+        case('invalid: positions="ROPE"', '无效：positions="ROPE"', *gpt2, positions="ROPE"),
+        case(
+            'invalid: positions="rotary" (the name is "rope")',
+            '无效：positions="rotary"（名字是 "rope"）',
+            *gpt2,
+            positions="rotary",
+        ),
+        case(
+            'invalid: positions="absolute" (the name is "learned")',
+            '无效：positions="absolute"（名字是 "learned"）',
+            *gpt2,
+            positions="absolute",
+        ),
         case(
             "arguments by name",
+            "按参数名传参",
             vocab=50257,
             d_model=768,
             n_layer=12,
@@ -327,7 +602,7 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
         if r.integers(0, 2):
             kwargs["n_head"] = int(r.choice(_divisors(d)))
         args = (_log_int(r, 1, 300_000), d, int(r.integers(0, 100)), _log_int(r, 1, 50_000))
-        return case("random", *args, _log_int(r, 0, 200_000), **kwargs)
+        return case("random", "随机", *args, _log_int(r, 0, 200_000), **kwargs)
 
     return _fill(n, edges, rng, draw)
 
@@ -335,23 +610,28 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("attention_parameter_count", subject="attention_parameter_count")
 def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
-        case("chapter d=768 H=1", 768, 1),
-        case("chapter d=768 H=8", 768, 8),
-        case("chapter d=768 H=64", 768, 64),
-        case("H=d", 96, 96),
-        case("d=1", 1, 1),
-        case("odd d, odd H", 105, 7),
-        case("NumPy int32 past 2^31", np.int32(65536), np.int32(128)),
-        case("invalid: H does not divide d", 100, 12),
-        case("invalid: H=0", 768, 0),
-        case("invalid: H=-4 (divides d, but below 1)", 768, -4),
-        case("invalid: d=0", 0, 1),
-        case("arguments by name (d_model=, n_head=)", d_model=768, n_head=12),
+        case("chapter d=768 H=1", "本章 d=768 H=1", 768, 1),
+        case("chapter d=768 H=8", "本章 d=768 H=8", 768, 8),
+        case("chapter d=768 H=64", "本章 d=768 H=64", 768, 64),
+        case("H=d", "H=d", 96, 96),
+        case("d=1", "d=1", 1, 1),
+        case("odd d, odd H", "奇数 d、奇数 H", 105, 7),
+        case("NumPy int32 past 2^31", "NumPy int32，乘积超过 2^31", np.int32(65536), np.int32(128)),
+        case("invalid: H does not divide d", "无效：H 不整除 d", 100, 12),
+        case("invalid: H=0", "无效：H=0", 768, 0),
+        case("invalid: H=-4 (divides d, but below 1)", "无效：H=-4（整除 d，但小于 1）", 768, -4),
+        case("invalid: d=0", "无效：d=0", 0, 1),
+        case(
+            "arguments by name (d_model=, n_head=)",
+            "按参数名传参（d_model=、n_head=）",
+            d_model=768,
+            n_head=12,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         d = _log_int(r, 1, 20_000)
-        return case("random", d, int(r.choice(_divisors(d))))
+        return case("random", "随机", d, int(r.choice(_divisors(d))))
 
     return _fill(n, edges, rng, draw)
 
@@ -359,18 +639,32 @@ def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("moe_parameter_count", subject="moe_parameter_count")
 def gen_moe_count(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
-        case("beyond.moe E=1", 16, 64, 1),
-        case("beyond.moe E=16", 16, 64, 16),
-        case("NumPy int64", np.int64(4096), np.int64(14336), np.int64(8)),
-        case("NumPy int32 past 2^31", np.int32(8192), np.int32(28672), np.int32(64)),
-        case("invalid: E=0", 16, 64, 0),
-        case("invalid: d_ff=0", 16, 0, 4),
-        case("invalid: d=0", 0, 64, 4),
-        case("arguments by name (d_model=, d_ff=, n_experts=)", d_model=16, d_ff=64, n_experts=8),
+        case("beyond.moe E=1", "beyond.moe E=1", 16, 64, 1),
+        case("beyond.moe E=16", "beyond.moe E=16", 16, 64, 16),
+        case("NumPy int64", "NumPy int64", np.int64(4096), np.int64(14336), np.int64(8)),
+        case(
+            "NumPy int32 past 2^31",
+            "NumPy int32，乘积超过 2^31",
+            np.int32(8192),
+            np.int32(28672),
+            np.int32(64),
+        ),
+        case("invalid: E=0", "无效：E=0", 16, 64, 0),
+        case("invalid: d_ff=0", "无效：d_ff=0", 16, 0, 4),
+        case("invalid: d=0", "无效：d=0", 0, 64, 4),
+        case(
+            "arguments by name (d_model=, d_ff=, n_experts=)",
+            "按参数名传参（d_model=、d_ff=、n_experts=）",
+            d_model=16,
+            d_ff=64,
+            n_experts=8,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
-        return case("random", _log_int(r, 1, 8192), _log_int(r, 1, 32768), _log_int(r, 1, 256))
+        return case(
+            "random", "随机", _log_int(r, 1, 8192), _log_int(r, 1, 32768), _log_int(r, 1, 256)
+        )
 
     return _fill(n, edges, rng, draw)
 
@@ -378,20 +672,48 @@ def gen_moe_count(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("logits_memory_bytes", subject="logits_memory_bytes")
 def gen_logits_memory(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
-        case("chapter FP32", 1, 1000, 50257, 4),
-        case("bytes_per_value left out (FP32)", 1, 1500, 50257),
-        case("batch 8, FP16", 8, 4096, 128256, 2),
-        case("batch 3, FP64", 3, 1000, 50257, 8),
-        case("batch 32, 1 byte", 32, 2048, 32000, 1),
-        case("NumPy int32 past 2^31", np.int32(8), np.int32(4096), np.int32(128256)),
-        case("NumPy int64", np.int64(16), np.int64(8192), np.int64(256000), np.int64(2)),
-        case("zero length", 4, 0, 50257, 4),
-        case("zero batch", 0, 1000, 50257, 4),
-        case("zero vocab", 1, 1000, 0),
-        case("bytes_per_value=3 (any integer >= 1)", 1, 1000, 50257, 3),
-        case("a product past 2^63 (an exact int, no int64 wrap)", 2**21, 2**21, 2**21, 2),
+        case("chapter FP32", "本章 FP32", 1, 1000, 50257, 4),
+        case("bytes_per_value left out (FP32)", "不给 bytes_per_value（FP32）", 1, 1500, 50257),
+        case("batch 8, FP16", "batch 8，FP16", 8, 4096, 128256, 2),
+        case("batch 3, FP64", "batch 3，FP64", 3, 1000, 50257, 8),
+        case("batch 32, 1 byte", "batch 32，1 字节", 32, 2048, 32000, 1),
+        case(
+            "NumPy int32 past 2^31",
+            "NumPy int32，乘积超过 2^31",
+            np.int32(8),
+            np.int32(4096),
+            np.int32(128256),
+        ),
+        case(
+            "NumPy int64",
+            "NumPy int64",
+            np.int64(16),
+            np.int64(8192),
+            np.int64(256000),
+            np.int64(2),
+        ),
+        case("zero length", "长度为 0", 4, 0, 50257, 4),
+        case("zero batch", "batch 为 0", 0, 1000, 50257, 4),
+        case("zero vocab", "词表为 0", 1, 1000, 0),
+        case(
+            "bytes_per_value=3 (any integer >= 1)",
+            "bytes_per_value=3（任何 >= 1 的整数）",
+            1,
+            1000,
+            50257,
+            3,
+        ),
+        case(
+            "a product past 2^63 (an exact int, no int64 wrap)",
+            "乘积超过 2^63（精确的 int，不按 int64 回绕）",
+            2**21,
+            2**21,
+            2**21,
+            2,
+        ),
         case(
             "NumPy int64 sizes, a product past 2^63",
+            "NumPy int64 尺寸，乘积超过 2^63",
             np.int64(2**21),
             np.int64(2**21),
             np.int64(2**21),
@@ -399,22 +721,23 @@ def gen_logits_memory(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case(
             "arguments by name",
+            "按参数名传参",
             batch=8,
             length=4096,
             vocab=128256,
             bytes_per_value=2,
         ),
-        case("invalid: batch < 0", -1, 1000, 50257, 4),
-        case("invalid: length < 0", 1, -1, 50257, 4),
-        case("invalid: vocab < 0", 1, 1000, -1, 4),
-        case("invalid: bytes_per_value=0", 1, 1000, 50257, 0),
+        case("invalid: batch < 0", "无效：batch < 0", -1, 1000, 50257, 4),
+        case("invalid: length < 0", "无效：length < 0", 1, -1, 50257, 4),
+        case("invalid: vocab < 0", "无效：vocab < 0", 1, 1000, -1, 4),
+        case("invalid: bytes_per_value=0", "无效：bytes_per_value=0", 1, 1000, 50257, 0),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         sizes = (_log_int(r, 1, 512), _log_int(r, 1, 131072), _log_int(r, 1, 262144))
         if r.integers(0, 4) == 0:
-            return case("random, default bytes", *sizes)
-        return case("random", *sizes, int(r.choice([1, 2, 4, 8])))
+            return case("random, default bytes", "随机，默认字节数", *sizes)
+        return case("random", "随机", *sizes, int(r.choice([1, 2, 4, 8])))
 
     return _fill(n, edges, rng, draw)
 
@@ -433,25 +756,59 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
 
     x, w_in, w_out = mlp(rng, 4, 6, 10)
     edges = [
-        case("T=1", *mlp(rng, 1, 8, 32)),
-        case("d=1, d_ff=1", *mlp(rng, 5, 1, 1)),
-        case("non-square, d_ff < d", *mlp(rng, 7, 12, 5)),
-        case("pre-activations around 0 (where GELU forms differ)", *mlp(rng, 6, 8, 32, 0.5)),
-        case("large pre-activations (GELU saturates)", *mlp(rng, 6, 8, 16, 40.0)),
-        case("invalid: w_in does not match x", x, _weights(rng, 5, 10), w_out),
-        case("invalid: w_out does not match w_in", x, w_in, _weights(rng, 9, 6)),
-        case("arguments by name (x=, w_in=, w_out=)", x=x, w_in=w_in, w_out=w_out),
+        case("T=1", "T=1", *mlp(rng, 1, 8, 32)),
+        case("d=1, d_ff=1", "d=1，d_ff=1", *mlp(rng, 5, 1, 1)),
+        case("non-square, d_ff < d", "非方阵，d_ff < d", *mlp(rng, 7, 12, 5)),
+        case(
+            "pre-activations around 0 (where GELU forms differ)",
+            "预激活在 0 附近（GELU 的不同写法在此有差别）",
+            *mlp(rng, 6, 8, 32, 0.5),
+        ),
+        case(
+            "large pre-activations (GELU saturates)",
+            "预激活很大（GELU 饱和）",
+            *mlp(rng, 6, 8, 16, 40.0),
+        ),
+        case(
+            "invalid: w_in does not match x",
+            "无效：w_in 与 x 不匹配",
+            x,
+            _weights(rng, 5, 10),
+            w_out,
+        ),
+        case(
+            "invalid: w_out does not match w_in",
+            "无效：w_out 与 w_in 不匹配",
+            x,
+            w_in,
+            _weights(rng, 9, 6),
+        ),
+        case(
+            "arguments by name (x=, w_in=, w_out=)",
+            "按参数名传参（x=、w_in=、w_out=）",
+            x=x,
+            w_in=w_in,
+            w_out=w_out,
+        ),
         case(
             "float32 inputs: a float64 result",
+            "float32 输入：结果为 float64",
             x.astype(np.float32),
             w_in.astype(np.float32),
             w_out.astype(np.float32),
+        ),
+        case(
+            "integer x, float weights: a float64 result",
+            "整数 x、浮点权重：结果为 float64",
+            np.arange(-12, 12).reshape(4, 6),
+            w_in,
+            w_out,
         ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         t, d, d_ff = int(r.integers(1, 13)), int(r.integers(1, 11)), int(r.integers(1, 41))
-        return case("random", *mlp(r, t, d, d_ff, float(r.choice([0.3, 1.0, 3.0]))))
+        return case("random", "随机", *mlp(r, t, d, d_ff, float(r.choice([0.3, 1.0, 3.0]))))
 
     return _fill(n, edges, rng, draw)
 
@@ -462,39 +819,67 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
     trap = np.full((t, t), 1e4)  # the future scores +1e4 ...
     trap[np.tril_indices(t)] = -1e4  # ... the visible ones -1e4: a -1e4 mask leaves them tied
     edges = [
-        case("T=1", rng.standard_normal((1, 1))),
-        case("T=2", rng.standard_normal((2, 2)) * 3),
-        case("heads (H, T, T)", rng.standard_normal((4, 7, 7)) * 3),
-        case("batch and heads (B, H, T, T)", rng.standard_normal((2, 3, 5, 5)) * 3),
-        case("scores of ±1e3: exp overflows without the max", rng.uniform(-1e3, 1e3, (8, 8))),
-        case("scores of ±1e4", rng.uniform(-1e4, 1e4, (8, 8))),
-        case("visible -1e4, future +1e4", trap),
-        case("scores of ±1e300", rng.uniform(-1e300, 1e300, (5, 5))),
+        case("T=1", "T=1", rng.standard_normal((1, 1))),
+        case("T=2", "T=2", rng.standard_normal((2, 2)) * 3),
+        case("heads (H, T, T)", "多头 (H, T, T)", rng.standard_normal((4, 7, 7)) * 3),
+        case(
+            "batch and heads (B, H, T, T)",
+            "批和多头 (B, H, T, T)",
+            rng.standard_normal((2, 3, 5, 5)) * 3,
+        ),
+        case(
+            "scores of ±1e3: exp overflows without the max",
+            "分数 ±1e3：不减最大值 exp 会溢出",
+            rng.uniform(-1e3, 1e3, (8, 8)),
+        ),
+        case("scores of ±1e4", "分数 ±1e4", rng.uniform(-1e4, 1e4, (8, 8))),
+        case("visible -1e4, future +1e4", "可见位置 -1e4，未来位置 +1e4", trap),
+        case("scores of ±1e300", "分数 ±1e300", rng.uniform(-1e300, 1e300, (5, 5))),
         case(
             "every score far below 0 (exp underflows without the max)",
+            "所有分数远小于 0（不减最大值 exp 会下溢）",
             rng.uniform(-3e3, -1e3, (7, 7)),
         ),
         case(
             "heads at very different scales",
+            "各头的量级相差悬殊",
             rng.standard_normal((3, 6, 6)) * np.array([1.0, 1e3, -1e3])[:, None, None]
             - np.array([0.0, 0.0, 2e3])[:, None, None],
         ),
-        case("equal scores", np.zeros((6, 6))),
-        case("invalid: not square", rng.standard_normal((3, 4))),
-        case("invalid: a vector", rng.standard_normal(4)),
-        case("invalid: T=0", np.zeros((0, 0))),
-        case("arguments by name (scores=)", scores=rng.standard_normal((5, 5))),
+        case("equal scores", "分数全相等", np.zeros((6, 6))),
+        case("invalid: not square", "无效：不是方阵", rng.standard_normal((3, 4))),
+        case("invalid: a vector", "无效：一维向量", rng.standard_normal(4)),
+        case("invalid: T=0", "无效：T=0", np.zeros((0, 0))),
         case(
-            "float32 scores: float64 weights", (np.arange(9).reshape(3, 3) / 4).astype(np.float32)
+            "arguments by name (scores=)",
+            "按参数名传参（scores=）",
+            scores=rng.standard_normal((5, 5)),
+        ),
+        case(
+            "float32 scores: float64 weights",
+            "float32 分数：float64 权重",
+            (np.arange(9).reshape(3, 3) / 4).astype(np.float32),
         ),
         case(
             "every score at finfo(float64).min: the future still gets 0",
+            "所有分数都是 finfo(float64).min：未来仍得 0",
             np.full((3, 3), np.finfo(np.float64).min),
         ),
         case(
             "heads with visible scores at finfo(float64).min",
+            "多头，可见分数为 finfo(float64).min",
             np.where(np.eye(4, dtype=bool), np.finfo(np.float64).min, -1.0)[None]
             * np.ones((2, 1, 1)),
+        ),
+        case(
+            "float32 heads (H, T, T): the softmax in float64",
+            "float32 的多头 (H, T, T)：softmax 用 float64",
+            (rng.standard_normal((3, 6, 6)) * 3).astype(np.float32),
+        ),
+        case(
+            "integer scores: float64 weights",
+            "整数分数：float64 权重",
+            rng.integers(-5, 6, size=(5, 5)),
         ),
     ]
 
@@ -502,7 +887,7 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
         t_len = int(r.integers(1, 13))
         lead = [(), (int(r.integers(1, 4)),)][int(r.integers(0, 2))]
         scale = float(r.choice([1.0, 3.0, 30.0]))
-        return case("random", r.standard_normal((*lead, t_len, t_len)) * scale)
+        return case("random", "随机", r.standard_normal((*lead, t_len, t_len)) * scale)
 
     return _fill(n, edges, rng, draw)
 
@@ -528,26 +913,65 @@ def _mha_extreme(r: np.random.Generator, scale: float, sign: float) -> tuple[Any
 def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
     x, w_q, w_k, w_v, w_o, _ = _mha(rng, 5, 8, 2, 4, 8)
     edges = [
-        case("T=1", *_mha(rng, 1, 8, 2, 4, 8)),
-        case("H=1", *_mha(rng, 6, 8, 1, 8, 8)),
-        case("H=W (head size 1)", *_mha(rng, 6, 8, 8, 1, 8)),
-        case("H=2, head size 4, W=d", *_mha(rng, 7, 8, 2, 4, 8)),
-        case("H=3, W=12 != d=8, d_out=5", *_mha(rng, 6, 8, 3, 4, 5)),
-        case("H=4, W=8 != d=16", *_mha(rng, 5, 16, 4, 2, 16)),
-        case("large inputs (sharp softmax)", *_mha(rng, 6, 8, 2, 4, 8, 8.0)),
-        case("scores past 1e3 (exp overflows without the max)", *_mha_extreme(rng, 40.0, 1.0)),
+        case("T=1", "T=1", *_mha(rng, 1, 8, 2, 4, 8)),
+        case("H=1", "H=1", *_mha(rng, 6, 8, 1, 8, 8)),
+        case("H=W (head size 1)", "H=W（每头宽 1）", *_mha(rng, 6, 8, 8, 1, 8)),
+        case("H=2, head size 4, W=d", "H=2，每头宽 4，W=d", *_mha(rng, 7, 8, 2, 4, 8)),
+        case("H=3, W=12 != d=8, d_out=5", "H=3，W=12 != d=8，d_out=5", *_mha(rng, 6, 8, 3, 4, 5)),
+        case("H=4, W=8 != d=16", "H=4，W=8 != d=16", *_mha(rng, 5, 16, 4, 2, 16)),
+        case(
+            "large inputs (sharp softmax)",
+            "输入很大（softmax 很尖）",
+            *_mha(rng, 6, 8, 2, 4, 8, 8.0),
+        ),
+        case(
+            "scores past 1e3 (exp overflows without the max)",
+            "分数超过 1e3（不减最大值 exp 会溢出）",
+            *_mha_extreme(rng, 40.0, 1.0),
+        ),
         case(
             "every score far below 0 (exp underflows without the max)",
+            "所有分数远小于 0（不减最大值 exp 会下溢）",
             *_mha_extreme(rng, 40.0, -1.0),
         ),
-        case("n_head as NumPy int64", x, w_q, w_k, w_v, w_o, np.int64(4)),
-        case("invalid: n_head does not divide W", x, w_q, w_k, w_v, w_o, 3),
-        case("invalid: n_head=0", x, w_q, w_k, w_v, w_o, 0),
-        case("invalid: w_q has d+1 rows", x, _weights(rng, 9, 8), w_k, w_v, w_o, 2),
-        case("invalid: w_k of another width", x, w_q, _weights(rng, 8, 6), w_v, w_o, 2),
-        case("invalid: w_o without W rows", x, w_q, w_k, w_v, _weights(rng, 6, 8), 2),
+        case("n_head as NumPy int64", "n_head 为 NumPy int64", x, w_q, w_k, w_v, w_o, np.int64(4)),
+        case(
+            "invalid: n_head does not divide W", "无效：n_head 不整除 W", x, w_q, w_k, w_v, w_o, 3
+        ),
+        case("invalid: n_head=0", "无效：n_head=0", x, w_q, w_k, w_v, w_o, 0),
+        case(
+            "invalid: w_q has d+1 rows",
+            "无效：w_q 有 d+1 行",
+            x,
+            _weights(rng, 9, 8),
+            w_k,
+            w_v,
+            w_o,
+            2,
+        ),
+        case(
+            "invalid: w_k of another width",
+            "无效：w_k 宽度不同",
+            x,
+            w_q,
+            _weights(rng, 8, 6),
+            w_v,
+            w_o,
+            2,
+        ),
+        case(
+            "invalid: w_o without W rows",
+            "无效：w_o 不是 W 行",
+            x,
+            w_q,
+            w_k,
+            w_v,
+            _weights(rng, 6, 8),
+            2,
+        ),
         case(
             "arguments by name",
+            "按参数名传参",
             x=x,
             w_q=w_q,
             w_k=w_k,
@@ -557,7 +981,18 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case(
             "float32 inputs: projections at float64 precision",
+            "float32 输入：投影按 float64 精度",
             *(a.astype(np.float32) for a in (x, w_q, w_k, w_v, w_o)),
+            2,
+        ),
+        case(
+            "integer x, float weights: every step in float64",
+            "整数 x、浮点权重：每一步都用 float64",
+            rng.integers(-3, 4, size=(5, 8)),
+            w_q,
+            w_k,
+            w_v,
+            w_o,
             2,
         ),
     ]
@@ -565,7 +1000,9 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
     def draw(r: np.random.Generator) -> Case:
         n_head, hs = int(r.integers(1, 5)), int(r.integers(1, 6))
         t, d, d_out = int(r.integers(1, 10)), int(r.integers(1, 13)), int(r.integers(1, 9))
-        return case("random", *_mha(r, t, d, n_head, hs, d_out, float(r.choice([1.0, 3.0]))))
+        return case(
+            "random", "随机", *_mha(r, t, d, n_head, hs, d_out, float(r.choice([1.0, 3.0])))
+        )
 
     return _fill(n, edges, rng, draw)
 
@@ -576,55 +1013,126 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
     chapter = np.array([2.0, 1.0, -1.0])
     z16 = (rng.standard_normal(12) * 3).astype(np.float16)
     edges = [
-        *(case(f"chapter T={t:g}", chapter, t) for t in (0.1, 1.0, 10.0, 1000.0)),
-        case("V=1", np.array([0.3]), 0.7),
-        case("ties in the logits", np.array([1.0, 3.0, 3.0, -2.0, 1.0]), 0.5),
-        case("integer logits (float64 out)", np.array([3, 1, 4, 1, 5]), 2.0),
-        case("integer T", chapter, 2),
-        case("float32 logits stay float32", (rng.standard_normal(10) * 3).astype(np.float32), 0.7),
-        case("float16 logits stay float16", z16, 1.5),
-        case("float16 at T=1e-5 (dividing first overflows)", z16, 1e-5),
-        case("float16 at T=1e-8 (T itself is 0 in float16)", z16, 1e-8),
+        *(case(f"chapter T={t:g}", f"本章 T={t:g}", chapter, t) for t in (0.1, 1.0, 10.0, 1000.0)),
+        case("V=1", "V=1", np.array([0.3]), 0.7),
+        case("ties in the logits", "logits 中有并列", np.array([1.0, 3.0, 3.0, -2.0, 1.0]), 0.5),
+        case(
+            "integer logits (float64 out)",
+            "整数 logits（输出 float64）",
+            np.array([3, 1, 4, 1, 5]),
+            2.0,
+        ),
+        case("integer T", "整数 T", chapter, 2),
+        case(
+            "float32 logits stay float32",
+            "float32 logits 仍为 float32",
+            (rng.standard_normal(10) * 3).astype(np.float32),
+            0.7,
+        ),
+        case("float16 logits stay float16", "float16 logits 仍为 float16", z16, 1.5),
+        case(
+            "float16 at T=1e-5 (dividing first overflows)",
+            "float16，T=1e-5（先除会溢出）",
+            z16,
+            1e-5,
+        ),
+        case(
+            "float16 at T=1e-8 (T itself is 0 in float16)",
+            "float16，T=1e-8（T 本身在 float16 中是 0）",
+            z16,
+            1e-8,
+        ),
         case(
             "float32 at T=1e-3, logits ~100",
+            "float32，T=1e-3，logits 约 100",
             (rng.standard_normal(8) * 100).astype(np.float32),
             1e-3,
         ),
         case(
-            "float64 logits ±1e4 (exp overflows without the max)", rng.uniform(-1e4, 1e4, 16), 1.0
+            "float64 logits ±1e4 (exp overflows without the max)",
+            "float64 logits ±1e4（不减最大值 exp 会溢出）",
+            rng.uniform(-1e4, 1e4, 16),
+            1.0,
         ),
-        case("float64 at T=1e-300", rng.standard_normal(6), 1e-300),
-        case("a batch (B, V): softmax over the last axis", rng.standard_normal((3, 7)) * 2, 0.8),
-        case("(B, T, V): softmax over the last axis", rng.standard_normal((2, 3, 4)) * 2, 1.3),
-        case("(B, T, V) with V = T: the last axis", rng.standard_normal((2, 5, 5)) * 2, 0.6),
+        case("float64 at T=1e-300", "float64，T=1e-300", rng.standard_normal(6), 1e-300),
+        case(
+            "a batch (B, V): softmax over the last axis",
+            "一批 (B, V)：沿最后一轴做 softmax",
+            rng.standard_normal((3, 7)) * 2,
+            0.8,
+        ),
+        case(
+            "(B, T, V): softmax over the last axis",
+            "(B, T, V)：沿最后一轴做 softmax",
+            rng.standard_normal((2, 3, 4)) * 2,
+            1.3,
+        ),
+        case(
+            "(B, T, V) with V = T: the last axis",
+            "(B, T, V) 且 V = T：最后一轴",
+            rng.standard_normal((2, 5, 5)) * 2,
+            0.6,
+        ),
         case(
             "a batch whose rows lie far apart ([0, 0] and [−1000, −1001])",
+            "各行相距很远的一批（[0, 0] 与 [−1000, −1001]）",
             np.array([[0.0, 0.0], [-1000.0, -1001.0]]),
             1.0,
         ),
-        case("a batch, rows offset by ±1e3", _far_rows(rng, np.float64), 1.0),
-        case("a float32 batch, rows offset by ±1e3", _far_rows(rng, np.float32), 2.0),
-        case("a batch, rows offset by ±10 at T=0.01", _far_rows(rng, np.float64) / 100, 0.01),
-        case("invalid: T=0", chapter, 0.0),
-        case("invalid: T<0", chapter, -1.0),
-        case("invalid: T=NaN", chapter, math.nan),
-        case("invalid: T=inf", chapter, math.inf),
-        case("invalid: a NaN logit", np.array([1.0, math.nan, 0.0]), 1.0),
-        case("invalid: an infinite logit", np.array([1.0, math.inf, 0.0]), 1.0),
+        case(
+            "a batch, rows offset by ±1e3", "一批，各行偏移 ±1e3", _far_rows(rng, np.float64), 1.0
+        ),
+        case(
+            "a float32 batch, rows offset by ±1e3",
+            "float32 的一批，各行偏移 ±1e3",
+            _far_rows(rng, np.float32),
+            2.0,
+        ),
+        case(
+            "a batch, rows offset by ±10 at T=0.01",
+            "一批，各行偏移 ±10，T=0.01",
+            _far_rows(rng, np.float64) / 100,
+            0.01,
+        ),
+        case("invalid: T=0", "无效：T=0", chapter, 0.0),
+        case("invalid: T<0", "无效：T<0", chapter, -1.0),
+        case("invalid: T=NaN", "无效：T=NaN", chapter, math.nan),
+        case("invalid: T=inf", "无效：T=inf", chapter, math.inf),
+        case("invalid: a NaN logit", "无效：含 NaN 的 logit", np.array([1.0, math.nan, 0.0]), 1.0),
+        case(
+            "invalid: an infinite logit",
+            "无效：含无穷大的 logit",
+            np.array([1.0, math.inf, 0.0]),
+            1.0,
+        ),
         case(
             "invalid: +inf and -inf logits (their sum is NaN)",
+            "无效：+inf 与 -inf 的 logits（其和为 NaN）",
             np.array([math.inf, -math.inf, 0.0]),
             1.0,
         ),
-        case("invalid: a -inf logit", np.array([1.0, -math.inf, 0.0]), 1.0),
+        case(
+            "invalid: a -inf logit", "无效：含 -inf 的 logit", np.array([1.0, -math.inf, 0.0]), 1.0
+        ),
         case(
             "logits 1e308, 1e308, 0: finite, their sum overflows",
+            "logits 1e308、1e308、0：有限，其和溢出",
             np.array([1e308, 1e308, 0.0]),
             1.0,
         ),
-        case("uint8 logits: float64, no wrap-around", np.array([3, 1, 4], dtype=np.uint8), 1.0),
-        case("invalid: no logits", np.zeros(0), 1.0),
-        case("arguments by name (logits=, temperature=)", logits=chapter, temperature=0.5),
+        case(
+            "uint8 logits: float64, no wrap-around",
+            "uint8 logits：float64，不回绕",
+            np.array([3, 1, 4], dtype=np.uint8),
+            1.0,
+        ),
+        case("invalid: no logits", "无效：没有 logits", np.zeros(0), 1.0),
+        case(
+            "arguments by name (logits=, temperature=)",
+            "按参数名传参（logits=、temperature=）",
+            logits=chapter,
+            temperature=0.5,
+        ),
     ]
     dtypes = (np.float64, np.float64, np.float32, np.float16)
 
@@ -634,7 +1142,7 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
         z = (r.standard_normal(v) * float(r.choice([1.0, 5.0, 30.0]))).astype(dtype)
         low = -3.0 if dtype is np.float64 else -1.0
         t = float(10 ** r.uniform(low, 3.0))
-        return case(f"random {np.dtype(dtype).name}", z, t)
+        return case(f"random {np.dtype(dtype).name}", f"随机 {np.dtype(dtype).name}", z, t)
 
     return _fill(n, edges, rng, draw)
 
@@ -661,46 +1169,90 @@ def _tied_probs(r: np.random.Generator, v: int, k: int) -> Array:
 def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
     chapter = np.array([0.4, 0.3, 0.15, 0.1, 0.05])
     edges = [
-        case("chapter k=2", chapter, 2),
-        case("k=1", chapter, 1),
-        case("k=V", chapter, 5),
-        case("V=1", np.array([1.0]), 1),
-        case("k as NumPy int64", chapter, np.int64(3)),
-        case("all equal: keep the lowest indices", np.full(6, 1 / 6), 4),
-        case("ties at the boundary", np.array([0.1, 0.3, 0.2, 0.2, 0.2]), 2),
-        case("ties at the boundary, V=40", _tied_probs(rng, 40, 9), 9),
-        case("ties at the boundary, V=100", _tied_probs(rng, 100, 30), 30),
-        case("exact zeros among the kept", np.array([0.5, 0.0, 0.5, 0.0]), 3),
-        case("invalid: k=0", chapter, 0),
-        case("invalid: k > V", chapter, 6),
-        case("invalid: a NaN probability", np.array([0.5, math.nan, 0.5]), 1),
-        case("invalid: an infinite probability", np.array([0.5, math.inf, 0.5]), 1),
-        case("invalid: a negative probability", np.array([0.7, -0.1, 0.4]), 2),
-        case("invalid: no probabilities", np.zeros(0), 1),
-        case("invalid: probs (B, V), not a vector", np.full((2, 3), 1 / 3), 1),
-        case("invalid: the kept probabilities sum to 0", np.zeros(3), 2),
-        case("invalid: k = np.int64(-1)", chapter, np.int64(-1)),
-        case("invalid: +inf and -inf probabilities", np.array([math.inf, -math.inf, 0.0]), 1),
+        case("chapter k=2", "本章 k=2", chapter, 2),
+        case("k=1", "k=1", chapter, 1),
+        case("k=V", "k=V", chapter, 5),
+        case("V=1", "V=1", np.array([1.0]), 1),
+        case("k as NumPy int64", "k 为 NumPy int64", chapter, np.int64(3)),
+        case(
+            "all equal: keep the lowest indices", "全部相等：保留下标最小的", np.full(6, 1 / 6), 4
+        ),
+        case("ties at the boundary", "边界上有并列", np.array([0.1, 0.3, 0.2, 0.2, 0.2]), 2),
+        case("ties at the boundary, V=40", "边界上有并列，V=40", _tied_probs(rng, 40, 9), 9),
+        case("ties at the boundary, V=100", "边界上有并列，V=100", _tied_probs(rng, 100, 30), 30),
+        case("exact zeros among the kept", "保留的项中有精确 0", np.array([0.5, 0.0, 0.5, 0.0]), 3),
+        case("invalid: k=0", "无效：k=0", chapter, 0),
+        case("invalid: k > V", "无效：k > V", chapter, 6),
+        case("invalid: a NaN probability", "无效：含 NaN 概率", np.array([0.5, math.nan, 0.5]), 1),
+        case(
+            "invalid: an infinite probability",
+            "无效：含无穷大的概率",
+            np.array([0.5, math.inf, 0.5]),
+            1,
+        ),
+        case("invalid: a negative probability", "无效：含负概率", np.array([0.7, -0.1, 0.4]), 2),
+        case("invalid: no probabilities", "无效：没有概率", np.zeros(0), 1),
+        case(
+            "invalid: probs (B, V), not a vector",
+            "无效：probs 为 (B, V)，不是向量",
+            np.full((2, 3), 1 / 3),
+            1,
+        ),
+        case(
+            "invalid: the kept probabilities sum to 0", "无效：保留的概率之和为 0", np.zeros(3), 2
+        ),
+        case("invalid: k = np.int64(-1)", "无效：k = np.int64(-1)", chapter, np.int64(-1)),
+        case(
+            "invalid: +inf and -inf probabilities",
+            "无效：+inf 与 -inf 的概率",
+            np.array([math.inf, -math.inf, 0.0]),
+            1,
+        ),
         case(
             "probs 1e308, 1e308, 0 at k=1: finite, their sum overflows",
+            "probs 1e308、1e308、0，k=1：有限，其和溢出",
             np.array([1e308, 1e308, 0.0]),
             1,
         ),
         case(
-            "probs 1e308, 1e308, 1 at k=2: the kept sum overflows", np.array([1e308, 1e308, 1.0]), 2
+            "probs 1e308, 1e308, 1 at k=2: the kept sum overflows",
+            "probs 1e308、1e308、1，k=2：保留项之和溢出",
+            np.array([1e308, 1e308, 1.0]),
+            2,
         ),
         case(
-            "probs 1e308, 1e308, 1 at k=3: the kept sum overflows", np.array([1e308, 1e308, 1.0]), 3
+            "probs 1e308, 1e308, 1 at k=3: the kept sum overflows",
+            "probs 1e308、1e308、1，k=3：保留项之和溢出",
+            np.array([1e308, 1e308, 1.0]),
+            3,
         ),
-        case("arguments by name (probs=, k=)", probs=chapter, k=2),
+        case("arguments by name (probs=, k=)", "按参数名传参（probs=、k=）", probs=chapter, k=2),
+        case(
+            "float32 probs: rescaled in float64",
+            "float32 的 probs：按 float64 重新缩放",
+            rng.dirichlet(np.ones(12)).astype(np.float32),
+            5,
+        ),
+        case(
+            "float32 probs, ties at the boundary",
+            "float32 的 probs，边界上有并列",
+            _tied_probs(rng, 20, 6).astype(np.float32),
+            6,
+        ),
+        case(
+            "integer weights (counts): a float64 result",
+            "整数权重（计数）：结果为 float64",
+            np.array([3, 1, 4, 1, 5, 9, 2, 6]),
+            3,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         v = int(r.integers(1, 60))
         k = int(r.integers(1, v + 1))
         if r.integers(0, 2):
-            return case("random ties at k", _tied_probs(r, v, k), k)
-        return case("random", r.dirichlet(np.ones(v)), k)
+            return case("random ties at k", "随机，第 k 处并列", _tied_probs(r, v, k), k)
+        return case("random", "随机", r.dirichlet(np.ones(v)), k)
 
     return _fill(n, edges, rng, draw)
 
@@ -711,6 +1263,15 @@ def _qkv(r: np.random.Generator, t: int, d: int, d_v: int, scale: float = 1.0) -
         r.standard_normal((t, d)) * scale,
         r.standard_normal((t, d)) * scale,
         r.standard_normal((t, d_v)),
+    )
+
+
+def _qkv_integer(r: np.random.Generator, t: int, d: int, d_v: int) -> tuple[NDArray[Any], ...]:
+    """Small integer q, k (T, d) and v (T, d_v): the contract's float64 result from ints."""
+    return (
+        r.integers(-2, 3, size=(t, d)),
+        r.integers(-2, 3, size=(t, d)),
+        r.integers(-5, 6, size=(t, d_v)),
     )
 
 
@@ -726,29 +1287,53 @@ def _qkv_extreme(r: np.random.Generator, sign: float) -> tuple[Array, ...]:
 def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
     q, k, v = _qkv(rng, 10, 4, 3)
     edges = [
-        case("T=1", *_qkv(rng, 1, 4, 4), 4),
-        case("block=1", *_qkv(rng, 9, 4, 2), 1),
-        case("block=T", *_qkv(rng, 8, 3, 5), 8),
-        case("block > T", *_qkv(rng, 7, 4, 4), 20),
-        case("block does not divide T", *_qkv(rng, 17, 5, 3), 4),
-        case("d_v != d", *_qkv(rng, 12, 2, 7), 5),
-        case("large scores: the running max moves", *_qkv(rng, 16, 4, 4, 6.0), 3),
-        case("scores past 1e3 (exp overflows without a running max)", *_qkv_extreme(rng, 1.0), 3),
+        case("T=1", "T=1", *_qkv(rng, 1, 4, 4), 4),
+        case("block=1", "block=1", *_qkv(rng, 9, 4, 2), 1),
+        case("block=T", "block=T", *_qkv(rng, 8, 3, 5), 8),
+        case("block > T", "block > T", *_qkv(rng, 7, 4, 4), 20),
+        case("block does not divide T", "block 不整除 T", *_qkv(rng, 17, 5, 3), 4),
+        case("d_v != d", "d_v != d", *_qkv(rng, 12, 2, 7), 5),
+        case(
+            "large scores: the running max moves",
+            "分数很大：运行中的最大值会变",
+            *_qkv(rng, 16, 4, 4, 6.0),
+            3,
+        ),
+        case(
+            "scores past 1e3 (exp overflows without a running max)",
+            "分数超过 1e3（没有运行最大值 exp 会溢出）",
+            *_qkv_extreme(rng, 1.0),
+            3,
+        ),
         case(
             "every score far below 0 (a running max started at 0 underflows)",
+            "所有分数远小于 0（运行最大值从 0 开始会下溢）",
             *_qkv_extreme(rng, -1.0),
             3,
         ),
         case(
-            "q = k = [[40], [40]]", np.array([[40.0], [40.0]]), np.array([[40.0], [40.0]]), v[:2], 1
+            "q = k = [[40], [40]]",
+            "q = k = [[40], [40]]",
+            np.array([[40.0], [40.0]]),
+            np.array([[40.0], [40.0]]),
+            v[:2],
+            1,
         ),
-        case("block as NumPy int64", q, k, v, np.int64(3)),
-        case("invalid: block=0", q, k, v, 0),
-        case("invalid: k is not q's shape", q, k[:, :2], v, 2),
-        case("invalid: v has another T", q, k, v[:4], 2),
-        case("invalid: d_v = 0 (v of shape (T, 0))", q, k, v[:, :0], 2),
+        case("block as NumPy int64", "block 为 NumPy int64", q, k, v, np.int64(3)),
+        case("invalid: block=0", "无效：block=0", q, k, v, 0),
+        case("invalid: k is not q's shape", "无效：k 的形状与 q 不同", q, k[:, :2], v, 2),
+        case("invalid: v has another T", "无效：v 的 T 不同", q, k, v[:4], 2),
+        case(
+            "invalid: d_v = 0 (v of shape (T, 0))",
+            "无效：d_v = 0（v 的形状为 (T, 0)）",
+            q,
+            k,
+            v[:, :0],
+            2,
+        ),
         case(
             "scores at finfo(float64).min in the diagonal tile",
+            "对角块中的分数为 finfo(float64).min",
             np.array([[np.finfo(np.float64).min], [np.finfo(np.float64).min]]),
             np.ones((2, 1)),
             np.array([[1.0], [3.0]]),
@@ -756,12 +1341,32 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case(
             "scores at finfo(float64).min, block 2 of T=5",
+            "分数为 finfo(float64).min，T=5 分块 2",
             np.full((5, 1), np.finfo(np.float64).min),
             np.ones((5, 1)),
             np.arange(5.0)[:, None],
             2,
         ),
-        case("arguments by name (q=, k=, v=, block=)", q=q, k=k, v=v, block=3),
+        case(
+            "arguments by name (q=, k=, v=, block=)",
+            "按参数名传参（q=、k=、v=、block=）",
+            q=q,
+            k=k,
+            v=v,
+            block=3,
+        ),
+        case(
+            "float32 q, k, v: computed in float64",
+            "float32 的 q、k、v：按 float64 计算",
+            *(a.astype(np.float32) for a in _qkv(rng, 13, 4, 3, 2.0)),
+            4,
+        ),
+        case(
+            "integer q, k, v: a float64 result",
+            "整数 q、k、v：结果为 float64",
+            *_qkv_integer(rng, 9, 3, 2),
+            4,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -769,7 +1374,7 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
         qkv = _qkv(
             r, t, int(r.integers(1, 9)), int(r.integers(1, 9)), float(r.choice([0.3, 1.0, 4.0]))
         )
-        return case("random", *qkv, int(r.integers(1, t + 4)))
+        return case("random", "随机", *qkv, int(r.integers(1, t + 4)))
 
     return _fill(n, edges, rng, draw)
 
@@ -778,27 +1383,55 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
 def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
     q, k, v = _qkv(rng, 6, 3, 2)
     edges = [
-        case("T=1", *_qkv(rng, 1, 4, 4)),
-        case("d=1", *_qkv(rng, 9, 1, 3)),
-        case("d_v != d", *_qkv(rng, 12, 2, 7)),
-        case("large |q|, |k| (φ = x + 1 and e^x both reached)", *_qkv(rng, 10, 4, 4, 8.0)),
-        case("all negative q, k (φ = e^x only)", -np.abs(q), -np.abs(k), v),
-        case("q, k up to 1e3 (e^x overflows where φ = x + 1)", np.abs(q) * 300, np.abs(k) * 300, v),
+        case("T=1", "T=1", *_qkv(rng, 1, 4, 4)),
+        case("d=1", "d=1", *_qkv(rng, 9, 1, 3)),
+        case("d_v != d", "d_v != d", *_qkv(rng, 12, 2, 7)),
+        case(
+            "large |q|, |k| (φ = x + 1 and e^x both reached)",
+            "|q|、|k| 很大（φ = x + 1 与 e^x 两支都用到）",
+            *_qkv(rng, 10, 4, 4, 8.0),
+        ),
+        case(
+            "all negative q, k (φ = e^x only)",
+            "q、k 全为负（只用到 φ = e^x）",
+            -np.abs(q),
+            -np.abs(k),
+            v,
+        ),
+        case(
+            "q, k up to 1e3 (e^x overflows where φ = x + 1)",
+            "q、k 大到 1e3（φ = x + 1 处若用 e^x 会溢出）",
+            np.abs(q) * 300,
+            np.abs(k) * 300,
+            v,
+        ),
         case(
             "q, k down to −300 (φ = e^x near 1e-130)",
+            "q、k 小到 −300（φ = e^x 约 1e-130）",
             -np.abs(q) * 100 - 100,
             -np.abs(k) * 100 - 100,
             v,
         ),
-        case("invalid: k is not q's shape", q, k[:, :2], v),
-        case("invalid: v has another T", q, k, v[:4]),
-        case("arguments by name (q=, k=, v=)", q=q, k=k, v=v),
+        case("invalid: k is not q's shape", "无效：k 的形状与 q 不同", q, k[:, :2], v),
+        case("invalid: v has another T", "无效：v 的 T 不同", q, k, v[:4]),
+        case("arguments by name (q=, k=, v=)", "按参数名传参（q=、k=、v=）", q=q, k=k, v=v),
+        case(
+            "float32 q, k, v: computed in float64",
+            "float32 的 q、k、v：按 float64 计算",
+            *(a.astype(np.float32) for a in _qkv(rng, 14, 3, 4, 1.5)),
+        ),
+        case(
+            "integer q, k, v: a float64 result",
+            "整数 q、k、v：结果为 float64",
+            *_qkv_integer(rng, 10, 3, 2),
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         t = int(r.integers(1, 41))
         return case(
             "random",
+            "随机",
             *_qkv(
                 r, t, int(r.integers(1, 9)), int(r.integers(1, 9)), float(r.choice([0.3, 1.0, 3.0]))
             ),
@@ -833,19 +1466,39 @@ def _moe_tied(
     return x, w_router, w_in, w_out, top_k
 
 
+def _moe_unchosen(
+    r: np.random.Generator, t: int, d: int, d_ff: int, n_experts: int, top_k: int
+) -> tuple[Any, ...]:
+    """A layer whose last expert no token can choose: a constant first feature of 1 scores it
+    near −100, far below every other expert (scores of a few units), and its weights are NaN.
+    A routed layer never reads them; one that runs every expert and zeroes its gate gets
+    0·NaN = NaN (top_k < E, so the expert is never among the kept)."""
+    x, w_router, w_in, w_out, _ = _moe(r, t, d, d_ff, n_experts, top_k)
+    x[:, 0] = 1.0
+    w_router[0, -1] = -100.0
+    w_router[1:, -1] = np.clip(w_router[1:, -1], -1.0, 1.0)  # the rest cannot lift it near 0
+    w_in[-1], w_out[-1] = np.nan, np.nan
+    return x, w_router, w_in, w_out, top_k
+
+
 @generator("moe_layer", subject="moe_layer")
 def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
     x, w_router, w_in, w_out, _ = _moe(rng, 6, 4, 8, 4, 2)
     edges = [
-        case("E=1 top-1: the dense FFN", *_moe(rng, 5, 4, 8, 1, 1)),
-        case("top-1", *_moe(rng, 8, 4, 8, 4, 1)),
-        case("top-2 of 4", *_moe(rng, 8, 4, 8, 4, 2)),
-        case("top_k = E", *_moe(rng, 6, 3, 5, 3, 3)),
-        case("T=1", *_moe(rng, 1, 4, 8, 5, 2)),
-        case("ties at the top-k boundary", *_moe_tied(rng, 7, 4, 6, 2)),
-        case("ties at the top-k boundary, E=20", *_moe_tied(rng, 9, 4, 20, 4)),
+        case("E=1 top-1: the dense FFN", "E=1 top-1：即稠密 FFN", *_moe(rng, 5, 4, 8, 1, 1)),
+        case("top-1", "top-1", *_moe(rng, 8, 4, 8, 4, 1)),
+        case("top-2 of 4", "4 选 2", *_moe(rng, 8, 4, 8, 4, 2)),
+        case("top_k = E", "top_k = E", *_moe(rng, 6, 3, 5, 3, 3)),
+        case("T=1", "T=1", *_moe(rng, 1, 4, 8, 5, 2)),
+        case("ties at the top-k boundary", "top-k 边界上有并列", *_moe_tied(rng, 7, 4, 6, 2)),
+        case(
+            "ties at the top-k boundary, E=20",
+            "top-k 边界上有并列，E=20",
+            *_moe_tied(rng, 9, 4, 20, 4),
+        ),
         case(
             "router scores of ±1e3 (exp overflows without the max)",
+            "路由分数 ±1e3（不减最大值 exp 会溢出）",
             x,
             w_router * 400,
             w_in,
@@ -854,27 +1507,76 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case(
             "every router score far below 0 (exp underflows without the max)",
+            "所有路由分数远小于 0（不减最大值 exp 会下溢）",
             np.abs(x) + 1,
             -(np.abs(w_router) + 1) * 200,
             w_in,
             w_out,
             3,
         ),
-        case("top_k as NumPy int64", x, w_router, w_in, w_out, np.int64(2)),
-        case("invalid: top_k=0", x, w_router, w_in, w_out, 0),
-        case("invalid: top_k > E", x, w_router, w_in, w_out, 5),
+        case("top_k as NumPy int64", "top_k 为 NumPy int64", x, w_router, w_in, w_out, np.int64(2)),
+        case("invalid: top_k=0", "无效：top_k=0", x, w_router, w_in, w_out, 0),
+        case("invalid: top_k > E", "无效：top_k > E", x, w_router, w_in, w_out, 5),
         case(
-            "invalid: w_router has d+1 rows", x, np.vstack([w_router, w_router[:1]]), w_in, w_out, 2
+            "invalid: w_router has d+1 rows",
+            "无效：w_router 有 d+1 行",
+            x,
+            np.vstack([w_router, w_router[:1]]),
+            w_in,
+            w_out,
+            2,
         ),
-        case("invalid: experts_w_in for another E", x, w_router, w_in[:3], w_out, 2),
-        case("invalid: experts_w_out of another d_ff", x, w_router, w_in, w_out[:, :5], 2),
+        case(
+            "invalid: experts_w_in for another E",
+            "无效：experts_w_in 的 E 不同",
+            x,
+            w_router,
+            w_in[:3],
+            w_out,
+            2,
+        ),
+        case(
+            "invalid: experts_w_out of another d_ff",
+            "无效：experts_w_out 的 d_ff 不同",
+            x,
+            w_router,
+            w_in,
+            w_out[:, :5],
+            2,
+        ),
         case(
             "arguments by name",
+            "按参数名传参",
             x=x,
             w_router=w_router,
             experts_w_in=w_in,
             experts_w_out=w_out,
             top_k=2,
+        ),
+        case(
+            "an expert no token chooses, its weights NaN: never read (top-1)",
+            "没有 token 选中的专家，其权重为 NaN：从不读取（top-1）",
+            *_moe_unchosen(rng, 7, 4, 6, 4, 1),
+        ),
+        case(
+            "an expert no token chooses, its weights NaN: never read (top-3 of 4)",
+            "没有 token 选中的专家，其权重为 NaN：从不读取（4 选 3）",
+            *_moe_unchosen(rng, 5, 3, 4, 4, 3),
+        ),
+        case(
+            "float32 inputs: computed in float64",
+            "float32 输入：按 float64 计算",
+            *(a.astype(np.float32) for a in _moe(rng, 7, 4, 8, 4, 2)[:4]),
+            2,
+        ),
+        case(
+            "integer x, float weights: a float64 result",
+            "整数 x、浮点权重：结果为 float64",
+            rng.integers(-3, 4, size=(6, 4)),
+            w_router,
+            w_in,
+            w_out,
+            2,
         ),
     ]
 
@@ -883,8 +1585,8 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
         top_k = int(r.integers(1, n_experts + 1))
         t, d, d_ff = int(r.integers(1, 11)), int(r.integers(1, 7)), int(r.integers(1, 9))
         if n_experts >= 3 and r.integers(0, 3) == 0:
-            return case("random ties", *_moe_tied(r, t, d, n_experts, top_k))
-        return case("random", *_moe(r, t, d, d_ff, n_experts, top_k))
+            return case("random ties", "随机并列", *_moe_tied(r, t, d, n_experts, top_k))
+        return case("random", "随机", *_moe(r, t, d, d_ff, n_experts, top_k))
 
     return _fill(n, edges, rng, draw)
 
@@ -909,51 +1611,123 @@ TOP_P_PROBS = np.array(
 )
 
 
+# float32 probabilities whose top five, summed in float32, come to 4.1e-8 more than their
+# float64 sum: a cut 1e-9 above the float64 sum keeps six tokens, five when the running sum
+# is float32 (tests/test_reference_edges.py holds it to that)
+F32_PROBS = np.random.default_rng(3).dirichlet(np.ones(10)).astype(np.float32)
+
+
 @generator("top_p_renormalize", subject="top_p_renormalize")
 def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
     probs = np.array([0.4, 0.3, 0.15, 0.1, 0.05])
     edges = [
-        case("p = 0.5: the token crossing p is kept", probs, 0.5),
-        case("p exactly at a prefix sum (0.4 + 0.3)", probs, 0.7),
+        case(
+            "p = 0.5: the token crossing p is kept", "p = 0.5：越过 p 的那个 token 保留", probs, 0.5
+        ),
+        case(
+            "p exactly at a prefix sum (0.4 + 0.3)", "p 正好等于一个前缀和（0.4 + 0.3）", probs, 0.7
+        ),
         case(
             "p just above a prefix sum (0.6 + 1e-9): the third token is kept",
+            "p 略大于前缀和（0.6 + 1e-9）：保留第三个 token",
             np.array([0.3, 0.3, 0.2, 0.2]),
             0.6 + 1e-9,
         ),
-        case("p just below a prefix sum (0.6 − 1e-9)", np.array([0.3, 0.3, 0.2, 0.2]), 0.6 - 1e-9),
-        case("p = 1 keeps every token", probs, 1.0),
-        case("p tiny: the top token alone", probs, 1e-9),
-        case("V=1", np.array([1.0]), 0.3),
-        case("ties across the cut: lower index first", np.array([0.1, 0.3, 0.3, 0.3]), 0.5),
-        case("exact zeros", np.array([0.0, 0.6, 0.0, 0.4]), 0.9),
-        case("p as an int (1)", probs, 1),
-        case("invalid: p = 0", probs, 0.0),
-        case("invalid: p > 1", probs, 1.5),
-        case("invalid: p = NaN", probs, math.nan),
-        case("invalid: a NaN probability", np.array([0.5, math.nan, 0.5]), 0.5),
-        case("invalid: an infinite probability", np.array([0.5, math.inf, 0.5]), 0.5),
-        case("invalid: a negative probability", np.array([0.7, -0.1, 0.4]), 0.5),
-        case("invalid: no probabilities", np.zeros(0), 0.5),
-        case("invalid: +inf and -inf probabilities", np.array([math.inf, -math.inf, 0.0]), 0.5),
         case(
-            "probs 1e308, 1e308, 0: finite, their sum overflows", np.array([1e308, 1e308, 0.0]), 0.3
+            "p just below a prefix sum (0.6 − 1e-9)",
+            "p 略小于前缀和（0.6 − 1e-9）",
+            np.array([0.3, 0.3, 0.2, 0.2]),
+            0.6 - 1e-9,
+        ),
+        case("p = 1 keeps every token", "p = 1 保留所有 token", probs, 1.0),
+        case("p tiny: the top token alone", "p 极小：只留最高的 token", probs, 1e-9),
+        case("V=1", "V=1", np.array([1.0]), 0.3),
+        case(
+            "ties across the cut: lower index first",
+            "截断处有并列：下标小的在前",
+            np.array([0.1, 0.3, 0.3, 0.3]),
+            0.5,
+        ),
+        case("exact zeros", "精确 0", np.array([0.0, 0.6, 0.0, 0.4]), 0.9),
+        case("p as an int (1)", "p 为 int（1）", probs, 1),
+        case("invalid: p = 0", "无效：p = 0", probs, 0.0),
+        case("invalid: p > 1", "无效：p > 1", probs, 1.5),
+        case("invalid: p = NaN", "无效：p = NaN", probs, math.nan),
+        case(
+            "invalid: a NaN probability", "无效：含 NaN 概率", np.array([0.5, math.nan, 0.5]), 0.5
+        ),
+        case(
+            "invalid: an infinite probability",
+            "无效：含无穷大的概率",
+            np.array([0.5, math.inf, 0.5]),
+            0.5,
+        ),
+        case("invalid: a negative probability", "无效：含负概率", np.array([0.7, -0.1, 0.4]), 0.5),
+        case("invalid: no probabilities", "无效：没有概率", np.zeros(0), 0.5),
+        case(
+            "invalid: +inf and -inf probabilities",
+            "无效：+inf 与 -inf 的概率",
+            np.array([math.inf, -math.inf, 0.0]),
+            0.5,
+        ),
+        case(
+            "probs 1e308, 1e308, 0: finite, their sum overflows",
+            "probs 1e308、1e308、0：有限，其和溢出",
+            np.array([1e308, 1e308, 0.0]),
+            0.3,
         ),
         case(
             "probs 1e308, 1e308, 1 at p = 1: every token, rescaled",
+            "probs 1e308、1e308、1，p = 1：全部保留并重新缩放",
             np.array([1e308, 1e308, 1.0]),
             1.0,
         ),
         case(
             "p equal to the top probability: the top token alone",
+            "p 等于最高概率：只留最高的 token",
             TOP_P_PROBS,
             float(TOP_P_PROBS.max()),
         ),
         case(
             "p equal to the float64 running sum of the top two",
+            "p 等于前两个的 float64 运行和",
             TOP_P_PROBS,
             float(np.cumsum(np.sort(TOP_P_PROBS)[::-1])[1]),
         ),
-        case("arguments by name (probs=, p=)", probs=probs, p=0.5),
+        case("arguments by name (probs=, p=)", "按参数名传参（probs=、p=）", probs=probs, p=0.5),
+        case(
+            "invalid: every probability 0 (nothing to rescale)",
+            "无效：所有概率都是 0（无从重新缩放）",
+            np.zeros(4),
+            0.5,
+        ),
+        # The running sum is float64 and sequential (np.cumsum, or `mass += p` in a loop): at
+        # three terms or more an exactly rounded prefix (math.fsum) or a pairwise sum rounds
+        # elsewhere, and a p at that prefix then keeps one token more or fewer
+        case(
+            "p = 0.9 over [0.4, 0.3, 0.2, 0.1]: the running sum 0.8999999999999999 is below p",
+            "p = 0.9，probs 为 [0.4, 0.3, 0.2, 0.1]：运行和 0.8999999999999999 小于 p",
+            np.array([0.2, 0.4, 0.1, 0.3]),
+            0.9,
+        ),
+        case(
+            "p at the running sum of [0.5, 0.3, 0.15] (0.9500000000000001): three kept",
+            "p 等于 [0.5, 0.3, 0.15] 的运行和（0.9500000000000001）：保留三个",
+            np.array([0.05, 0.5, 0.15, 0.3]),
+            float(np.cumsum([0.5, 0.3, 0.15])[2]),
+        ),
+        case(
+            "float32 probs: summed and rescaled in float64",
+            "float32 的 probs：按 float64 累加和重新缩放",
+            rng.dirichlet(np.ones(12)).astype(np.float32),
+            0.6,
+        ),
+        case(
+            "float32 probs, p 1e-9 above a float64 prefix sum",
+            "float32 的 probs，p 比一个 float64 前缀和大 1e-9",
+            F32_PROBS,
+            float(np.cumsum(np.sort(F32_PROBS.astype(np.float64))[::-1])[4]) + 1e-9,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -970,8 +1744,13 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             prefix = np.cumsum(np.sort(p)[::-1])[int(r.integers(0, v - 1))]
             cut = float(prefix + float(r.choice([-1e-9, 1e-9])))
             if 0.0 < cut <= 1.0:
-                return case("random, p within 1e-9 of a prefix sum", p, cut)
-        return case("random", p, float(r.uniform(0.01, 1.0)))
+                return case(
+                    "random, p within 1e-9 of a prefix sum",
+                    "随机，p 距某个前缀和在 1e-9 以内",
+                    p,
+                    cut,
+                )
+        return case("random", "随机", p, float(r.uniform(0.01, 1.0)))
 
     return _fill(n, edges, rng, draw)
 
@@ -979,29 +1758,62 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("greedy_token", subject="greedy_token")
 def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
-        case("chapter logits", np.array([2.0, 1.0, -1.0])),
-        case("V=1", np.array([-3.0])),
-        case("ties at the top: the lowest index", np.array([1.0, 5.0, 2.0, 5.0, 5.0])),
-        case("a near tie: [1, 1 + 1e-12]", np.array([1.0, 1.0 + 1e-12])),
-        case("a near tie at 1e6 (1e-9 apart)", np.array([3.0, 1e6, 1e6 + 1e-9, -2.0])),
-        case("a near tie below 0 (1e-13 apart)", np.array([-0.5 - 1e-13, -0.5, -7.0])),
-        case("all equal", np.zeros(7)),
-        case("-inf entries", np.array([-np.inf, -1.0, -np.inf])),
-        case("float16 logits", np.array([0.5, 3.0, 3.0], dtype=np.float16)),
-        case("integer logits", np.array([3, 9, 2, 9])),
+        case("chapter logits", "本章的 logits", np.array([2.0, 1.0, -1.0])),
+        case("V=1", "V=1", np.array([-3.0])),
+        case(
+            "ties at the top: the lowest index",
+            "最大值并列：取下标最小的",
+            np.array([1.0, 5.0, 2.0, 5.0, 5.0]),
+        ),
+        case(
+            "a near tie: [1, 1 + 1e-12]", "几乎并列：[1, 1 + 1e-12]", np.array([1.0, 1.0 + 1e-12])
+        ),
+        case(
+            "a near tie at 1e6 (1e-9 apart)",
+            "1e6 处几乎并列（相差 1e-9）",
+            np.array([3.0, 1e6, 1e6 + 1e-9, -2.0]),
+        ),
+        case(
+            "a near tie below 0 (1e-13 apart)",
+            "0 以下几乎并列（相差 1e-13）",
+            np.array([-0.5 - 1e-13, -0.5, -7.0]),
+        ),
+        case("all equal", "全部相等", np.zeros(7)),
+        case("-inf entries", "含 -inf", np.array([-np.inf, -1.0, -np.inf])),
+        case("float16 logits", "float16 logits", np.array([0.5, 3.0, 3.0], dtype=np.float16)),
+        case("integer logits", "整数 logits", np.array([3, 9, 2, 9])),
         case(
             "int64 logits 2^53 and 2^53 + 1 (equal once cast to float64)",
+            "int64 logits 2^53 与 2^53 + 1（转成 float64 后相等）",
             np.array([2**53, 2**53 + 1, 5], dtype=np.int64),
         ),
-        case("arguments by name (logits=)", logits=np.array([0.5, 2.0, -1.0])),
-        case("invalid: a NaN", np.array([1.0, math.nan, 0.0])),
-        case("invalid: a NaN in float32 logits", np.array([1.0, math.nan, 0.0], dtype=np.float32)),
-        case("invalid: a NaN in float16 logits", np.array([1.0, math.nan, 0.0], dtype=np.float16)),
+        case(
+            "float32 logits 2^-20 apart (equal once cast to float16)",
+            "float32 logits 相差 2^-20（转成 float16 后相等）",
+            np.array([1.0, 1.0 + 2.0**-20, -3.0], dtype=np.float32),
+        ),
+        case(
+            "arguments by name (logits=)",
+            "按参数名传参（logits=）",
+            logits=np.array([0.5, 2.0, -1.0]),
+        ),
+        case("invalid: a NaN", "无效：含 NaN", np.array([1.0, math.nan, 0.0])),
+        case(
+            "invalid: a NaN in float32 logits",
+            "无效：float32 logits 中含 NaN",
+            np.array([1.0, math.nan, 0.0], dtype=np.float32),
+        ),
+        case(
+            "invalid: a NaN in float16 logits",
+            "无效：float16 logits 中含 NaN",
+            np.array([1.0, math.nan, 0.0], dtype=np.float16),
+        ),
         case(
             "+inf and -inf (their sum is NaN): +inf ranks first",
+            "+inf 与 -inf（其和为 NaN）：+inf 排第一",
             np.array([-math.inf, math.inf, 0.0]),
         ),
-        case("invalid: no logits", np.zeros(0)),
+        case("invalid: no logits", "无效：没有 logits", np.zeros(0)),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1016,8 +1828,8 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
                 z[other] = z[top] * (1 + float(r.choice([-1e-12, 1e-12]))) + float(
                     r.choice([-1e-12, 1e-12])
                 )
-                return case("random near tie", z)
-        return case("random", z)
+                return case("random near tie", "随机，几乎并列", z)
+        return case("random", "随机", z)
 
     return _fill(n, edges, rng, draw)
 
@@ -1030,33 +1842,73 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
 
     x, g, b = ln(rng, 4, 6)
     edges = [
-        case("T=1", *ln(rng, 1, 8)),
-        case("d=1: every row normalizes to 0", *ln(rng, 5, 1)),
-        case("a constant row: variance 0, eps matters", np.full((2, 4), 3.0), g[:4], b[:4]),
-        case("tiny features: eps matters", *ln(rng, 3, 6, 1e-3)),
-        case("large offsets", x + 1e4, g, b),
-        case("eps given", x, g, b, 1e-2),
-        case("eps as a keyword", x, g, b, eps=0.1),
-        case("invalid: gain of another width", x, g[:3], b),
-        case("invalid: bias of another width", x, g, b[:5]),
-        case("invalid: eps = 0", x, g, b, 0.0),
-        case("invalid: eps < 0", x, g, b, -1e-5),
-        case("invalid: bias of shape (1,) (would broadcast)", x, g, b[:1]),
-        case("invalid: gain of shape (1,) (would broadcast)", x, g[:1], b),
-        case("invalid: gain of shape (1, d) (the right size, not (d,))", x, g[None, :], b),
-        case("invalid: bias of shape (d, 1)", x, g, b[:, None]),
+        case("T=1", "T=1", *ln(rng, 1, 8)),
+        case("d=1: every row normalizes to 0", "d=1：每行归一化后为 0", *ln(rng, 5, 1)),
+        case(
+            "a constant row: variance 0, eps matters",
+            "常数行：方差为 0，eps 起作用",
+            np.full((2, 4), 3.0),
+            g[:4],
+            b[:4],
+        ),
+        case("tiny features: eps matters", "特征极小：eps 起作用", *ln(rng, 3, 6, 1e-3)),
+        case("large offsets", "偏移很大", x + 1e4, g, b),
+        case("eps given", "给出 eps", x, g, b, 1e-2),
+        case("eps as a keyword", "eps 按关键字传", x, g, b, eps=0.1),
+        case("invalid: gain of another width", "无效：gain 宽度不同", x, g[:3], b),
+        case("invalid: bias of another width", "无效：bias 宽度不同", x, g, b[:5]),
+        case("invalid: eps = 0", "无效：eps = 0", x, g, b, 0.0),
+        case("invalid: eps < 0", "无效：eps < 0", x, g, b, -1e-5),
+        case(
+            "invalid: bias of shape (1,) (would broadcast)",
+            "无效：bias 形状为 (1,)（会被广播）",
+            x,
+            g,
+            b[:1],
+        ),
+        case(
+            "invalid: gain of shape (1,) (would broadcast)",
+            "无效：gain 形状为 (1,)（会被广播）",
+            x,
+            g[:1],
+            b,
+        ),
+        case(
+            "invalid: gain of shape (1, d) (the right size, not (d,))",
+            "无效：gain 形状为 (1, d)（大小对，但不是 (d,)）",
+            x,
+            g[None, :],
+            b,
+        ),
+        case("invalid: bias of shape (d, 1)", "无效：bias 形状为 (d, 1)", x, g, b[:, None]),
         case(
             "float32 input: a float64 result",
+            "float32 输入：结果为 float64",
             x.astype(np.float32),
             g.astype(np.float32),
             b.astype(np.float32),
         ),
-        case("arguments by name (x=, gain=, bias=, eps=)", x=x, gain=g, bias=b, eps=1e-3),
+        case(
+            "integer x: a float64 result",
+            "整数 x：结果为 float64",
+            np.arange(24).reshape(4, 6) % 7,
+            g,
+            b,
+        ),
+        case(
+            "arguments by name (x=, gain=, bias=, eps=)",
+            "按参数名传参（x=、gain=、bias=、eps=）",
+            x=x,
+            gain=g,
+            bias=b,
+            eps=1e-3,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         return case(
             "random",
+            "随机",
             *ln(
                 r, int(r.integers(1, 12)), int(r.integers(1, 16)), float(r.choice([0.1, 1.0, 10.0]))
             ),
@@ -1069,29 +1921,75 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
 def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
     table = rng.standard_normal((10, 4))
     edges = [
-        case("ids as int64", np.array([0, 9, 3, 3]), table),
-        case("ids as int32", np.array([2, 1], dtype=np.int32), table),
-        case("ids as uint8", np.array([7], dtype=np.uint8), table),
-        case("T=0: no positions", np.zeros(0, dtype=np.int64), table),
-        case("T=0: an empty float vector (np.array([]))", np.array([]), table),
-        case("T=0: an empty list", [], table),
-        case("V=1", np.zeros(3, dtype=np.int64), rng.standard_normal((1, 5))),
-        case("invalid: an id = V", np.array([0, 10]), table),
-        case("invalid: a negative id", np.array([-1]), table),
-        case("invalid: float ids (1.7)", np.array([1.7, 0.0]), table),
-        case("invalid: float ids, whole numbers (2.0)", np.array([2.0, 3.0]), table),
-        case("invalid: ids (B, T), not a vector", np.array([[0, 1], [2, 3]]), table),
-        case("invalid: a table that is not (V, d)", np.array([0, 1]), rng.standard_normal(10)),
-        case("invalid: a 0-d id (np.int64(3)), not a vector", np.int64(3), table),
-        case("invalid: a 0-d id array", np.array(3), table),
-        case("invalid: boolean ids (a mask, not ids)", np.array([True, False, True]), table),
-        case("float32 table: float64 rows", np.array([3, 1]), table.astype(np.float32)),
-        case("arguments by name (tokens=, table=)", tokens=np.array([1, 2]), table=table),
+        case("ids as int64", "id 为 int64", np.array([0, 9, 3, 3]), table),
+        case("ids as int32", "id 为 int32", np.array([2, 1], dtype=np.int32), table),
+        case("ids as uint8", "id 为 uint8", np.array([7], dtype=np.uint8), table),
+        case("T=0: no positions", "T=0：没有位置", np.zeros(0, dtype=np.int64), table),
+        case(
+            "T=0: an empty float vector (np.array([]))",
+            "T=0：空的浮点向量（np.array([])）",
+            np.array([]),
+            table,
+        ),
+        case("T=0: an empty list", "T=0：空 list", [], table),
+        case("V=1", "V=1", np.zeros(3, dtype=np.int64), rng.standard_normal((1, 5))),
+        case("invalid: an id = V", "无效：id = V", np.array([0, 10]), table),
+        case("invalid: a negative id", "无效：负的 id", np.array([-1]), table),
+        case("invalid: float ids (1.7)", "无效：浮点 id（1.7）", np.array([1.7, 0.0]), table),
+        case(
+            "invalid: float ids, whole numbers (2.0)",
+            "无效：浮点 id，整数值（2.0）",
+            np.array([2.0, 3.0]),
+            table,
+        ),
+        case(
+            "invalid: ids (B, T), not a vector",
+            "无效：id 为 (B, T)，不是向量",
+            np.array([[0, 1], [2, 3]]),
+            table,
+        ),
+        case(
+            "invalid: a table that is not (V, d)",
+            "无效：table 不是 (V, d)",
+            np.array([0, 1]),
+            rng.standard_normal(10),
+        ),
+        case(
+            "invalid: a 0-d id (np.int64(3)), not a vector",
+            "无效：0 维 id（np.int64(3)），不是向量",
+            np.int64(3),
+            table,
+        ),
+        case("invalid: a 0-d id array", "无效：0 维 id 数组", np.array(3), table),
+        case(
+            "invalid: boolean ids (a mask, not ids)",
+            "无效：布尔 id（是掩码，不是 id）",
+            np.array([True, False, True]),
+            table,
+        ),
+        case(
+            "float32 table: float64 rows",
+            "float32 table：行为 float64",
+            np.array([3, 1]),
+            table.astype(np.float32),
+        ),
+        case(
+            "integer table: float64 rows",
+            "整数 table：行为 float64",
+            np.array([0, 2, 2]),
+            np.arange(12).reshape(3, 4),
+        ),
+        case(
+            "arguments by name (tokens=, table=)",
+            "按参数名传参（tokens=、table=）",
+            tokens=np.array([1, 2]),
+            table=table,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         v, d, t = int(r.integers(1, 50)), int(r.integers(1, 9)), int(r.integers(1, 20))
-        return case("random", r.integers(0, v, size=t), r.standard_normal((v, d)))
+        return case("random", "随机", r.integers(0, v, size=t), r.standard_normal((v, d)))
 
     return _fill(n, edges, rng, draw)
 
@@ -1099,35 +1997,50 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("output_head", subject="output_head")
 def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
-        case("T=1", rng.standard_normal((1, 6)), rng.standard_normal((9, 6))),
-        case("V=1", rng.standard_normal((4, 3)), rng.standard_normal((1, 3))),
-        case("V < d", rng.standard_normal((5, 8)), rng.standard_normal((3, 8))),
-        case("invalid: widths differ", rng.standard_normal((4, 3)), rng.standard_normal((5, 4))),
+        case("T=1", "T=1", rng.standard_normal((1, 6)), rng.standard_normal((9, 6))),
+        case("V=1", "V=1", rng.standard_normal((4, 3)), rng.standard_normal((1, 3))),
+        case("V < d", "V < d", rng.standard_normal((5, 8)), rng.standard_normal((3, 8))),
+        case(
+            "invalid: widths differ",
+            "无效：宽度不同",
+            rng.standard_normal((4, 3)),
+            rng.standard_normal((5, 4)),
+        ),
         case(
             "invalid: h of width 1, table of width 3 (would broadcast)",
+            "无效：h 宽 1，table 宽 3（会被广播）",
             rng.standard_normal((2, 1)),
             rng.standard_normal((4, 3)),
         ),
         case(
             "invalid: h of width 3, table of width 1 (would broadcast)",
+            "无效：h 宽 3，table 宽 1（会被广播）",
             rng.standard_normal((2, 3)),
             rng.standard_normal((4, 1)),
         ),
         case(
             "arguments by name (h=, table=)",
+            "按参数名传参（h=、table=）",
             h=rng.standard_normal((3, 4)),
             table=rng.standard_normal((6, 4)),
         ),
         case(
             "float32 h and table: float64 logits",
+            "float32 的 h 与 table：logits 为 float64",
             (np.arange(6).reshape(2, 3) / 7).astype(np.float32),
             (np.arange(12).reshape(4, 3) / 11).astype(np.float32),
+        ),
+        case(
+            "integer h, float table: float64 logits",
+            "整数 h、浮点 table：logits 为 float64",
+            np.arange(-4, 5).reshape(3, 3),
+            rng.standard_normal((5, 3)),
         ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         t, d, v = int(r.integers(1, 12)), int(r.integers(1, 10)), int(r.integers(1, 40))
-        return case("random", r.standard_normal((t, d)), r.standard_normal((v, d)))
+        return case("random", "随机", r.standard_normal((t, d)), r.standard_normal((v, d)))
 
     return _fill(n, edges, rng, draw)
 
@@ -1135,19 +2048,24 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("sinusoidal_positions", subject="sinusoidal_positions")
 def gen_sinusoidal(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
-        case("T=0", 0, 8),
-        case("d=2: one pair", 5, 2),
-        case("GPT-2 width", 16, 768),
-        case("long T", 5000, 4),
-        case("NumPy integers", np.int64(7), np.int32(6)),
-        case("invalid: odd d", 4, 5),
-        case("invalid: d = 0", 4, 0),
-        case("invalid: T < 0", -1, 4),
-        case("arguments by name (length=, d_model=)", length=6, d_model=8),
+        case("T=0", "T=0", 0, 8),
+        case("d=2: one pair", "d=2：一对", 5, 2),
+        case("GPT-2 width", "GPT-2 的宽度", 16, 768),
+        case("long T", "很长的 T", 5000, 4),
+        case("NumPy integers", "NumPy 整数", np.int64(7), np.int32(6)),
+        case("invalid: odd d", "无效：d 为奇数", 4, 5),
+        case("invalid: d = 0", "无效：d = 0", 4, 0),
+        case("invalid: T < 0", "无效：T < 0", -1, 4),
+        case(
+            "arguments by name (length=, d_model=)",
+            "按参数名传参（length=、d_model=）",
+            length=6,
+            d_model=8,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
-        return case("random", int(r.integers(0, 300)), 2 * int(r.integers(1, 40)))
+        return case("random", "随机", int(r.integers(0, 300)), 2 * int(r.integers(1, 40)))
 
     return _fill(n, edges, rng, draw)
 
@@ -1156,24 +2074,33 @@ def gen_sinusoidal(rng: np.random.Generator, n: int) -> list[Case]:
 def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
     x = rng.standard_normal((6, 8))
     edges = [
-        case("offset left out", x),
-        case("offset given", x, 5),
-        case("offset as a keyword", x, offset=100),
-        case("hs=2: one pair", rng.standard_normal((4, 2)), 3),
-        case("T=1 far along", rng.standard_normal((1, 16)), 4000),
-        case("offset as NumPy int64", x, np.int64(7)),
-        case("invalid: odd hs", rng.standard_normal((3, 5))),
-        case("invalid: offset < 0", x, -1),
-        case("invalid: offset = np.int64(-1)", x, np.int64(-1)),
-        case("integer x: a float64 result", np.arange(8).reshape(2, 4), 1),
-        case("float32 x: a float64 result", x.astype(np.float32), 2),
-        case("offset 2^24 + 1: positions in float64", np.ones((2, 2)), 2**24 + 1),
-        case("arguments by name (x=, offset=)", x=x, offset=3),
+        case("offset left out", "不给 offset", x),
+        case("offset given", "给出 offset", x, 5),
+        case("offset as a keyword", "offset 按关键字传", x, offset=100),
+        case("hs=2: one pair", "hs=2：一对", rng.standard_normal((4, 2)), 3),
+        case("T=1 far along", "T=1，位置很靠后", rng.standard_normal((1, 16)), 4000),
+        case("offset as NumPy int64", "offset 为 NumPy int64", x, np.int64(7)),
+        case("invalid: odd hs", "无效：hs 为奇数", rng.standard_normal((3, 5))),
+        case("invalid: offset < 0", "无效：offset < 0", x, -1),
+        case("invalid: offset = np.int64(-1)", "无效：offset = np.int64(-1)", x, np.int64(-1)),
+        case(
+            "integer x: a float64 result", "整数 x：结果为 float64", np.arange(8).reshape(2, 4), 1
+        ),
+        case(
+            "float32 x: a float64 result", "float32 的 x：结果为 float64", x.astype(np.float32), 2
+        ),
+        case(
+            "offset 2^24 + 1: positions in float64",
+            "offset 2^24 + 1：位置用 float64",
+            np.ones((2, 2)),
+            2**24 + 1,
+        ),
+        case("arguments by name (x=, offset=)", "按参数名传参（x=、offset=）", x=x, offset=3),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         t, hs = int(r.integers(1, 20)), 2 * int(r.integers(1, 9))
-        return case("random", r.standard_normal((t, hs)), int(r.integers(0, 2000)))
+        return case("random", "随机", r.standard_normal((t, hs)), int(r.integers(0, 2000)))
 
     return _fill(n, edges, rng, draw)
 
@@ -1181,36 +2108,69 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("kv_cache_bytes", subject="kv_cache_bytes")
 def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
-        case("GPT-2 small, FP32", 1, 1024, 12, 768),
-        case("batch 8, FP16", 8, 4096, 32, 4096, 2),
-        case("zero tokens", 4, 0, 12, 768),
-        case("zero batch", 0, 10, 12, 768),
-        case("zero layers", 1, 10, 0, 768),
-        case("zero width", 1, 10, 12, 0),
+        case("GPT-2 small, FP32", "GPT-2 small，FP32", 1, 1024, 12, 768),
+        case("batch 8, FP16", "batch 8，FP16", 8, 4096, 32, 4096, 2),
+        case("zero tokens", "0 个 token", 4, 0, 12, 768),
+        case("zero batch", "batch 为 0", 0, 10, 12, 768),
+        case("zero layers", "0 层", 1, 10, 0, 768),
+        case("zero width", "宽度为 0", 1, 10, 12, 0),
         case(
             "arguments by name",
+            "按参数名传参",
             batch=1,
             length=1024,
             n_layer=12,
             d_model=768,
             bytes_per_value=2,
         ),
-        case("NumPy int32 past 2^31", np.int32(64), np.int32(8192), np.int32(80), np.int32(8192)),
-        case("bytes_per_value=3 (any integer >= 1)", 1, 1024, 12, 768, 3),
-        case("a product past 2^63 (an exact int, no int64 wrap)", 65536, 65536, 65536, 16384, 2),
-        case("d_model = 2^62: the bytes per token pass 2^63", 1, 1, 1, 2**62, 4),
+        case(
+            "NumPy int32 past 2^31",
+            "NumPy int32，乘积超过 2^31",
+            np.int32(64),
+            np.int32(8192),
+            np.int32(80),
+            np.int32(8192),
+        ),
+        case(
+            "bytes_per_value=3 (any integer >= 1)",
+            "bytes_per_value=3（任何 >= 1 的整数）",
+            1,
+            1024,
+            12,
+            768,
+            3,
+        ),
+        case(
+            "a product past 2^63 (an exact int, no int64 wrap)",
+            "乘积超过 2^63（精确的 int，不按 int64 回绕）",
+            65536,
+            65536,
+            65536,
+            16384,
+            2,
+        ),
+        case(
+            "d_model = 2^62: the bytes per token pass 2^63",
+            "d_model = 2^62：每个 token 的字节数超过 2^63",
+            1,
+            1,
+            1,
+            2**62,
+            4,
+        ),
         case(
             "NumPy int64 sizes, a product past 2^63",
+            "NumPy int64 尺寸，乘积超过 2^63",
             np.int64(65536),
             np.int64(65536),
             np.int64(65536),
             np.int64(16384),
         ),
-        case("invalid: batch < 0", -1, 10, 12, 768),
-        case("invalid: length < 0", 1, -1, 12, 768),
-        case("invalid: n_layer < 0", 1, 10, -1, 768),
-        case("invalid: d_model < 0", 1, 10, 12, -1),
-        case("invalid: bytes_per_value = 0", 1, 10, 12, 768, 0),
+        case("invalid: batch < 0", "无效：batch < 0", -1, 10, 12, 768),
+        case("invalid: length < 0", "无效：length < 0", 1, -1, 12, 768),
+        case("invalid: n_layer < 0", "无效：n_layer < 0", 1, 10, -1, 768),
+        case("invalid: d_model < 0", "无效：d_model < 0", 1, 10, 12, -1),
+        case("invalid: bytes_per_value = 0", "无效：bytes_per_value = 0", 1, 10, 12, 768, 0),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1221,8 +2181,8 @@ def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
             _log_int(r, 1, 16384),
         )
         if r.integers(0, 3) == 0:
-            return case("random, default bytes", *sizes)
-        return case("random", *sizes, int(r.choice([1, 2, 4, 8])))
+            return case("random, default bytes", "随机，默认字节数", *sizes)
+        return case("random", "随机", *sizes, int(r.choice([1, 2, 4, 8])))
 
     return _fill(n, edges, rng, draw)
 
@@ -1249,36 +2209,63 @@ CHAPTER_LINE = "温度改 logits 的间距，不改排序。top-k 改的是支�
 def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
     line = np.frombuffer(CHAPTER_LINE, dtype=np.uint8).copy()
     edges = [
-        case("a line of the chapter (UTF-8)", line, 280),
-        case("vocab_size = 256: no merge", line, 256),
+        case("a line of the chapter (UTF-8)", "本章的一行（UTF-8）", line, 280),
+        case("vocab_size = 256: no merge", "vocab_size = 256：不合并", line, 256),
         case(
-            "aaaa: overlapping pairs counted", np.frombuffer(b"aaaaaaa", dtype=np.uint8).copy(), 260
+            "aaaa: overlapping pairs counted",
+            "aaaa：重叠的相邻对都计数",
+            np.frombuffer(b"aaaaaaa", dtype=np.uint8).copy(),
+            260,
         ),
         case(
             "ties in the counts: the smallest pair first",
+            "计数并列：最小的对先合并",
             np.frombuffer(b"abcdabcdcdab", dtype=np.uint8).copy(),
             262,
         ),
-        case("stops when no pair repeats", np.frombuffer(b"abcdefg", dtype=np.uint8).copy(), 300),
+        case(
+            "stops when no pair repeats",
+            "没有重复的对时停止",
+            np.frombuffer(b"abcdefg", dtype=np.uint8).copy(),
+            300,
+        ),
         case(
             "ties with ids past 255: (1, 257) before (2, 1)",
+            "含超过 255 的 id 的并列：(1, 257) 先于 (2, 1)",
             np.array([1, 1, 2, 1, 2, 2, 2, 1, 2, 2, 1, 1, 1], dtype=np.uint8),
             270,
         ),
-        case("every byte value, 200 merges", _byte_rich(rng, 600, 256), 456),
-        case("low and high bytes, 150 merges", _byte_rich(rng, 500, 6), 406),
-        case("empty text", np.zeros(0, dtype=np.uint8), 270),
-        case("vocab_size as NumPy int64", line, np.int64(270)),
-        case("invalid: vocab_size < 256", line, 255),
-        case("arguments by name (data=, vocab_size=)", data=line, vocab_size=270),
+        case(
+            "every byte value, 200 merges", "所有字节值，200 次合并", _byte_rich(rng, 600, 256), 456
+        ),
+        case(
+            "low and high bytes, 150 merges",
+            "低位与高位字节，150 次合并",
+            _byte_rich(rng, 500, 6),
+            406,
+        ),
+        case("empty text", "空文本", np.zeros(0, dtype=np.uint8), 270),
+        case("vocab_size as NumPy int64", "vocab_size 为 NumPy int64", line, np.int64(270)),
+        case("invalid: vocab_size < 256", "无效：vocab_size < 256", line, 255),
+        case(
+            "arguments by name (data=, vocab_size=)",
+            "按参数名传参（data=、vocab_size=）",
+            data=line,
+            vocab_size=270,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
         if r.integers(0, 2):  # a few byte values anywhere in 0..255, and up to 150 merges
             text = _byte_rich(r, int(r.integers(0, 500)), int(r.integers(2, 9)))
-            return case("random bytes, many merges", text, 256 + int(r.integers(0, 150)))
+            return case(
+                "random bytes, many merges",
+                "随机字节，多次合并",
+                text,
+                256 + int(r.integers(0, 150)),
+            )
         text = _text(r, int(r.integers(0, 400)), b"ab c.de" if r.integers(0, 2) else b"abab a")
-        return case("random", text, 256 + int(r.integers(0, 40)))
+        return case("random", "随机", text, 256 + int(r.integers(0, 40)))
 
     return _fill(n, edges, rng, draw)
 
@@ -1290,31 +2277,56 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
     a, b = ord("a"), ord("b")
     rich = _byte_rich(rng, 600, 256)  # every byte value, the first far more frequent
     edges = [
-        case("no merges", line, []),
-        case("merges as tuples", abab, [(a, b), (256, 256)]),
-        case("merges as lists", abab, [[a, b], [256, 256]]),
+        case("no merges", "没有合并", line, []),
+        case("merges as tuples", "merges 为 tuple", abab, [(a, b), (256, 256)]),
+        case("merges as lists", "merges 为 list", abab, [[a, b], [256, 256]]),
         case(
             "aaa with (a, a): left to right",
+            "aaa 配 (a, a)：从左到右",
             np.frombuffer(b"aaaaa", dtype=np.uint8).copy(),
             [(a, a)],
         ),
-        case("replayed in order, not longest first", abab, [(b, a), (a, b), (256, 257)]),
-        case("empty text", np.zeros(0, dtype=np.uint8), [(a, b)]),
-        case("every byte value, 150 merges", rich, _bpe_merges(rich, 150)),
-        case("invalid: merge 0 names token 300, not made yet", abab, [(300, 1)]),
-        case("invalid: merge 1 names token 257, made by merge 1 itself", abab, [(a, b), (257, a)]),
-        case("invalid: a negative id in a merge", abab, [(a, -1)]),
+        case(
+            "replayed in order, not longest first",
+            "按顺序重放，不是最长优先",
+            abab,
+            [(b, a), (a, b), (256, 257)],
+        ),
+        case("empty text", "空文本", np.zeros(0, dtype=np.uint8), [(a, b)]),
+        case(
+            "every byte value, 150 merges", "所有字节值，150 次合并", rich, _bpe_merges(rich, 150)
+        ),
+        case(
+            "invalid: merge 0 names token 300, not made yet",
+            "无效：第 0 次合并用到 token 300，尚未生成",
+            abab,
+            [(300, 1)],
+        ),
+        case(
+            "invalid: merge 1 names token 257, made by merge 1 itself",
+            "无效：第 1 次合并用到 token 257，它由第 1 次合并自己生成",
+            abab,
+            [(a, b), (257, a)],
+        ),
+        case("invalid: a negative id in a merge", "无效：合并中有负 id", abab, [(a, -1)]),
         case(
             "a merge listed twice: the repeat, replayed in its turn, finds nothing",
+            "同一合并列了两次：重复的那次轮到时找不到可合并的对",
             np.frombuffer(b"abab", dtype=np.uint8).copy(),
             [(a, b), (a, b)],
         ),
         case(
             "a merge listed twice, with merges of its token between",
+            "同一合并列了两次，中间有用到它的 token 的合并",
             abab,
             [(a, b), (256, 256), (a, b), (257, 256)],
         ),
-        case("arguments by name (data=, merges=)", data=abab, merges=[(a, b), (256, 256)]),
+        case(
+            "arguments by name (data=, merges=)",
+            "按参数名传参（data=、merges=）",
+            data=abab,
+            merges=[(a, b), (256, 256)],
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1323,11 +2335,11 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
             train = _byte_rich(r, int(r.integers(20, 400)), values)
             merges = _bpe_merges(train, int(r.integers(0, 100)))
             text = np.concatenate([train[: int(r.integers(0, 200))], _byte_rich(r, 50, values)])
-            return case("random bytes, many merges", text, merges)
+            return case("random bytes, many merges", "随机字节，多次合并", text, merges)
         alphabet = b"ab c.de" if r.integers(0, 2) else b"abab a"
         train = _text(r, int(r.integers(20, 300)), alphabet)
         merges = _bpe_merges(train, int(r.integers(0, 30)))
-        return case("random", _text(r, int(r.integers(0, 200)), alphabet), merges)
+        return case("random", "随机", _text(r, int(r.integers(0, 200)), alphabet), merges)
 
     return _fill(n, edges, rng, draw)
 

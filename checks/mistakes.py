@@ -1335,14 +1335,35 @@ def logits_memory_mib(batch: int, length: int, vocab: int, bytes_per_value: int 
 
 # -- stage 2 beyond: FlashAttention ---------------------------------------------------------
 def _flash(
-    q: Array, k: Array, v: Array, block: int, *, scale: bool = True, mask: str = "causal"
+    q: Array,
+    k: Array,
+    v: Array,
+    block: int,
+    *,
+    scale: bool = True,
+    mask: str = "causal",
+    start: float = -np.inf,
+    fill: float = -np.inf,
+    empty_v: bool = False,
 ) -> Array:
     """The reference's tiled attention with one step done another way (see each mistake).
 
     ``mask``: "causal" (the reference), "none" (every key tile, nothing hidden) or
-    "tiles" (future tiles skipped, but the tile on the diagonal not masked inside).
+    "tiles" (future tiles skipped, but the tile on the diagonal not masked inside); the
+    running max starts at ``start``, the future inside a tile is ``fill``, and with
+    ``empty_v`` a v of width 0 is let through (the reference: −∞, −∞, refused).
     """
-    q, k, v = _qkv(q, k, v)  # (T, d), (T, d), (T, d_v), checked as the reference checks them
+    if empty_v:  # the reference's shape checks, v's width aside
+        q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+        v = np.asarray(v, dtype=np.float64)
+        if q.ndim != 2 or k.shape != q.shape or v.ndim != 2 or v.shape[0] != q.shape[0]:
+            raise ValueError(
+                f"need q, k (T, d) and v (T, d_v); got {q.shape}, {k.shape}, {v.shape}"
+            )
+        if 0 in q.shape:
+            raise ValueError(f"need T, d >= 1, got q {q.shape}")
+    else:  # (T, d), (T, d), (T, d_v), checked as the reference checks them
+        q, k, v = _qkv(q, k, v)
     block = _integer("block", block, 1)
     t_len, d = q.shape
     factor = 1.0 / math.sqrt(d) if scale else 1.0
@@ -1350,7 +1371,7 @@ def _flash(
     for i0 in range(0, t_len, block):
         i1 = min(i0 + block, t_len)
         q_tile = q[i0:i1]  # (Bq, d)
-        m = np.full(i1 - i0, -np.inf)
+        m = np.full(i1 - i0, start)
         l_sum = np.zeros(i1 - i0)
         acc = np.zeros((i1 - i0, v.shape[1]))
         last = t_len if mask == "none" else i1
@@ -1360,14 +1381,16 @@ def _flash(
             s = (q_tile @ k_tile.T) * factor  # (Bq, Bk)
             if mask == "causal" and j1 - 1 > i0:
                 future = np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None]
-                s = np.where(future, -np.inf, s)
-            m_new = np.maximum(m, s.max(axis=1))
-            p = np.exp(s - m_new[:, None])
-            rescale = np.exp(m - m_new)
-            l_sum = l_sum * rescale + p.sum(axis=1)
-            acc = acc * rescale[:, None] + p @ v_tile
+                s = np.where(future, fill, s)
+            with np.errstate(over="ignore", invalid="ignore"):  # a max from 0: 0/0 below
+                m_new = np.maximum(m, s.max(axis=1))
+                p = np.exp(s - m_new[:, None])
+                rescale = np.exp(m - m_new)
+                l_sum = l_sum * rescale + p.sum(axis=1)
+                acc = acc * rescale[:, None] + p @ v_tile
             m = m_new
-        out[i0:i1] = acc / l_sum[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[i0:i1] = acc / l_sum[:, None]
     return out
 
 
@@ -1433,9 +1456,14 @@ def _linear(
             return np.where(x > 0, x, np.exp(np.minimum(x, 0.0)) - 1.0)
         if phi == "relu":
             return np.maximum(x, 0.0)
+        if phi == "exp":
+            with np.errstate(over="ignore"):
+                return np.exp(x)
         return _elu_plus_one(x)
 
-    phi_q, phi_k = feature(q), feature(k)  # (T, d)
+    # "scaled-q": q divided by √d before φ, as softmax attention scales its scores
+    phi_q = _elu_plus_one(q / math.sqrt(d)) if phi == "scaled-q" else feature(q)  # (T, d)
+    phi_k = feature(k)  # (T, d)
     state = np.zeros((d, d_v))
     norm = np.zeros(d)
     out = np.empty((t_len, d_v))
@@ -1526,23 +1554,32 @@ def _moe(
     top_k: int,
     *,
     gates: str = "kept",
+    ties: str = "lower",
+    bound: bool = True,
 ) -> Array:
     """The reference's routed MoE layer with the gates computed another way.
 
     ``gates``: "kept" (the reference: a softmax over the kept scores), "all" (a softmax
     over every expert, then the kept ones taken without renormalizing), "ones" (no gate),
-    or "reversed" (experts taken from an ascending argsort, gates from a descending sort).
+    "reversed" (experts taken from an ascending argsort, gates from a descending sort) or
+    "unshifted" (a softmax over the kept scores without their max); ``ties`` "higher"
+    keeps the higher expert index at a tie (a reversed ascending argsort); without
+    ``bound``, top_k is not checked against E (the slice then keeps every expert).
     """
     # (T, d), (d, E), (E, d, d_ff), (E, d_ff, d), checked as the reference checks them
-    x, w_router, experts_w_in, experts_w_out, top_k = args.moe_inputs(
-        x, w_router, experts_w_in, experts_w_out, top_k
+    x, w_router, experts_w_in, experts_w_out, checked = args.moe_inputs(
+        x, w_router, experts_w_in, experts_w_out, top_k if bound else 1
     )
+    top_k = checked if bound else _integer("top_k", top_k, 1)
     t_len, d = x.shape
     n_experts = w_router.shape[1]
     logits = x @ w_router  # (T, E)
     if gates == "reversed":
         chosen = np.argsort(logits, axis=1, kind="stable")[:, -top_k:]  # ascending: lowest first
         kept = -np.sort(-logits, axis=1)[:, :top_k]  # descending: highest first
+    elif ties == "higher":
+        chosen = np.argsort(logits, axis=1, kind="stable")[:, ::-1][:, :top_k]  # (T, k)
+        kept = np.take_along_axis(logits, chosen, axis=1)  # (T, k)
     else:
         chosen = np.argsort(-logits, axis=1, kind="stable")[:, :top_k]  # (T, k)
         kept = np.take_along_axis(logits, chosen, axis=1)  # (T, k)
@@ -1552,6 +1589,10 @@ def _moe(
         weight = np.take_along_axis(every, chosen, axis=1)  # (T, k), not renormalized
     elif gates == "ones":
         weight = np.ones_like(kept)
+    elif gates == "unshifted":
+        with np.errstate(over="ignore", invalid="ignore"):  # exp(±1e3): ∞/∞ = NaN
+            weight = np.exp(kept)
+            weight = weight / weight.sum(axis=1, keepdims=True)
     else:
         weight = np.exp(kept - kept.max(axis=1, keepdims=True))
         weight /= weight.sum(axis=1, keepdims=True)

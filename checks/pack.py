@@ -7,6 +7,7 @@ Found by the engine through the entry point ``design-tradeoffs`` (group
 
 from __future__ import annotations
 
+from checks.docstrings_zh import DOCSTRINGS_ZH
 from runner.pack import Pack, Scaffold
 
 CONTRACT_EN = """\
@@ -41,6 +42,14 @@ reference on seeded cases across its whole signature); each docstring below says
 * Ties: top-k and MoE's routing keep the lower index, as a stable sort does.
 * A function returns its output only. What it costs is measured from outside (the peak
   memory of the call), never reported by the function about itself.
+* Float32 and integer arrays are passed wherever a result is float64: compute in float64
+  (cast at the start); computing in float32 and casting only the answer is off by about
+  1e-7 and fails.
+* Decided readings: chain_rule_nll uses the joint as given (the empty prefix has
+  probability 1; never divide by the table's sum); top-p of all-zero probs is a ValueError;
+  NumPy bools (np.True_) are bools; a count may be a Python int or a NumPy integer
+  (greedy_token's np.int64 included); top-p's running sum is sequential float64, as
+  np.cumsum adds (not math.fsum).
 """
 
 CONTRACT_ZH = """\
@@ -69,6 +78,12 @@ CONTRACT_ZH = """\
 * 因果掩码用 -inf，绝不用 np.finfo(np.float64).min：那个最小值上的分数是有限的。
 * 并列：top-k 与 MoE 的路由保留下标较小的一个，与稳定排序一致。
 * 函数只返回它的输出。它的开销（调用的峰值内存）从外部测量，从不由函数自己报告。
+* 凡是结果为 float64 的函数，断言都会传 float32 与整数数组：用 float64 计算（一开始就转换）；
+  用 float32 计算、只把答案转成 float64，会差约 1e-7，不通过。
+* 已确定的读法：chain_rule_nll 按给定的联合表计算（空前缀的概率是 1，从不除以表的和）；
+  top-p 遇到全为 0 的 probs 抛 ValueError；NumPy 的布尔值（np.True_）算 bool；计数可以是
+  Python int 或 NumPy 整数（greedy_token 返回 np.int64 也可以）；top-p 的运行和是顺序累加的
+  float64，与 np.cumsum 的加法一致（不是 math.fsum）。
 """
 
 PREAMBLE = """\
@@ -92,6 +107,7 @@ pack = Pack(
         contract={"zh": CONTRACT_ZH, "en": CONTRACT_EN},
         preamble=PREAMBLE,
         helpers=("checks.reference",),
+        docstrings={"zh": DOCSTRINGS_ZH},
     ),
     code=("checks",),
 )

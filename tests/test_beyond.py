@@ -93,7 +93,8 @@ def expectation(claim_id: str, measure: str):
         ("beyond.flash-memory", "naive_growth_exponent", 1.0),  # a mask that holds nothing
         ("beyond.flash-memory", "tiled_multiply_adds", [4194304, 67108864]),  # no tile skipped
         ("beyond.flash-equals-naive", "max_abs_difference", 1e-6),
-        ("beyond.flash-equals-naive", "weight_arguments", 1),
+        ("beyond.flash-equals-naive", "feature_permutation_residue", 0.5),  # a weight of its own
+        ("review.attention-axis", "linear_feature_permutation_residue", 0.5),
         ("beyond.linear-attention", "linear_growth_exponent", 2.0),
         ("beyond.linear-attention", "linear_peak_fraction", 1.0),
         ("beyond.linear-attention", "softmax_growth_exponent", 1.0),
@@ -323,3 +324,58 @@ def test_moe_refuses_mismatched_expert_shapes():
 def test_moe_parameter_count_refuses_bad_sizes(args):
     with pytest.raises(ValueError):
         moe_parameter_count(*args)
+
+
+# -- weights of its own: what the permutation probes see that a signature does not -----------
+HIDDEN = np.random.default_rng(7).standard_normal((8, 8))  # a "learned" matrix read as a global
+
+
+def _hidden_weight(name: str):
+    """The reference of ``name`` with a weight matrix read from a global: the signature is
+    the reference's (no argument more), so counting parameters would find none."""
+    if name == "averaging_model":
+        return lambda x: REF["averaging_model"](np.asarray(x) @ HIDDEN[: x.shape[1], : x.shape[1]])
+    if name == "flash_attention":
+        return lambda q, k, v, block: flash_attention(q, k, np.asarray(v) @ HIDDEN, block)
+    if name == "linear_attention":
+        return lambda q, k, v: linear_attention(q, k, np.asarray(v) @ HIDDEN)
+    if name == "softmax_temperature":  # a learned bias per token
+        return lambda z, t: REF["softmax_temperature"](
+            np.asarray(z) + HIDDEN[0, : np.shape(z)[-1]], t
+        )
+    if name == "causal_masked_attention":  # a learned additive bias per (t, s) pair
+        return lambda s: causal_masked_attention(
+            np.asarray(s) + HIDDEN[: s.shape[-1], : s.shape[-1]]
+        )
+    raise ValueError(name)
+
+
+@pytest.mark.parametrize(
+    ("claim_id", "name", "measure"),
+    [
+        ("structure.averaging-model", "averaging_model", "feature_permutation_residue"),
+        ("beyond.flash-equals-naive", "flash_attention", "feature_permutation_residue"),
+        ("review.attention-axis", "linear_attention", "linear_feature_permutation_residue"),
+        ("sampling.outside-the-loss", "softmax_temperature", "vocabulary_permutation_residue"),
+        (
+            "mask.no-parameters-never-read",
+            "causal_masked_attention",
+            "max_difference_from_prefix_softmax",
+        ),
+    ],
+)
+def test_a_weight_read_from_a_global_fails_the_claims_no_weight_measure(claim_id, name, measure):
+    """Issue 22: the measures that used to count signature parameters now see a weight read
+    from anywhere; the reference passes them (test_reference_passes_every_claim_of_the_file,
+    and the other files' reference runs)."""
+    from runner.pack.registry import Implementation
+    from runner.run import run_claim
+
+    loaded = PACK.claim(claim_id)
+    assert loaded is not None
+    functions = dict(REF.functions)
+    functions[name] = _hidden_weight(name)
+    impl = Implementation("learner", "hidden-weight", functions)
+    result = run_claim(loaded, impl, REGISTRY, 0, None, None)
+    (m,) = [m for m in result.measurements if m.name == measure]
+    assert m.verdict == "failed", (m.actual, m.expected)

@@ -77,11 +77,13 @@ def test_alternative_passes_every_claim(runs, stem):
     assert not failures(run), "\n".join(failures(run))
 
 
-def test_the_scaffolded_reference_passes_every_claim(tmp_path: Path):
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_scaffolded_reference_passes_every_claim(tmp_path: Path, lang: str):
     """What ``python -m runner scaffold 23-design-tradeoffs --reference`` writes is a learner
-    file that passes, helpers included (it imports nothing of ours either)."""
+    file that passes, helpers included (it imports nothing of ours either), in either
+    language (the Chinese one carries the pack's Chinese docstrings)."""
 
-    source = scaffold(PACK, catalog("en"), reference=True)
+    source = scaffold(PACK, catalog(lang), reference=True)
     assert "from checks" not in source and "import checks" not in source
     path = tmp_path / "my_impl.py"
     path.write_text(source, encoding="utf-8")

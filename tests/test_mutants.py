@@ -10,7 +10,11 @@ running sum or cast, NaN for an impossible sequence, a documented ValueError not
 argument written in place, a (T, T) averaging matrix. Its docstring says which mistake; those
 marked "from an adversarial tester" are the false passes of a held-out set, kept here so they
 stay caught. They go beyond the registered faults (only
-``moe_dense_masked_softmax`` makes the mistake of ``moe-dense-experts``, written another way).
+``moe_dense_masked_softmax`` makes the mistake of ``moe-dense-experts``, written another way,
+caught by the whole-function claim too since its cases hold an expert no token chooses, with
+NaN weights). Those of issue 22 compute in float32 (or keep an integer dtype) where the
+contract says float64 results computed in float64, or take the other reading of a question
+the contract has since decided.
 
 Each runs in a learner's worker, through the core API, against the claims that call the
 function it breaks; the table says which claims must fail (or error) for it. Together they
@@ -309,7 +313,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "linear_scaled_q": ("contract.linear-attention",),
     # moe_layer
     "moe_always_top1": ("contract.moe-layer",),
-    "moe_dense_masked_softmax": ("beyond.moe",),
+    "moe_dense_masked_softmax": ("beyond.moe", "contract.moe-layer"),
     "moe_gates_misaligned": ("contract.moe-layer",),
     "moe_gates_no_max": ("contract.moe-layer",),
     "moe_gates_over_all_experts": (
@@ -470,6 +474,21 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "top_p_finite_via_sum": ("contract.top-p-renormalize",),
     "topk_finite_via_sum": ("contract.top-k-renormalize",),
     "topk_k_isinstance_int": ("contract.top-k-renormalize",),
+    # issue 22: float32 and integer inputs where the contract says float64 results, computed
+    # in float64 (the five float32 ones are the family of held-out files that passed every
+    # claim before), and the contract's decided open questions
+    "topk_computes_in_float32": ("contract.top-k-renormalize",),
+    "top_p_computes_in_float32": ("contract.top-p-renormalize",),
+    "flash_computes_in_float32": ("contract.flash-attention",),
+    "linear_computes_in_float32": ("contract.linear-attention",),
+    "moe_computes_in_float32": ("contract.moe-layer",),
+    "chain_sums_in_joint_dtype": ("contract.chain-rule-nll",),
+    "flash_output_like_v": ("contract.flash-attention",),
+    "topk_zeros_like_probs": ("contract.top-k-renormalize",),
+    "chain_divides_by_table_sum": ("contract.chain-rule-nll",),
+    "top_p_zeros_give_uniform": ("contract.top-p-renormalize",),
+    "top_p_fsum_prefix": ("contract.top-p-renormalize",),
+    "count_flags_python_bool_only": ("contract.transformer-parameter-count",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.

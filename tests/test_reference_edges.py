@@ -542,3 +542,122 @@ def test_an_empty_id_vector_is_t_0_whatever_its_dtype(empty):
 def test_ids_that_are_not_a_vector_of_integers_are_refused(tokens):
     with pytest.raises(ValueError):
         REF["embedding_lookup"](tokens, np.ones((5, 3)))
+
+
+# -- issue 22: the decided questions, against exact arithmetic -----------------------------------
+def test_chain_rule_reads_a_joint_near_one_as_given():
+    """−ln of the entry itself (the empty prefix has probability 1), exactly, for a table
+    summing to 1 ± 5e-7; never the entry divided by the table's sum."""
+    rng = np.random.default_rng(3)
+    joint = rng.dirichlet(np.ones(27)).reshape(3, 3, 3)
+    for scale in (1 + 5e-7, 1 - 5e-7):
+        table = joint * scale
+        nll = REF["chain_rule_nll"](table, [2, 0, 1])
+        assert nll == pytest.approx(-math.log(float(table[2, 0, 1])), rel=1e-13)
+        normalized = -math.log(float(table[2, 0, 1]) / float(table.sum()))
+        assert abs(nll - normalized) > 1e-7  # the other reading is far outside the claim's 1e-9
+
+
+def test_top_p_running_sum_is_sequential_float64():
+    """The cases that separate np.cumsum's order from an exactly rounded prefix (math.fsum)."""
+    from checks.generators import F32_PROBS
+
+    ranked = [0.4, 0.3, 0.2, 0.1]
+    assert np.cumsum(ranked)[2] < 0.9 == math.fsum(ranked[:3])
+    kept = REF["top_p_renormalize"](np.array([0.2, 0.4, 0.1, 0.3]), 0.9)
+    assert np.count_nonzero(kept) == 4
+    p = float(np.cumsum([0.5, 0.3, 0.15])[2])
+    assert math.fsum([0.5, 0.3, 0.15]) < p
+    assert np.count_nonzero(REF["top_p_renormalize"](np.array([0.05, 0.5, 0.15, 0.3]), p)) == 3
+    # float32 probabilities: summed in float32 the top five come 4.1e-8 above their float64 sum
+    f32 = np.sort(F32_PROBS)[::-1]
+    cut = float(np.cumsum(f32.astype(np.float64))[4]) + 1e-9
+    assert float(np.cumsum(f32)[4]) > cut  # a float32 running sum keeps one token fewer
+    assert np.count_nonzero(REF["top_p_renormalize"](F32_PROBS, cut)) == 6
+
+
+def test_top_p_of_all_zero_probabilities_is_refused_as_top_k_refuses_it():
+    for fn, arg in ((REF["top_p_renormalize"], 0.5), (REF["top_k_renormalize"], 2)):
+        with pytest.raises(ValueError):
+            fn(np.zeros(4), arg)
+
+
+def test_numpy_bools_are_flags_and_ints_are_not():
+    count = REF["transformer_parameter_count"]
+    as_python = count(100, 16, 2, 64, 32, biases=True, layernorm=True, tied=False)
+    assert count(100, 16, 2, 64, 32, biases=np.True_, layernorm=np.bool_(1), tied=np.False_) == (
+        as_python
+    )
+    for flag in (0, 1, np.int64(1), "yes", None):
+        with pytest.raises(ValueError):
+            count(100, 16, 2, 64, 32, tied=flag)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["top_k_renormalize", "top_p_renormalize", "flash_attention", "linear_attention", "moe_layer"],
+)
+def test_float32_inputs_are_computed_in_float64(name):
+    """The reference's answer for float32 inputs is its answer for the same values in
+    float64, bit for bit: the cast happens first, and nothing after it is float32."""
+    gen = {g.subject: g for g in REGISTRY.generators.values()}[name]
+    (case,) = [
+        c for c in gen.fn(np.random.default_rng(0), 80) if c.label["en"].startswith("float32")
+    ][:1]
+    wide = tuple(a.astype(np.float64) if isinstance(a, np.ndarray) else a for a in case.args)
+    assert np.array_equal(REF[name](*case.args), REF[name](*wide))
+    assert REF[name](*case.args).dtype == np.float64
+
+
+def test_every_case_label_is_in_both_languages():
+    for gen in REGISTRY.generators.values():
+        for case in gen.fn(np.random.default_rng(0), 120):
+            assert set(case.label) == {"zh", "en"}, (gen.name, case.label)
+            assert all(case.label.values()), (gen.name, case.label)
+
+
+def test_the_chinese_docstrings_say_what_the_english_ones_say():
+    """Every reference function has a Chinese docstring, and each figure of its English one
+    (stage and chapter numbers aside, which Chinese writes in its own words) appears in it."""
+    import inspect
+    import re
+
+    from checks.docstrings_zh import DOCSTRINGS_ZH
+
+    number = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?(?:e-?\d+)?)(?![\w])")
+
+    def figures(text: str) -> set[str]:
+        text = re.sub(r"\b(?:[Ss]tage|[Cc]hapter) \d+('s)?", "", text.replace("−", "-"))
+        return set(number.findall(text))
+
+    assert set(DOCSTRINGS_ZH) == set(REGISTRY.subjects)
+    for name, spec in REGISTRY.subjects.items():
+        english = inspect.getdoc(spec.fn) or ""
+        chinese = DOCSTRINGS_ZH[name]
+        assert re.search(r"[\u4e00-\u9fff]", chinese), name
+        assert not figures(english) - figures(chinese), (name, figures(english) - figures(chinese))
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_the_chinese_scaffold_carries_the_chinese_docstrings(reference):
+    import ast
+
+    from checks.docstrings_zh import DOCSTRINGS_ZH
+    from runner import api
+    from runner.i18n import catalog
+    from runner.learner.scaffold import scaffold
+    from tests.conftest import MODULE
+
+    (pack,) = api.load_claims([MODULE])
+    source = scaffold(pack, catalog("zh"), reference=reference)
+    tree = ast.parse(source)
+    docs = {
+        node.name: ast.get_docstring(node)
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name in DOCSTRINGS_ZH
+    }
+    assert len(docs) == len(DOCSTRINGS_ZH)
+    for name, doc in docs.items():
+        assert doc == DOCSTRINGS_ZH[name].strip(), name
+    english = scaffold(pack, catalog("en"), reference=reference)
+    assert "阶段一：log10" not in english and "Stage 1: log10" in english

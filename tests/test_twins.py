@@ -118,10 +118,10 @@ SHOWS: dict[str, Shows] = {
     "attention-params-one-head": lambda a, kw: int(a[1]) > 1,
     "heads-as-copies": lambda a, kw: int(a[1]) > 1,
     # stage 3: the table
-    "params-ignore-untied": lambda a, kw: kw.get("tied", True) is False,
-    "params-head-counted-twice": lambda a, kw: kw.get("tied", True) is True,
-    "params-layernorm-gain-only": lambda a, kw: kw.get("layernorm", False) is True,
-    "params-no-final-norm": lambda a, kw: kw.get("layernorm", False) is True,
+    "params-ignore-untied": lambda a, kw: not kw.get("tied", True),
+    "params-head-counted-twice": lambda a, kw: bool(kw.get("tied", True)),
+    "params-layernorm-gain-only": lambda a, kw: bool(kw.get("layernorm", False)),
+    "params-no-final-norm": lambda a, kw: bool(kw.get("layernorm", False)),
     "params-fixed-positions-counted": lambda a, kw: (
         kw.get("positions", "none") in ("sinusoidal", "rope") and int(a[4]) > 0
     ),
@@ -156,15 +156,195 @@ SHOWS: dict[str, Shows] = {
     "moe-gates-misaligned": lambda a, kw: _moe_k(a)[0] > 1 or _moe_tie(a),
     "moe-gates-not-renormalized": lambda a, kw: _moe_k(a)[0] < _moe_k(a)[1],
     "moe-params-one-expert": lambda a, kw: int(a[2]) > 1,
-    # the one twin that does not check its arguments as the reference does (see its
-    # docstring): its dense output is the reference's, and top_k > E is not refused
-    "moe-dense-experts": lambda a, kw: _moe_k(a)[0] > _moe_k(a)[1],
+    # running every expert reads the weights of those no token chose: 0·NaN where they are NaN
+    "moe-dense-experts": lambda a, kw: not np.all(np.isfinite(a[2])),
+    # -- the mistakes the contract names (checks/mistakes_contract.py) ----------------------
+    "support-t0-shortcut": lambda a, kw: int(a[1]) == 0,
+    "support-v1-shortcut": lambda a, kw: int(a[0]) == 1,
+    "support-numpy-minimum-unchecked": lambda a, kw: _numpy_below(a[0], 1) or _numpy_below(a[1], 0),
+    "nll-nan-for-impossible": lambda a, kw: bool(np.any(np.asarray(a[0]) == 0)),
+    "nll-isclose-sum": lambda a, kw: _sum_off(a[0]) > 1e-6,
+    "nll-shape-from-size": lambda a, kw: len(set(np.shape(a[0]))) > 1,
+    "nll-negative-token-wraps": lambda a, kw: min(int(t) for t in a[1]) < 0,
+    "nll-divides-by-table-sum": lambda a, kw: _sum_off(a[0]) > 1e-9,
+    "giant-mlp-with-biases": lambda a, kw: int(a[1]) * math.log10(int(a[0])) < 12,
+    "params-flags-truthy": lambda a, kw: _not_bool_flag(kw),
+    "params-positions-case-folded": lambda a, kw: (
+        isinstance(kw.get("positions"), str) and kw["positions"] != kw["positions"].lower()
+    ),
+    "params-positions-aliases": lambda a, kw: kw.get("positions") in ("rotary", "absolute"),
+    "params-positions-none-as-default": lambda a, kw: "positions" in kw and kw["positions"] is None,
+    "params-n-head-sign-unchecked": lambda a, kw: kw.get("n_head") is not None and kw["n_head"] < 0,
+    "params-vocab-zero-accepted": lambda a, kw: int(a[0]) == 0,
+    "params-flags-python-bool-only": lambda a, kw: any(
+        isinstance(kw.get(f), np.bool_) for f in ("biases", "layernorm", "tied")
+    ),
+    "params-n-head-default-12": lambda a, kw: kw.get("n_head") is None and int(a[1]) % 12 != 0,
+    "attention-params-sign-unchecked": lambda a, kw: int(a[1]) < 0,
+    "mask-finfo-min": lambda a, kw: _smallest(a) < -1e307,
+    "mask-fill-minus-1e9": lambda a, kw: _largest(a) >= 1e9,
+    "mha-split-interleaved": lambda a, kw: _heads(a)[0] > 1 and _heads(a)[1] > 1,
+    "mha-scale-by-width": lambda a, kw: _heads(a)[0] > 1,
+    "temperature-divides-before-max": lambda a, kw: _divided_overflows(a),
+    "temperature-one-max-per-batch": lambda a, kw: _rows_apart(a) > 50,
+    "temperature-divides-in-own-dtype": lambda a, kw: (
+        np.asarray(a[0]).dtype == np.float16 and float(a[1]) < 6e-8
+    ),
+    "temperature-uint-wraps": lambda a, kw: np.asarray(a[0]).dtype.kind == "u",
+    "temperature-finite-via-sum": lambda a, kw: _sum_overflows(a[0]),
+    "topk-divides-by-inf-sum": lambda a, kw: _sum_overflows(
+        np.sort(np.asarray(a[0]))[-int(a[1]) :]
+    ),
+    "topk-finite-via-sum": lambda a, kw: _sum_overflows(a[0]),
+    "topk-numpy-k-unchecked": lambda a, kw: _numpy_below(a[1], 1),
+    "topk-answer-in-probs-dtype": lambda a, kw: np.asarray(a[0]).dtype != np.float64,
+    "logits-int64-product": lambda a, kw: (
+        math.prod(int(x) for x in _with_default(a, 4, 4)) >= 2**63
+    ),
+    "logits-common-sizes-only": lambda a, kw: int(_with_default(a, 4, 4)[3]) not in (1, 2, 4, 8),
+    "logits-sizes-at-least-1": lambda a, kw: 0 in [int(x) for x in a[:3]],
+    "flash-max-starts-at-zero": lambda a, kw: _visible_max(a) < -700,
+    "flash-mask-finfo-min": lambda a, kw: _smallest(a) < -1e307,
+    "flash-dv0-accepted": lambda a, kw: np.shape(a[2])[1] == 0,
+    "linear-scaled-q": lambda a, kw: _t(a) > 1,
+    "linear-phi-exp": lambda a, kw: _t(a) > 1 and bool(np.any(np.asarray(a[1]) > 0)),
+    "moe-ties-higher-index": lambda a, kw: _moe_tie(a),
+    "moe-gates-no-max": lambda a, kw: _router_reach(a) > 700,
+    "moe-top-k-unchecked": lambda a, kw: _moe_k(a)[0] > _moe_k(a)[1],
+    "top-p-ties-higher-index": lambda a, kw: np.unique(np.asarray(a[0])).size < np.size(a[0]),
+    "top-p-divides-by-inf-sum": lambda a, kw: _sum_overflows(a[0]),
+    "top-p-zeros-give-uniform": lambda a, kw: not np.any(np.asarray(a[0])),
+    "top-p-one-by-running-sum": lambda a, kw: float(a[1]) == 1.0,
+    "top-p-finite-via-sum": lambda a, kw: _sum_overflows(a[0]),
+    "greedy-last-of-ties": lambda a, kw: _top_ties(np.asarray(a[0])),
+    "greedy-float32-cast": lambda a, kw: _top_ties(np.asarray(a[0]).astype(np.float32)),
+    "greedy-float64-cast": lambda a, kw: _top_ties(np.asarray(a[0]).astype(np.float64)),
+    "greedy-nan-float64-only": lambda a, kw: np.asarray(a[0]).dtype in (np.float16, np.float32),
+    "greedy-nan-via-sum": lambda a, kw: bool(
+        np.any(np.asarray(a[0]) == np.inf) and np.any(np.asarray(a[0]) == -np.inf)
+    ),
+    "layer-norm-broadcasts": lambda a, kw: (1,) in (np.shape(a[1]), np.shape(a[2])),
+    "layer-norm-size-not-shape": lambda a, kw: np.shape(a[1]) != (np.shape(a[0])[-1],),
+    "embedding-float-ids-cast": lambda a, kw: np.asarray(a[0]).dtype.kind == "f",
+    "embedding-bool-ids-accepted": lambda a, kw: np.asarray(a[0]).dtype == np.bool_,
+    "embedding-scalar-id-accepted": lambda a, kw: np.ndim(a[0]) == 0,
+    "embedding-empty-float-refused": lambda a, kw: np.size(a[0]) == 0,
+    "embedding-negative-ids-wrap": lambda a, kw: np.size(a[0]) > 0 and np.min(a[0]) < 0,
+    "embedding-keeps-table-dtype": lambda a, kw: np.asarray(a[1]).dtype != np.float64,
+    "output-head-width-broadcast": lambda a, kw: 1 in (np.shape(a[0])[1], np.shape(a[1])[1]),
+    "sinusoidal-halves": lambda a, kw: int(a[1]) >= 4 and int(a[0]) > 0,
+    "rotary-rotate-half": lambda a, kw: np.shape(a[0])[1] >= 4,
+    "rotary-positions-float32": lambda a, kw: int(_with_default(a, 1, 0)[1]) + _t(a) > 2**24,
+    "rotary-numpy-offset-unchecked": lambda a, kw: _numpy_below(_with_default(a, 1, 0)[1], 0),
+    "kv-cache-int64-product": lambda a, kw: (
+        2 * math.prod(int(x) for x in _with_default(a, 4, 4)) >= 2**63
+    ),
+    "kv-cache-common-sizes-only": lambda a, kw: int(_with_default(a, 4, 4)[4]) not in (1, 2, 4, 8),
+    "kv-cache-sizes-at-least-1": lambda a, kw: 0 in [int(x) for x in a[:4]],
+    "bpe-encode-rank-dict": lambda a, kw: len({tuple(m) for m in a[1]}) < len(a[1]),
+    "bpe-encode-unvalidated-merges": lambda a, kw: (
+        not all(0 <= int(x) < 256 + i for i, m in enumerate(a[1]) for x in m)
+    ),
 }
 
 
-# Twins whose mistake is to accept an argument the reference refuses (or, for the dense MoE,
-# that does not refuse it): only these may differ from the reference on an invalid case.
-ACCEPTS_INVALID = {"temperature-zero", "moe-dense-experts", "topk-no-renormalize"}
+def _numpy_below(value: Any, minimum: int) -> bool:
+    """A NumPy integer below ``minimum`` (which only a check on Python ints lets through)."""
+    return isinstance(value, np.integer) and int(value) < minimum
+
+
+def _sum_off(joint: Any) -> float:
+    return abs(float(np.asarray(joint, dtype=np.float64).sum()) - 1.0)
+
+
+def _not_bool_flag(kw: dict[str, Any]) -> bool:
+    return any(
+        f in kw and not isinstance(kw[f], bool | np.bool_) for f in ("biases", "layernorm", "tied")
+    )
+
+
+def _smallest(args: tuple[Any, ...]) -> float:
+    return float(np.min(np.asarray(args[0], dtype=np.float64)))
+
+
+def _divided_overflows(args: tuple[Any, ...]) -> bool:
+    """z / T leaves the logits' dtype's range (before any max is subtracted)."""
+    z = np.asarray(args[0])
+    dtype = z.dtype if np.issubdtype(z.dtype, np.floating) else np.dtype(np.float64)
+    return float(np.max(np.abs(z.astype(np.float64)))) / float(args[1]) > float(np.finfo(dtype).max)
+
+
+def _rows_apart(args: tuple[Any, ...]) -> float:
+    """How far below the batch's max a row's max lies, in units of T."""
+    z = np.asarray(args[0], dtype=np.float64)
+    if z.ndim < 2:
+        return 0.0
+    tops = z.max(axis=-1)
+    return float((tops.max() - tops.min()) / float(args[1]))
+
+
+def _sum_overflows(values: Any) -> bool:
+    v = np.asarray(values, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.all(np.isfinite(v)) and not np.isfinite(v.sum()))
+
+
+def _with_default(args: tuple[Any, ...], index: int, default: Any) -> tuple[Any, ...]:
+    """The positional arguments with a left-out one at ``index`` given its default."""
+    return args if len(args) > index else (*args, default)
+
+
+def _visible_max(args: tuple[Any, ...]) -> float:
+    """The smallest row max of flash attention's visible scores q·k/√d."""
+    q, k = np.asarray(args[0], dtype=np.float64), np.asarray(args[1], dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = q @ k.T / math.sqrt(q.shape[1])
+    s = np.where(np.triu(np.ones(s.shape, dtype=bool), k=1), -np.inf, s)
+    return float(np.min(s.max(axis=1)))
+
+
+def _router_reach(args: tuple[Any, ...]) -> float:
+    return float(np.max(np.abs(np.asarray(args[0]) @ np.asarray(args[1]))))
+
+
+def _top_ties(z: np.ndarray[Any, Any]) -> bool:
+    """More than one entry equals the largest (NaN aside)."""
+    return z.size > 1 and int(np.count_nonzero(z == z.max())) > 1
+
+
+# Twins whose mistake is to accept an argument the reference refuses: only these may differ
+# from the reference on an invalid case.
+ACCEPTS_INVALID = {
+    "temperature-zero",
+    "topk-no-renormalize",
+    "support-t0-shortcut",
+    "support-v1-shortcut",
+    "support-numpy-minimum-unchecked",
+    "nll-isclose-sum",
+    "nll-shape-from-size",
+    "nll-negative-token-wraps",
+    "params-flags-truthy",
+    "params-positions-case-folded",
+    "params-positions-aliases",
+    "params-positions-none-as-default",
+    "params-n-head-sign-unchecked",
+    "params-vocab-zero-accepted",
+    "attention-params-sign-unchecked",
+    "topk-numpy-k-unchecked",
+    "flash-dv0-accepted",
+    "moe-top-k-unchecked",
+    "top-p-zeros-give-uniform",
+    "greedy-nan-float64-only",
+    "layer-norm-broadcasts",
+    "layer-norm-size-not-shape",
+    "embedding-float-ids-cast",
+    "embedding-bool-ids-accepted",
+    "embedding-scalar-id-accepted",
+    "embedding-negative-ids-wrap",
+    "output-head-width-broadcast",
+    "rotary-numpy-offset-unchecked",
+    "bpe-encode-unvalidated-merges",
+}
 
 
 def _positional(
@@ -233,3 +413,13 @@ def test_each_learner_file_makes_its_twins_mistake_and_nothing_else(twin_id):
                 assert same(theirs, ours), (subject, case.label, theirs, ours)
                 compared += 1
     assert compared >= len(SEEDS) * CASES
+
+
+@pytest.mark.parametrize("twin_id", sorted(REGISTRY.twins))
+def test_every_twin_pickles_by_name(twin_id):
+    """A class run hands the registry to judging processes of its own: each twin must be
+    found again under the name it was pickled by (a twin a factory makes, too)."""
+    import pickle
+
+    fn = REGISTRY.twins[twin_id].fn
+    assert pickle.loads(pickle.dumps(fn)) is fn

@@ -10,7 +10,6 @@ depend on T", the KV cache, the averaging model's cost, and published head count
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -19,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks.inputs import Count, Probed, ProbedList, QuadraticList
+from checks.measure.common import permutation_residue
 from checks.pack import check
 from runner.pack import Implementation, Measurements, attempt
 
@@ -26,14 +26,15 @@ Array = NDArray[np.float64]
 DTYPES = {"float16": np.float16, "float32": np.float32, "float64": np.float64}
 
 
-def _required_arguments(fn: Callable[..., Any]) -> int:
-    """How many arguments a function cannot be called without."""
-    params = inspect.signature(fn).parameters.values()
-    return sum(
-        p.default is inspect.Parameter.empty
-        and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-        for p in params
-    )
+def _prefix_softmax(scores: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Row t a softmax over scores[t, :t+1] and 0 beyond: the mask by its definition, from the
+    scores alone (no weight of any kind)."""
+    t_len = scores.shape[-1]
+    out = np.zeros_like(scores)  # (T, T)
+    for t in range(t_len):
+        row = np.exp(scores[t, : t + 1] - scores[t, : t + 1].max())  # (t + 1,)
+        out[t, : t + 1] = row / row.sum()
+    return out
 
 
 def _has_tie(p: NDArray[Any]) -> bool:
@@ -358,8 +359,9 @@ def greedy_path(
         "loss_by_temperature",
         "target_probability_after_top_k",
         "target_probability_after_top_p",
-        "weight_arguments",
+        "vocabulary_permutation_residue",
     ),
+    precision={"vocabulary_permutation_residue": "residue"},
 )
 def sampling_outside_the_loss(
     impl: Implementation,
@@ -368,9 +370,12 @@ def sampling_outside_the_loss(
     temperatures: list[float],
     k: int,
     p: float,
+    rng: np.random.Generator,
 ) -> Measurements:
     """Stage 6: what the training loss −log p(target) would become if temperature, top-k or
-    top-p sat before it, and whether any of them takes a weight it could change."""
+    top-p sat before it, and whether any of them holds a weight it could change: with no
+    weight per token (a learned bias, a table read from anywhere), reordering the vocabulary
+    reorders the output the same way, on logits and probabilities without ties."""
     softmax, top_k, top_p = (
         impl["softmax_temperature"],
         impl["top_k_renormalize"],
@@ -383,8 +388,14 @@ def sampling_outside_the_loss(
         "loss_by_temperature": losses,
         "target_probability_after_top_k": float(np.asarray(top_k(p1, k))[target]),
         "target_probability_after_top_p": float(np.asarray(top_p(p1, p))[target]),
-        # each takes a vector and one number; anything learnable would be a further argument
-        "weight_arguments": [_required_arguments(fn) - 2 for fn in (softmax, top_k, top_p)],
+        "vocabulary_permutation_residue": [
+            permutation_residue(fn, (vector,), ("V",), rng, out_axis="V")
+            for fn, vector in (
+                (lambda z: softmax(z, 1.0), z),
+                (lambda p_: top_k(p_, k), p1),
+                (lambda p_: top_p(p_, p), p1),
+            )
+        ],
     }
 
 
@@ -490,18 +501,23 @@ def per_position_blocks(
     "mask_costs",
     needs=("causal_masked_attention",),
     measures=(
-        "weight_arguments",
+        "max_difference_from_prefix_softmax",
         "future_entries_read",
         "visible_entries_read",
         "changed_by_future_scores",
         "fraction_needed",
     ),
     context=("fraction_needed",),
+    precision={"max_difference_from_prefix_softmax": "residue"},
 )
 def mask_costs(
     impl: Implementation, length: Probed, draws: Count, rng: np.random.Generator
 ) -> Measurements:
     """Stage 5: the mask takes no weight, and the masked scores are never read.
+
+    No weight: its weights are the softmax of each row's visible prefix of the scores alone,
+    computed here from the scores (a weight of its own, a learned bias or temperature read
+    from anywhere, would move them).
 
     Each of the T² scores is moved on its own (by a random amount up to 1e3, finite, so an
     additive −∞ mask still works); an entry is read when some weight changes at all. Then the
@@ -522,7 +538,7 @@ def mask_costs(
         garbage = np.where(future, rng.uniform(-1e3, 1e3, (length, length)), scores)
         changed += int(np.count_nonzero(np.asarray(fn(garbage), dtype=np.float64) != base))
     return {
-        "weight_arguments": _required_arguments(fn) - 1,  # beyond the scores
+        "max_difference_from_prefix_softmax": float(np.max(np.abs(base - _prefix_softmax(scores)))),
         "future_entries_read": int(np.count_nonzero(read & future)),
         "visible_entries_read": int(np.count_nonzero(read & ~future)),
         "changed_by_future_scores": changed,

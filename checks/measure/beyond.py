@@ -11,7 +11,6 @@ Multiply-add counts appear only as derived context: formulas of the shapes, decl
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable
 from typing import Any
@@ -20,7 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks.inputs import Probed, Quadratic, QuadraticList
-from checks.measure.common import CHAPTER_GPT2, log10_total
+from checks.measure.common import CHAPTER_GPT2, log10_total, permutation_residue
 from checks.measure.sampling import DTYPES, underflow_temperature
 from checks.pack import check
 from runner.pack import Implementation, Measurements
@@ -77,12 +76,15 @@ def _relative(a: Array, b: Array) -> float:
     return float(np.linalg.norm(a - b) / np.linalg.norm(b))
 
 
-def _weight_arguments(fn: Callable[..., Any], takes: int) -> int:
-    """Required arguments beyond the ``takes`` inputs the chapter passes: anything a variant
-    could learn must reach it as an argument, as with stage 2's averaging model."""
-    params = inspect.signature(fn).parameters.values()
-    required = [p for p in params if p.default is inspect.Parameter.empty]
-    return len(required) - takes
+def _attention_residue(
+    fn: Callable[[Array, Array, Array], Any], q: Array, k: Array, v: Array, rng: np.random.Generator
+) -> float:
+    """How far ``fn(q, k, v)`` moves from commuting with a reordering of the features: q and
+    k's columns by one permutation (q·k does not change), v's by another (the output's
+    columns follow): rounding only, for attention with no weight of its own."""
+    return permutation_residue(
+        lambda a, b, c: _output(fn(a, b, c)), (q, k, v), ("d", "d", "d_v"), rng, out_axis="d_v"
+    )
 
 
 def _naive_madds(t_len: int, d: int, d_v: int) -> int:
@@ -113,16 +115,22 @@ def _linear_madds(t_len: int, d: int, d_v: int) -> int:
         "max_abs_difference_by_block",
         "max_abs_difference",
         "blocks_matching",
-        "weight_arguments",
+        "feature_permutation_residue",
         "output_shape",
     ),
-    precision={"max_abs_difference": "residue", "max_abs_difference_by_block": "residue"},
+    precision={
+        "max_abs_difference": "residue",
+        "max_abs_difference_by_block": "residue",
+        "feature_permutation_residue": "residue",
+    },
 )
 def flash_tiling_equivalence(
     impl: Implementation, length: Probed, d_model: int, blocks: list[int], rng: np.random.Generator
 ) -> Measurements:
     """Stage 2: tiled attention with the online softmax equals the naive causal attention,
-    for every block size, and takes no weight of its own."""
+    for every block size, and takes no weight of its own: reordering the features of q and k
+    together, and those of v, leaves the output as it was, its columns reordered as v's (a
+    weight matrix, passed or read from anywhere, would mix them)."""
     q, k, v = _qkv(rng, length, d_model)
     naive = _softmax_attention(impl, q, k, v)
     flash = impl["flash_attention"]
@@ -136,7 +144,9 @@ def flash_tiling_equivalence(
         "max_abs_difference_by_block": diffs,
         "max_abs_difference": max(diffs),
         "blocks_matching": sum(d <= MATCH for d in diffs),
-        "weight_arguments": _weight_arguments(flash, 4),  # q, k, v, block
+        "feature_permutation_residue": _attention_residue(
+            lambda a, b, c: flash(a, b, c, blocks[0]), q, k, v, rng
+        ),
         "output_shape": shape,
     }
 
@@ -496,8 +506,8 @@ def factorization_gap(impl: Implementation, vocab: int, length: int) -> Measurem
     "attention_axis",
     needs=("flash_attention", "linear_attention", "causal_masked_attention"),
     measures=(
-        "flash_weight_arguments",
-        "linear_weight_arguments",
+        "flash_feature_permutation_residue",
+        "linear_feature_permutation_residue",
         "flash_relative_difference",
         "linear_relative_difference",
         "flash_max_relative_difference",
@@ -512,6 +522,8 @@ def factorization_gap(impl: Implementation, vocab: int, length: int) -> Measurem
     context=("softmax_multiply_add_slope", "flash_multiply_add_slope", "linear_multiply_add_slope"),
     precision={
         "flash_max_relative_difference": "residue",
+        "flash_feature_permutation_residue": "residue",
+        "linear_feature_permutation_residue": "residue",
         "flash_relative_difference": "residue",
         "softmax_memory_exponent": "memory",
         "flash_memory_exponent": "memory",
@@ -557,8 +569,12 @@ def attention_axis(
         peaks["linear"].append(_peak(impl, "linear_attention", q, k, v)[1])
     d = d_model
     return {
-        "flash_weight_arguments": _weight_arguments(flash, 4),  # q, k, v, block
-        "linear_weight_arguments": _weight_arguments(linear, 3),  # q, k, v
+        "flash_feature_permutation_residue": _attention_residue(
+            lambda a, b, c: flash(a, b, c, block), *_qkv(rng, lengths[0], d_model), rng
+        ),
+        "linear_feature_permutation_residue": _attention_residue(
+            linear, *_qkv(rng, lengths[0], d_model), rng
+        ),
         "flash_relative_difference": flash_diff,
         "linear_relative_difference": linear_diff,
         "flash_max_relative_difference": max(flash_diff),

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable
 from typing import Any
+
+import numpy as np
 
 from runner.pack import Implementation
 
@@ -21,3 +24,50 @@ CHAPTER_GPT2: dict[str, Any] = {
 def log10_total(impl: Implementation, config: dict[str, Any]) -> float:
     total = impl["transformer_parameter_count"](**config)["total"]
     return math.log10(total)
+
+
+# -- weights of its own: what a run can see of them ------------------------------------------
+# A signature shows only the arguments a function takes; weights read from anywhere else (a
+# global, a closure) never appear there. What a run can see is the function of the inputs:
+# a function with no weight matrix of its own acting on features commutes with permuting the
+# features (reordering d's columns permutes nothing else), up to the rounding of sums taken
+# in another order; one that multiplies by a weight matrix, wherever it is stored, generally
+# does not. These residues are 0 (to rounding) for weight-free code and large otherwise; a
+# scalar weight (a hidden temperature) commutes and is caught by the claims that compare
+# the output with the weight-free formula.
+def permutation_residue(
+    fn: Callable[..., Any],
+    arrays: tuple[Any, ...],
+    moves: tuple[Hashable | None, ...],
+    rng: np.random.Generator,
+    out_axis: Hashable | None = None,
+) -> float:
+    """max |fn(permuted inputs) − permuted fn(inputs)|: ``moves[i]`` names the group whose
+    permutation array i's last axis takes (None: left as it is; arrays of one group share
+    one permutation); ``out_axis`` the group the output's last axis follows (None: the
+    output must not move). inf when the shapes differ, NaN when an output is not finite."""
+    sizes: dict[Hashable, int] = {}
+    for a, group in zip(arrays, moves, strict=True):
+        if group is not None:
+            sizes[group] = np.shape(a)[-1]
+    perms = {group: _moving_permutation(rng, n) for group, n in sizes.items()}
+    moved = tuple(
+        a if group is None else np.asarray(a)[..., perms[group]]
+        for a, group in zip(arrays, moves, strict=True)
+    )
+    base = np.asarray(fn(*arrays), dtype=np.float64)
+    after = np.asarray(fn(*moved), dtype=np.float64)
+    expected = base if out_axis is None else base[..., perms[out_axis]]
+    if after.shape != expected.shape:
+        return math.inf
+    with np.errstate(invalid="ignore"):
+        return float(np.max(np.abs(after - expected)))
+
+
+def _moving_permutation(rng: np.random.Generator, n: int) -> np.ndarray[Any, Any]:
+    """A random permutation of 0..n-1 that moves something when n > 1 (the identity would
+    see no weight at all: at n = 3 a sixth of the draws are it)."""
+    perm = rng.permutation(n)
+    if n > 1 and np.array_equal(perm, np.arange(n)):
+        perm = np.roll(perm, 1)
+    return perm

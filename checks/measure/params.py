@@ -113,6 +113,8 @@ def context_dependence(
     needs=("transformer_parameter_count",),
     measures=(
         "chapter_total",
+        "no_bias_tied_with_positions",
+        "no_bias_tied_with_layernorm",
         "real_total",
         "state_dict_total",
         "difference",
@@ -133,10 +135,14 @@ def gpt2_reconciliation(
     n_head: int,
     n_ctx: int,
 ) -> Measurements:
-    """Stage 1/3: the chapter's GPT-2 small count against the real checkpoint's layout."""
+    """Stage 1/3: the chapter's GPT-2 small count against the real checkpoint's layout, and
+    what the chapter's stated convention ("no bias, tied embedding") gives when GPT-2's
+    position table or its LayerNorms are kept: the chapter's figure also needs neither."""
     count = impl["transformer_parameter_count"]
     cfg = {"vocab": vocab, "d_model": d_model, "n_layer": n_layer, "d_ff": d_ff, "n_head": n_head}
     chapter = int(count(**cfg, context_length=n_ctx)["total"])
+    with_positions = int(count(**cfg, context_length=n_ctx, positions="learned")["total"])
+    with_layernorm = int(count(**cfg, context_length=n_ctx, layernorm=True)["total"])
     real = int(
         count(**cfg, context_length=n_ctx, positions="learned", biases=True, layernorm=True)[
             "total"
@@ -145,6 +151,8 @@ def gpt2_reconciliation(
     shapes = gpt2_state_dict_shapes(vocab, d_model, n_layer, d_ff, n_ctx)
     return {
         "chapter_total": chapter,
+        "no_bias_tied_with_positions": with_positions,
+        "no_bias_tied_with_layernorm": with_layernorm,
         "real_total": real,
         "state_dict_total": _size(shapes),
         "difference": real - chapter,
@@ -156,17 +164,42 @@ def gpt2_reconciliation(
 
 @check(
     "head_parameter_budget",
-    needs=("attention_parameter_count",),
+    needs=("attention_parameter_count", "multi_head_attention"),
     measures=("attention_parameters", "weight_array_parameters"),
-    context=("weight_array_parameters",),
 )
-def head_parameter_budget(impl: Implementation, d_model: int, heads: list[int]) -> Measurements:
-    """Stage 4: 4 d^2 for every head count, from the function and from the weight shapes."""
+def head_parameter_budget(
+    impl: Implementation,
+    d_model: int,
+    heads: list[int],
+    operator_d_model: int,
+    rng: np.random.Generator,
+) -> Measurements:
+    """Stage 4: 4 d² for every head count, from the count and from the weights the operator
+    really reads.
+
+    ``attention_parameters`` is the implementation's attention_parameter_count(d, H);
+    ``weight_array_parameters`` counts, at each H, the entries of the real weight arrays
+    multi_head_attention(x, W_Q, W_K, W_V, W_O, H) is run with: four (d', d') arrays of
+    ``operator_d_model`` = d', each counted only if changing it changes the output (an array
+    the operator accepts but never reads adds nothing; one it refuses at that H stops the
+    claim with its error). At d = 768 the four arrays hold 2,359,296 numbers, more than one
+    call may send to a learner's worker (2^21), so the operator is run at a d' every H
+    divides; x has T = 2 positions, and position 1 sees both.
+    """
     counted = [int(impl["attention_parameter_count"](d_model, h)) for h in heads]
-    # The arrays multi_head_attention is called with: per head a (d, d/H) slice of each of
-    # W_Q, W_K, W_V, and one shared W_O of (d, d).
-    from_shapes = [h * 3 * d_model * (d_model // h) + d_model * d_model for h in heads]
-    return {
-        "attention_parameters": counted,
-        "weight_array_parameters": np.asarray(from_shapes, dtype=np.int64).tolist(),
-    }
+    mha = impl["multi_head_attention"]
+    d = operator_d_model
+    x = rng.standard_normal((2, d))  # (T, d), T = 2
+    weights = [rng.standard_normal((d, d)) / math.sqrt(d) for _ in range(4)]  # W_Q, W_K, W_V, W_O
+    read: list[int] = []
+    for h in heads:
+        base = np.asarray(mha(x, *weights, h), dtype=np.float64)  # (T, d)
+        total = 0
+        for i, w in enumerate(weights):
+            moved = list(weights)
+            moved[i] = w + rng.standard_normal(w.shape) / math.sqrt(d)  # another array, same shape
+            out = np.asarray(mha(x, *moved, h), dtype=np.float64)
+            if out.shape != base.shape or not np.array_equal(out, base):
+                total += w.size
+        read.append(total)
+    return {"attention_parameters": counted, "weight_array_parameters": read}

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import math
 
 import numpy as np
 
 from checks.inputs import MAX_ENUMERATED, Probed
-from checks.measure.common import CHAPTER_GPT2, log10_total
+from checks.measure.common import CHAPTER_GPT2, log10_total, permutation_residue
 from checks.pack import check
 from runner.pack import Implementation, Measurements
 
@@ -97,21 +96,31 @@ def giant_mlp_orders(impl: Implementation, vocab: int, length: int, hidden: int)
 @check(
     "averaging_model_structure",
     needs=("averaging_model",),
-    measures=("weight_arguments", "max_abs_difference_from_prefix_mean", "output_shape"),
-    precision={"max_abs_difference_from_prefix_mean": "residue"},
+    measures=(
+        "feature_permutation_residue",
+        "max_abs_difference_from_prefix_mean",
+        "output_shape",
+    ),
+    precision={
+        "max_abs_difference_from_prefix_mean": "residue",
+        "feature_permutation_residue": "residue",
+    },
 )
 def averaging_model_structure(
     impl: Implementation, length: Probed, d_model: int, rng: np.random.Generator
 ) -> Measurements:
-    """Stage 2: the averaging model takes no weights; its output is the prefix mean."""
+    """Stage 2: the averaging model takes no weights; its output is the prefix mean.
+
+    No weight shows in what a run sees: the output is the prefix mean of the input alone,
+    and reordering the d features reorders the output the same way (a weight matrix mixing
+    features, read from an argument or from anywhere else, would not)."""
     model = impl["averaging_model"]
-    # Everything a model could learn must reach it as an argument; the input is the only one.
-    weight_arguments = len(inspect.signature(model).parameters) - 1
     x = rng.standard_normal((length, d_model))  # (T, d)
     y = np.asarray(model(x))  # (T, d)
     prefix_mean = np.stack([x[: t + 1].mean(axis=0) for t in range(length)])  # (T, d)
+    residue = permutation_residue(model, (x,), ("d",), rng, out_axis="d")
     return {
-        "weight_arguments": weight_arguments,
+        "feature_permutation_residue": residue,
         "max_abs_difference_from_prefix_mean": float(np.max(np.abs(y - prefix_mean))),
         "output_shape": list(y.shape),
     }

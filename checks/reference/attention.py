@@ -38,10 +38,10 @@ def causal_masked_attention(scores: Array) -> Array:
     (non-finite scores are outside the contract); anything else is a ValueError. Setting the
     future to -inf *deletes* it from the softmax's domain: exp(-inf) is an exact 0 and the
     visible prefix is renormalized. The row max is subtracted first, so scores of any finite
-    magnitude (±1e4, ±1e300) give no NaN. Returns float64 of the same shape (float32 scores
-    included). The mask is -inf, not the most negative float (np.finfo(np.float64).min, as
-    masked_fill often uses): that is a finite score too, and a row whose visible scores sit at
-    that minimum would then give the future weight.
+    magnitude (±1e4, ±1e300) give no NaN. Returns float64 of the same shape, computed in
+    float64 (float32 or integer scores included). The mask is -inf, not the most negative
+    float (np.finfo(np.float64).min, as masked_fill often uses): that is a finite score too,
+    and a row whose visible scores sit at that minimum would then give the future weight.
     """
     scores = np.asarray(scores, dtype=np.float64)
     if scores.ndim < 2 or scores.shape[-2] != scores.shape[-1] or scores.shape[-1] == 0:
@@ -59,7 +59,8 @@ def position_wise_mlp(x: Array, w_in: Array, w_out: Array) -> Array:
     GELU in its tanh form (GPT-2's): 0.5·h·(1 + tanh(√(2/π)·(h + 0.044715·h³))). The exact
     erf GELU differs from it by up to 4.7e-4 (at h ≈ −2.7), far beyond the claims' tolerance: it,
     ReLU or no nonlinearity at all fail. Shapes that do not chain are a ValueError. The
-    result is float64 whatever the inputs' float dtype (float32 in, float64 out).
+    result is float64 whatever the inputs' dtype (float32 or integer in, float64 out,
+    computed in float64).
     """
     x = _matrix("x", x)  # (T, d)
     w_in, w_out = _matrix("w_in", w_in), _matrix("w_out", w_out)  # (d, d_ff), (d_ff, d_out)
@@ -94,8 +95,8 @@ def multi_head_attention(
     concatenation that w_o multiplies. Scores are q·k / √hs, hs the head's width (not d, not
     W), causally masked by causal_masked_attention. n_head is an integer >= 1 dividing W;
     mismatched shapes or a bad n_head are a ValueError. Every step runs in float64, float32
-    inputs included (the projections too, not only the mask: float32 projections are off by
-    about 1e-7).
+    inputs and an integer x included (the projections too, not only the mask: float32
+    projections are off by about 1e-7).
     """
     x = _matrix("x", x)  # (T, d)
     w_q, w_k, w_v = _matrix("w_q", w_q), _matrix("w_k", w_k), _matrix("w_v", w_v)

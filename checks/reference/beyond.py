@@ -51,9 +51,11 @@ def flash_attention(q: Array, k: Array, v: Array, block: int) -> Array:
     """Stage 2 (FlashAttention): causal one-head attention, tile by tile, never (T, T).
 
     Shapes: q, k (T, d), v (T, d_v) -> (T, d_v) float64, the same function as
-    softmax(mask(q kᵀ / √d)) v (d is q's width). ``block`` (an integer >= 1, else ValueError)
-    is the tile size; any block gives the same output. Shapes that do not fit (k not q's
-    shape, v with another T, T, d or d_v = 0) are a ValueError. Scores of any finite size
+    softmax(mask(q kᵀ / √d)) v (d is q's width), computed in float64 whatever the inputs'
+    dtype (float32 or integer q, k, v included: float32 arithmetic is off by about 1e-7).
+    ``block`` (an integer >= 1, else ValueError) is the tile size; any block gives the same
+    output. Shapes that do not fit (k not q's shape, v with another T, T, d or d_v = 0) are
+    a ValueError. Scores of any finite size
     give no NaN (±1e3 and beyond: the running max starts at −∞, never at 0), and the future
     is masked with −∞, not the most negative float: scores at np.finfo(np.float64).min are
     finite and must still give the future weight 0. Queries and keys are taken ``block``
@@ -99,7 +101,8 @@ def flash_attention(q: Array, k: Array, v: Array, block: int) -> Array:
 def linear_attention(q: Array, k: Array, v: Array) -> Array:
     """Stage 2 (linear attention): causal kernelized attention in O(T·d·d_v).
 
-    Shapes: q, k (T, d), v (T, d_v) -> (T, d_v) float64. The softmax kernel exp(q·k) is
+    Shapes: q, k (T, d), v (T, d_v) -> (T, d_v) float64, computed in float64 whatever the
+    inputs' dtype (float32 or integer included). The softmax kernel exp(q·k) is
     replaced by φ(q)·φ(k) with φ(x) = elu(x) + 1 (x + 1 for x > 0, eˣ otherwise), so the
     weighted sum factorizes: out_t = φ(q_t)ᵀ S_t / φ(q_t)ᵀ z_t with running sums
     S_t = Σ_{s≤t} φ(k_s) v_sᵀ (d, d_v) and z_t = Σ_{s≤t} φ(k_s) (d,). No scale on q or k.
@@ -140,7 +143,8 @@ def moe_layer(
     """Stage 2 (MoE): the FFN split into E experts, each token sent to its top-k of them.
 
     Shapes: x (T, d), w_router (d, E), experts_w_in (E, d, d_ff), experts_w_out (E, d_ff, d)
-    -> (T, d) float64. Expert e is stage 3's position_wise_mlp with weights
+    -> (T, d) float64, computed in float64 whatever the inputs' dtype (float32 weights, or
+    an integer x, included). Expert e is stage 3's position_wise_mlp with weights
     (experts_w_in[e], experts_w_out[e]). The router scores every expert, x @ w_router (T, E);
     each token keeps its top_k highest scores (ties keep the lower expert index) and weighs
     the kept experts' outputs by a softmax over the kept scores only (the gates sum to 1 over

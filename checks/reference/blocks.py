@@ -22,8 +22,8 @@ def layer_norm(x: Array, gain: Array, bias: Array, eps: float = 1e-5) -> Array:
     Shapes: x (T, d), gain (d,), bias (d,) -> (T, d). Mean and (biased) variance are taken
     over the feature axis of each row, so no position sees another; eps is added to the
     variance before the square root, as in GPT-2. The result is float64 whatever the inputs'
-    float dtype (float32 in, float64 out). ValueError for shapes that do not fit (a gain or
-    bias of shape (1,) included: nothing is broadcast; a gain of shape (1, d) or a bias of
+    dtype (float32 or integer in, float64 out). ValueError for shapes that do not fit (a gain
+    or bias of shape (1,) included: nothing is broadcast; a gain of shape (1, d) or a bias of
     shape (d, 1) has the right size but not the shape (d,), and is refused too) or eps <= 0.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, d)
@@ -49,7 +49,7 @@ def embedding_lookup(tokens: NDArray[np.integer], table: Array) -> Array:
     or cast; a boolean array, which is a mask, not ids), ids that are not a vector (a 0-d id
     such as np.int64(3) included), an id outside 0..V-1, or a table that is not (V, d). An
     empty vector is T = 0, whatever its dtype (np.array([]) and [] included): (0, d). The
-    rows are float64 whatever the table's float dtype (a float32 table gives float64 rows).
+    rows are float64 whatever the table's dtype (a float32 or integer table gives float64 rows).
     """
     ids = np.asarray(tokens)  # (T,)
     table = np.asarray(table, dtype=np.float64)  # (V, d)
@@ -71,7 +71,8 @@ def output_head(h: Array, table: Array) -> Array:
     Shapes: h (T, d), table (V, d) -> (T, V): logits = h @ tableᵀ, so the head adds no
     parameter of its own (the chapter's "输出头（embedding 共享时）0"). ValueError when the
     widths differ (a width of 1 on either side included: nothing is broadcast). The logits
-    are float64 whatever the inputs' float dtype (float32 in, float64 out).
+    are float64 whatever the inputs' dtype (float32 or integer in, float64 out, computed in
+    float64).
     """
     h = np.asarray(h, dtype=np.float64)  # (T, d)
     table = np.asarray(table, dtype=np.float64)  # (V, d)

@@ -30,9 +30,14 @@ def top_p_renormalize(probs: Array, p: float) -> Array:
     float64 running sum (not the sum minus the token itself, which rounds differently): p
     equal to the top probability keeps that token alone. The rest become an exact 0 and the
     survivors are rescaled to sum to 1, as in top-k (divided by the largest first when their
-    sum overflows: [0.5, 0.5, ~0] above, never x / inf = 0). ValueError for p outside (0, 1]
-    and for probs that are empty, non-finite (±inf, NaN) or negative; finite probs whose sum
-    overflows are valid.
+    sum overflows: [0.5, 0.5, ~0] above, never x / inf = 0). The running sum is sequential,
+    as np.cumsum adds (or a loop ``mass += p``), in float64 whatever the probs' dtype
+    (float32 probs are summed and rescaled in float64): an exactly rounded prefix
+    (math.fsum) or a pairwise sum rounds elsewhere, and p = 0.9 over [0.4, 0.3, 0.2, 0.1]
+    keeps all four tokens because 0.4 + 0.3 + 0.2 is 0.8999999999999999. ValueError for p
+    outside (0, 1], for probs that are empty, non-finite (±inf, NaN) or negative, and for
+    probs that are all 0 (nothing to rescale, as in top-k); finite probs whose sum overflows
+    are valid.
     """
     q = np.asarray(probs, dtype=np.float64)  # (V,)
     if q.ndim != 1 or q.shape[0] == 0:
@@ -61,13 +66,16 @@ def greedy_token(logits: Array) -> int:
     """Stage 6 (T = 0): greedy decoding, the index of the largest logit (ties: the lowest).
 
     This is the separate path the chapter means: softmax_temperature refuses T = 0, and
-    greedy decoding never forms a distribution at all. Returns a Python int; ValueError for
-    logits with a NaN, in any float dtype (float16 and float32 included: no token ranks
+    greedy decoding never forms a distribution at all. Returns the index as an integer (this
+    reference returns a Python int; a NumPy integer such as np.argmax's np.int64 is as good,
+    as for every count, while a float or a bool is not); ValueError for logits with a NaN,
+    in any float dtype (float16 and float32 included: no token ranks
     first), or no logits at all; ±inf entries are fine (+inf ranks first: [-inf, inf, 0]
     gives 1, though its sum is NaN).
     The logits are compared in their own dtype, never cast: int64 logits [2**53, 2**53 + 1]
     give 1 (as float64 both are 2**53, a tie that would give 0), float64 [1, 1 + 1e-12]
-    give 1 (as float32 they would tie).
+    give 1 (as float32 they would tie), float32 [1, 1 + 2^-20] give 1 (as float16 they
+    would tie).
     """
     z = np.asarray(logits)  # (V,), in its own dtype
     if z.dtype.kind not in "biuf":  # not an array of real numbers: read as float64

@@ -58,8 +58,9 @@ def transformer_parameter_count(
     one head; given, it must divide d_model. Sizes are integers: vocab, d_model, d_ff >= 1,
     n_layer, context_length >= 0. Anything else is a ValueError: a ``positions`` other than
     the four lower-case strings exactly (None, "Learned", "rotary", "absolute" included), a
-    flag that is not True or False (the ints 0 and 1 included: no truthiness). Keys:
-    embedding, position_table, attention_per_layer, ffn_per_layer, norms_per_layer,
+    flag that is not True or False (the ints 0 and 1 included: no truthiness). NumPy's bools
+    (np.True_, np.False_, an np.bool_) are True and False, as NumPy integers are integers.
+    Keys: embedding, position_table, attention_per_layer, ffn_per_layer, norms_per_layer,
     per_layer, final_norm, head, total.
     """
     vocab = _integer("vocab", vocab, 1)

@@ -65,9 +65,10 @@ def top_k_renormalize(probs: Array, k: int) -> Array:
     in 1..V (a NumPy integer below 1, np.int64(-1), is refused too). Ties at the boundary
     keep the lower index (a stable sort), so exactly k entries are kept. The kept entries
     must have a positive sum. Every violation is a ValueError (an inf or NaN entry, tested
-    entry by entry). Returns float64. Finite probs whose sum overflows ([1e308, 1e308, 1] at k = 2) are valid:
-    the kept entries are divided by their largest first, so the result is [0.5, 0.5, 0], never
-    x / inf = 0.
+    entry by entry). Returns float64, computed in float64 whatever the probs' dtype (float32
+    probs are rescaled in float64; integer weights such as counts give float64 too). Finite
+    probs whose sum overflows ([1e308, 1e308, 1] at k = 2) are valid: the kept entries are
+    divided by their largest first, so the result is [0.5, 0.5, 0], never x / inf = 0.
     """
     p = np.asarray(probs, dtype=np.float64)  # (V,)
     if p.ndim != 1 or p.shape[0] == 0:

@@ -34,7 +34,11 @@ def chain_rule_nll(joint: NDArray[np.float64], tokens: Sequence[int]) -> float:
     refused even when its size is V^T ((4, 1), (2, 1, 4)). ``tokens`` holds T integers in
     0..V-1.
     The conditionals are ratios of marginals, P(x_t | x_<t) = P(x_<=t) / P(x_<t), which is
-    exactly the chain rule. A sequence of probability 0 has an NLL of +inf; anything outside
+    exactly the chain rule, and the empty prefix has probability 1: the product is the
+    table's own entry, so a table summing to 1 ± 5e-7 gives −ln of its entry as given, never
+    of the entry divided by the table's sum (the tolerance is room for rounding, not a table
+    to renormalize; the two differ by up to 5e-7 nats). Computed in float64 (a float32 or
+    integer table included). A sequence of probability 0 has an NLL of +inf; anything outside
     these rules is a ValueError.
     """
     joint = np.asarray(joint, dtype=np.float64)
@@ -87,8 +91,8 @@ def averaging_model(x: NDArray[np.float64]) -> NDArray[np.float64]:
     """Stage 2, the 'all structure' end: each position outputs the mean of its prefix.
 
     It takes no weights at all: every decision is written into the structure. x is (T, d)
-    with T, d >= 1 (else ValueError); the output is (T, d) float64 (float32 x included), row t
-    the mean of rows 0..t.
+    with T, d >= 1 (else ValueError); the output is (T, d) float64 (float32 or integer x
+    included, the running sum in float64), row t the mean of rows 0..t.
     The chapter says its compute is proportional to T: a running sum is. The claims measure
     the call's peak memory from T = 512 to 2,048, which must grow linearly (log-log slope
     0.8–1.2): no (T, T) averaging matrix (np.tril(...) @ x is the same function and fails).

@@ -3,6 +3,7 @@ scaffold file that declares them (stubs, or the reference solution in the same f
 
 from __future__ import annotations
 
+import ast
 import inspect
 import textwrap
 import types
@@ -53,7 +54,9 @@ def scaffold(pack: ClaimPack, words: Catalog, *, reference: bool) -> str:
     language: the module's title, how to run it, and the pack's contract text.
 
     Stubs keep the reference's signature and docstring and raise NotImplementedError; with
-    ``reference`` the bodies are the reference's own, so the file passes every claim.
+    ``reference`` the bodies are the reference's own, so the file passes every claim. Where
+    the pack gives a function's docstring in ``words``' language (``Scaffold.docstrings``),
+    that docstring replaces the reference's, in both forms.
     """
     registry = pack.code.registry
     text = pack.code.scaffold
@@ -74,28 +77,56 @@ def scaffold(pack: ClaimPack, words: Catalog, *, reference: bool) -> str:
         parts.extend(_helpers(subjects, registry, text.helpers or pack.code.code))
     for name in subjects:
         fn = registry.subjects[name].fn
-        parts.append(_reference_source(fn) if reference else _stub(name, registry))
+        doc = text.docstring(words.lang, name)
+        parts.append(_reference_source(fn, doc) if reference else _stub(name, registry, doc))
     return "\n\n\n".join(p.rstrip() for p in parts) + "\n"
 
 
-def _reference_source(fn: object) -> str:
+def _reference_source(fn: object, doc: str | None = None) -> str:
+    """The reference function's source, its decorators left out and, given ``doc``, its
+    docstring replaced by that one."""
     src = textwrap.dedent(inspect.getsource(fn))  # type: ignore[arg-type]
     lines = src.splitlines()
     while lines and lines[0].startswith("@"):
         lines.pop(0)
+    if doc is not None:
+        lines = _with_docstring(lines, doc)
     return "\n".join(lines)
 
 
-def _stub(name: str, registry: Registry) -> str:
-    """``def name(<the learner's signature>):`` with the docstring and NotImplementedError.
+def _with_docstring(lines: list[str], doc: str) -> list[str]:
+    """A function's source lines with its docstring (or, if it has none, a new one before
+    its body) replaced by ``doc``, indented as the body is."""
+    (node,) = ast.parse("\n".join(lines)).body
+    assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    first = node.body[0]
+    indent = lines[first.lineno - 1][: first.col_offset]
+    block = textwrap.indent(_docstring_block(doc), indent).splitlines()
+    has_doc = (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    )
+    start = first.lineno - 1
+    end = (first.end_lineno or first.lineno) if has_doc else start
+    return lines[:start] + block + lines[end:]
+
+
+def _docstring_block(doc: str) -> str:
+    doc = inspect.cleandoc(doc).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    return f'"""{doc}\n"""' if "\n" in doc else f'"""{doc}"""'
+
+
+def _stub(name: str, registry: Registry, doc: str | None = None) -> str:
+    """``def name(<the learner's signature>):`` with the docstring (``doc`` when given, else
+    the reference's) and NotImplementedError.
 
     The reference's keyword-only dependency parameters (how our composite functions receive
     a fault's twin) are not part of the learner's interface and are left out.
     """
     spec = registry.subjects[name]
     fn = spec.fn
-    doc = inspect.getdoc(fn) or ""
-    doc_block = f'"""{doc}\n"""' if "\n" in doc else f'"""{doc}"""'
+    doc_block = _docstring_block(doc if doc is not None else inspect.getdoc(fn) or "")
     return (
         f"def {name}({_parameters(fn, set(spec.uses))}){_returns(fn)}:\n"
         f"{textwrap.indent(doc_block, '    ')}\n"

@@ -34,7 +34,7 @@ from pydantic import Field
 
 from runner.compare import Difference, Elements, Policy, Raised, Scaled, first_difference
 from runner.pack.outcome import attempt
-from runner.pack.registry import CheckSpec, Implementation, Measurements, Registry
+from runner.pack.registry import Bilingual, CheckSpec, Implementation, Measurements, Registry
 
 SMALL = 12  # arrays up to this many elements are recorded whole in a mismatch
 LABELS = 20  # distinct labels of mismatching cases kept
@@ -42,16 +42,22 @@ MAX_CASES = 10_000  # each case costs two calls or more
 Count = Annotated[int, Field(ge=1, le=MAX_CASES)]
 
 
+# What kind of input a case is: a plain string, or the same words in each language
+# ({"zh": ..., "en": ...}), recorded as given and shown in the reader's language.
+Label = str | Bilingual
+
+
 class Case(NamedTuple):
     """One call a generator makes: positional arguments, keyword arguments, and what kind of
-    input it is (the label a mismatch is reported under: "float16 at T = 1e-5")."""
+    input it is (the label a mismatch is reported under: "float16 at T = 1e-5", or a
+    mapping of that label in each language)."""
 
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
-    label: str
+    label: Label
 
 
-def case(label: str, *args: Any, **kwargs: Any) -> Case:
+def case(label: Label, *args: Any, **kwargs: Any) -> Case:
     return Case(args, kwargs, label)
 
 
@@ -80,7 +86,7 @@ def matches_reference(
     made, answers = oracle(registry, subject, generator, cases, rng)
     mismatches = 0
     invalid = 0
-    labels: list[str] = []
+    labels: list[Label] = []
     first: dict[str, Any] | None = None
     modified = 0
     first_modification: dict[str, Any] | None = None

@@ -68,11 +68,19 @@ class Scaffold:
     languages); ``preamble`` is Python code the signatures need (imports, type aliases);
     ``helpers`` are the modules whose private helpers a reference scaffold may copy (the
     reference functions' ``_integer``, ``_softmax_last``), by module name prefix.
+    ``docstrings`` gives a function's docstring in another language than the reference's own
+    (language -> function name -> docstring): a scaffold in that language uses it, and a
+    function or language it does not name keeps the reference's docstring.
     """
 
     contract: Bilingual = field(default_factory=lambda: {"zh": "", "en": ""})
     preamble: str = "import numpy as np\n"
     helpers: tuple[str, ...] = ()
+    docstrings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def docstring(self, lang: str, function: str) -> str | None:
+        """The docstring of ``function`` in ``lang``, when the pack gives one."""
+        return self.docstrings.get(lang, {}).get(function)
 
 
 @dataclass(frozen=True)

@@ -73,11 +73,12 @@ def chain_rule_nll(joint, tokens):
         raise ValueError("token out of range")
     total = 0.0
     for t in range(p.ndim):
-        # P(x_<=t) / P(x_<t) from the marginal over the first t+1 positions
+        # P(x_<=t) / P(x_<t) from the marginal over the first t+1 positions; the empty
+        # prefix has probability 1 (the table is used as given, never divided by its sum)
         tail = tuple(range(t + 1, p.ndim))
         marg = p.sum(axis=tail) if tail else p
         num = marg[tuple(idx[: t + 1])]
-        den = marg[tuple(idx[:t])].sum() if t else marg.sum()
+        den = marg[tuple(idx[:t])].sum() if t else 1.0
         if num == 0:
             return math.inf
         total += math.log(den) - math.log(num)

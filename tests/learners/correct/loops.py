@@ -1,6 +1,7 @@
 """Correct, by other loop orders: the mask as a softmax over each row's visible prefix, the
 heads one at a time on their column slices, a running mean, top-k by sorting (−p, i) pairs,
-MoE token by token, and the chain rule from conditional tables."""
+MoE token by token, and the chain rule from conditional tables (the first one divided by
+the empty prefix's probability, 1, as the contract says: never by the table's sum)."""
 
 # ruff: noqa  (a learner's file, kept as a learner writes it)
 
@@ -114,5 +115,6 @@ def chain_rule_nll(joint, tokens):
         table = sub.reshape(sub.shape[0], -1).sum(axis=1) if sub.ndim > 1 else sub
         if table[idx[t]] == 0:  # this token (or its prefix) has probability 0
             return math.inf
-        nll -= math.log(table[idx[t]] / table.sum())
+        # the prefix's mass; the empty prefix has probability 1, not the table's sum
+        nll -= math.log(table[idx[t]] / (table.sum() if t else 1.0))
     return nll

@@ -1,4 +1,4 @@
-"""Runs every expert on every token (and, like the fault, does not refuse top_k > E).
+"""Runs every expert on every token (and checks its arguments as the reference does).
 
 The scaffold's reference moe_layer() with that one change (tests/test_diagnose.py
 splices it into the scaffold, whose helpers and names it uses)."""
@@ -33,6 +33,8 @@ def moe_layer(
             f"experts_w_out must be ({n_experts}, {d_ff}, {d}), got {experts_w_out.shape}"
         )
     top_k = _integer("top_k", top_k, 1)
+    if top_k > n_experts:
+        raise ValueError(f"top_k must be in 1..{n_experts}, got {top_k}")
     logits = x @ w_router  # (T, E)
     chosen = np.argsort(-logits, axis=1, kind="stable")[:, :top_k]  # (T, k) expert ids
     kept = np.take_along_axis(logits, chosen, axis=1)  # (T, k)

@@ -44,7 +44,8 @@ def chain_rule_nll(joint, tokens):
         next_token = rest.sum(axis=tuple(range(1, rest.ndim)))  # (V,)
         if next_token[token] == 0:
             return math.inf  # an impossible sequence: its NLL is +inf
-        nll -= math.log(next_token[token] / next_token.sum())
+        # the prefix's mass: the empty prefix has probability 1, never the table's sum
+        nll -= math.log(next_token[token] / (next_token.sum() if t else 1.0))
     return nll
 
 
@@ -120,8 +121,8 @@ def transformer_parameter_count(
 ):
     if positions not in ("none", "sinusoidal", "rope", "learned"):
         raise ValueError(f"unknown positions {positions!r}")
-    if not all(type(flag) is bool for flag in (biases, layernorm, tied)):
-        raise ValueError("biases, layernorm and tied are bools")
+    if not all(isinstance(flag, bool | np.bool_) for flag in (biases, layernorm, tied)):
+        raise ValueError("biases, layernorm and tied are bools (Python's or NumPy's)")
     vocab, d_model, d_ff = _int("V", vocab, 1), _int("d", d_model, 1), _int("d_ff", d_ff, 1)
     n_layer, context_length = _int("n_layer", n_layer, 0), _int("T", context_length, 0)
     d = d_model

@@ -1,0 +1,16 @@
+"""Returns 0.0 for V = 1 before checking length.
+
+The scaffold's reference sequence_support_log10() with that one change (tests/test_diagnose.py
+splices it into the scaffold, whose helpers and names it uses)."""
+
+# ruff: noqa: F821
+
+import math
+
+
+def sequence_support_log10(vocab: int, length: int) -> float:
+    if vocab == 1:
+        return 0.0  # one token: a single sequence of any length
+    vocab = _integer("vocab", vocab, 1)
+    length = _integer("length", length, 0)
+    return length * math.log10(vocab)
