@@ -39,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
     parser.add_argument("--challenge", metavar="NONCE", help=words("help.validate.challenge"))
     parser.add_argument("--jobs", default="1", metavar="N", help=words("help.validate.jobs"))
     parser.add_argument("--claims", default="claims/", metavar="DIR", help=words("help.claims"))
+    parser.add_argument(
+        "--course-evidence", action="store_true", help=words("help.validate.course_evidence")
+    )
 
 
 def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
@@ -60,7 +63,8 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
     progress = sys.stderr.isatty() and args.format == "text" and len(files) >= 50
     reports = []
     for n, report in enumerate(
-        validate_files(files, Path(args.claims), repo, args.challenge, jobs), 1
+        validate_files(files, Path(args.claims), repo, args.challenge, jobs, args.course_evidence),
+        1,
     ):
         reports.append(report)
         if args.format == "json":

@@ -48,7 +48,7 @@ class ClaimProblem:
     def render(self, words: Catalog) -> str:
         """One line, whatever the file held: control characters (an escape sequence in a
         claim id or a file name) are shown, not acted on by a terminal."""
-        from runner.learner.text import printable
+        from runner.text import printable_line
 
         where = f"{self.file}:{self.line}" if self.line else self.file
         parts = [where]
@@ -57,7 +57,7 @@ class ClaimProblem:
         if self.field:
             parts.append(self.field)
         line = ": ".join(parts) + f": {words.say(self.message)}"
-        return printable(line).replace("\n", "\u2424").replace("\t", " ")
+        return printable_line(line)
 
     def sort_key(self) -> tuple[str, int, str]:
         return (self.file, self.line or 0, self.message.code)

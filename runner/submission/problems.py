@@ -17,6 +17,7 @@ from typing import Any
 
 from runner.i18n import LANGS, Catalog, Msg, catalog, msg
 from runner.numbers import show
+from runner.text import printable_line
 
 DataPath = tuple[str | int, ...]
 Finding = tuple[DataPath, Msg]  # what a rule yields: where, and what
@@ -31,10 +32,10 @@ class Problem:
 
     def render(self, words: Catalog) -> str:
         """One printable line, whatever the submission put into the message."""
-        return printable(f"{self.path}: {say(words, self.message)}")
+        return printable_line(f"{self.path}: {say(words, self.message)}")
 
     def as_json(self, words: Catalog) -> dict[str, Any]:
-        message = printable(say(words, self.message))
+        message = printable_line(say(words, self.message))
         return {"path": self.path, "message": message, **_data(self.message)}
 
 
@@ -88,7 +89,7 @@ def _data(message: Msg) -> dict[str, Any]:
         if isinstance(value, list | tuple):
             return [plain(v) for v in value]
         if isinstance(value, str):
-            return printable(value)  # valid UTF-8 for whoever reads the JSON
+            return printable_line(value)  # valid UTF-8 for whoever reads the JSON
         return value
 
     return {"code": message.code, "params": {k: plain(v) for k, v in message.params.items()}}
@@ -102,20 +103,9 @@ def json_path(path: DataPath) -> str:
             out += f"[{part}]"
         elif _IDENTIFIER.fullmatch(part):
             out += f".{part}"
-        else:  # JSON escapes quotes and control characters; printable() what JSON leaves raw
-            out += "[" + printable(json.dumps(part, ensure_ascii=False)) + "]"
+        else:  # JSON escapes quotes and control characters; printable_line() what JSON leaves raw
+            out += "[" + printable_line(json.dumps(part, ensure_ascii=False)) + "]"
     return out
-
-
-def printable(text: str) -> str:
-    """``text`` safe to print: control characters, and surrogates (an undecodable file name,
-    a JSON escape), escaped; anything else, Chinese included, as it is."""
-    if text.isprintable():
-        return text
-    return "".join(
-        ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
-        for ch in text
-    )
 
 
 def in_file_order(findings: Iterable[Finding], data: Any) -> list[Problem]:

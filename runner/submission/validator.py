@@ -24,8 +24,8 @@ from runner.submission.problems import (
     Problem,
     Report,
     in_file_order,
-    printable,
 )
+from runner.text import printable_line
 
 Rule = Callable[[Submission, Context], Iterable[Finding]]
 
@@ -35,6 +35,7 @@ RULES: tuple[Rule, ...] = (
     values.nonfinite,
     schema.schema,
     metrics.metrics,
+    evidence.implementation_kind,
     evidence.claim_statuses,
     provenance.commit,
     provenance.verified_at,
@@ -52,8 +53,10 @@ class Validator:
         repo: Path | None = None,
         challenge: str | None = None,
         now: dt.datetime | None = None,
+        course_evidence: bool = False,
     ) -> None:
         self.context = Context(
+            course_evidence=course_evidence,
             packs={p.meta.id: p for p in packs},
             metrics={p.meta.id: metrics.metric_index(list(p.claims)) for p in packs},
             challenge=challenge,
@@ -70,7 +73,7 @@ class Validator:
             from runner.submission.gitobjects import GitObjects
 
             self.context.repo = repo.resolve()
-            self.context.repo_shown = printable(display_path(repo))
+            self.context.repo_shown = printable_line(display_path(repo))
             self.context.objects = GitObjects(self.context.repo)
 
     @property
@@ -130,4 +133,6 @@ def _kind(value: object) -> str:
 
 def _line(exc: BaseException) -> str:
     lines = str(exc).strip().splitlines()
-    return printable(f"{type(exc).__name__}: {lines[-1][:200]}" if lines else type(exc).__name__)
+    return printable_line(
+        f"{type(exc).__name__}: {lines[-1][:200]}" if lines else type(exc).__name__
+    )
