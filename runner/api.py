@@ -36,7 +36,7 @@ from runner.learner.limits import WorkerLimits
 from runner.load import ClaimPack, LoadedClaim
 from runner.models import ClaimResult
 from runner.pack import Implementation, Pack, Registry
-from runner.run import Diagnoser, run_claims, select
+from runner.run import Diagnoser, run_claim, run_claims, select
 from runner.validate import Packs, load_modules, load_runnable
 
 if TYPE_CHECKING:
@@ -220,7 +220,15 @@ def _learner_run(
             diagnoser = _diagnoser(registry, pack.claims) if options.diagnose else None
             claims = select(pack.claims, options.pattern) + challenges.get(pack.meta.id, [])
             start = time.perf_counter()
-            results = run_claims(claims, impl, registry, pack.meta.seed, session, diagnoser)
+            results = []
+            for loaded in claims:
+                results.append(
+                    run_claim(loaded, impl, registry, pack.meta.seed, session, diagnoser)
+                )
+                if loaded.claim.visibility != "visible":
+                    # what a claim the learner may not see yet sent its worker (its inputs)
+                    # dies with that worker: no later claim's visible output can carry it
+                    session.kill()
             runs.append(PackRun(pack, results, _ms(start), challenges.get(pack.meta.id, [])))
         sandbox = {"isolation": session.isolation, "missing": list(session.missing)}
         return Run(info, runs, options, load_output=session.load_output, sandbox=sandbox)

@@ -307,22 +307,24 @@ def _class_run(
         shown = printable_line(display_path(path))
         rows.append((shown, run))
         # one learner's evidence or results that cannot be written are that learner's
-        # problem: said on its row's note, and every other learner's are still written
-        try:
-            if run.load_failure is None and commit is not None and run.complete:
-                docs = _evidence(run, commit, args)
-                name = variant + (
-                    f".{challenge_variant(args.challenge)}" if args.challenge is not None else ""
-                )
-                paths = write_evidence(Path(args.out), docs, commit.root, variant=name)
-                written += [display_path(p) for p in paths]
-            if gradescope_dir is not None:
-                _gradescope(gradescope_dir, run, words, packs, args, variant)
-            if args.format == "text" and args.verbose:
-                _print(text.run_lines(run, words, verbose=True), args)
-        except Exception as exc:  # an EvidenceError, an OSError, a defect a learner found
-            unrecorded = True
-            notes.append(words("run.learner_unrecorded", file=shown, reason=_reason(exc)))
+        # problem: said in a note, and its other outputs and every other learner's are
+        # still written
+        steps: list[Any] = []
+        if run.load_failure is None and commit is not None and run.complete:
+            steps.append(
+                lambda run=run, variant=variant: _class_evidence(run, variant, commit, args)
+            )
+        if gradescope_dir is not None:
+            steps.append(lambda run=run, variant=variant: _gradescope(
+                gradescope_dir, run, words, packs, args, variant))  # fmt: skip
+        if args.format == "text" and args.verbose:
+            steps.append(lambda run=run: _print(text.run_lines(run, words, verbose=True), args))
+        for step in steps:
+            try:
+                written += step() or []
+            except Exception as exc:  # an EvidenceError, an OSError, a defect a learner found
+                unrecorded = True
+                notes.append(words("run.learner_unrecorded", file=shown, reason=_reason(exc)))
     if commit is None:
         notes.append(words("run.not_written.git"))
     elif any(not r.complete for _, r in rows if r.load_failure is None):
@@ -342,6 +344,15 @@ def _class_run(
         suites = [s for name, run in rows for s in junit.run_suites(run, words, label=name)]
         junit.write(Path(args.junit_xml), suites, "learn-llm class")
     return code
+
+
+def _class_evidence(
+    run: api.Run, variant: str, commit: Commit, args: argparse.Namespace
+) -> list[str]:
+    docs = _evidence(run, commit, args)
+    name = variant + (f".{challenge_variant(args.challenge)}" if args.challenge is not None else "")
+    paths = write_evidence(Path(args.out), docs, commit.root, variant=name)
+    return [display_path(p) for p in paths]
 
 
 def _reason(exc: Exception) -> str:

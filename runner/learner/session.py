@@ -447,6 +447,7 @@ class LearnerSession:
     def begin_claim(self) -> None:
         self.last_returned: str | None = None
         self._budget = self.limits.timeout_s
+        self._wall_budget = self.limits.wall_s
         self.capture = ClaimCapture()
         self._decoder = _utf8()
 

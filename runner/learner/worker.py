@@ -173,6 +173,7 @@ def confine(
         os.close(output_fd)
     for name, value in setup["rlimits"].items():
         _limit(getattr(resource, name), int(value))
+    _hide_command_line()
     workdir = str(setup["workdir"])
     submission = os.path.join(workdir, "submission")
     entry = str(setup["entry"])
@@ -254,6 +255,24 @@ def confine(
     if os.getppid() != before:  # the parent ended before that
         os._exit(0)
     return isolation, missing, path
+
+
+def _hide_command_line() -> None:
+    """Blank this process's command line and environment as /proc shows them (anyone may
+    read another process's ``cmdline``): the fork server's names the judge's import path and
+    current directory. The kernel reads them from the process's own memory, between the
+    addresses /proc/self/stat gives (fields 48 to 51); zeros there are what it then shows."""
+    try:
+        with open("/proc/self/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        # fields after the command's name: arg_start is the 48th field of the whole line
+        arg_start, arg_end, env_start, env_end = (int(fields[i]) for i in (45, 46, 47, 48))
+    except (OSError, ValueError, IndexError):
+        return
+    for start, end in ((arg_start, arg_end), (env_start, env_end)):
+        if 0 < start < end and end - start < 1 << 20:
+            with contextlib.suppress(Exception):
+                ctypes.memset(start, 0, end - start)
 
 
 def _library_path() -> list[str]:
