@@ -123,7 +123,12 @@ def _look():
         found.append(f"UP {sorted(os.listdir(up))}")
     except OSError as exc:
         found.append(f"up: {type(exc).__name__}")
-    for pid in os.listdir("/proc") if os.path.isdir("/proc") else []:
+    try:
+        pids = os.listdir("/proc")
+    except OSError as exc:
+        pids = []
+        found.append(f"proc: {type(exc).__name__}")
+    for pid in pids:
         if pid.isdigit() and int(pid) != os.getpid():
             for what in ("environ", "cmdline", "mem"):
                 try:

@@ -106,12 +106,18 @@ def enter_namespaces(as_root: bool) -> None:
         code = ctypes.get_errno()
         raise Unavailable(f"unshare: {os.strerror(code)} ({errno.errorcode.get(code, code)})")
     if not as_root:  # the same ids inside, so files keep their owner; no other id exists
+        # a process that is not dumpable has /proc/self owned by root: for these three
+        # writes it is dumpable again (no learner's code has run yet, and no learner's
+        # worker can see this process: each is in a process namespace of its own)
+        libc.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
         try:
             _write("/proc/self/setgroups", "deny")
             _write("/proc/self/uid_map", f"{uid} {uid} 1")
             _write("/proc/self/gid_map", f"{gid} {gid} 1")
         except OSError as exc:
             raise Unavailable(f"user namespace ids: {exc.strerror}") from None
+        finally:
+            libc.prctl(4, 0, 0, 0, 0)
 
 
 def _write(path: str, text: str) -> None:
@@ -199,7 +205,7 @@ def site_folders() -> list[str]:
 def readable_folders() -> list[str]:
     """What the learner's code may read: the standard library, the system's libraries and
     NumPy (site folders excepted: see :func:`site_folders`)."""
-    system = ["/usr", "/lib", "/lib64", "/lib32", "/libx32"]
+    system = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]
     return _nested_out([*_standard_library(), *system, *numpy_folders()])
 
 
@@ -211,7 +217,11 @@ def private_root(root: str, submission: str, hidden: Iterable[str], tmp_mib: int
     lacking: list[str] = []
     _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done here reaches the host
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, f"size={NEW_ROOT_MIB}m,mode=755")
-    readable = _nested_out([*_standard_library(), "/usr", "/lib", "/lib64", "/lib32", "/libx32"])
+    system = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]
+    readable = _nested_out([*_standard_library(), *system])
+    for link in system:  # /bin -> usr/bin, /lib64 -> usr/lib64 (the loader's path): as on the host
+        if os.path.islink(link):
+            os.symlink(os.readlink(link), root + link)
     for folder in readable:
         target = root + folder
         os.makedirs(target, exist_ok=True)

@@ -153,9 +153,6 @@ def confine(
     os.setsid()  # its own process group: the judge kills it with everything it started
     # orphans of its children become its own: a child in a session of its own stays findable
     _prctl(PR_SET_CHILD_SUBREAPER, 1)
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the server ends: so does this keeper
-    if os.getppid() != parent:
-        os._exit(0)
     # Only the protocol's pipes stay open: not the fork server's status and liveness pipes,
     # not multiprocessing's resource tracker (garbage written there reaches other processes).
     keep = sorted({request_fd, reply_fd, output_fd})
@@ -189,6 +186,11 @@ def confine(
         missing.append("own-user: the judge is not root")
     if uid is None or uid == NOBODY:
         _cap_processes()  # before the namespaces: the user's processes, as the host counts them
+    # the server ends: so does this keeper (set after the probe of ids above: a change of
+    # credentials clears it, and this process changes none after this)
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(0)
     namespaced = False
     if setup.get("namespaces", True):
         try:
