@@ -289,8 +289,10 @@ class LearnerSession:
         self._budget = limits.timeout_s  # CPU seconds the current claim may still use
         self._wall_budget = limits.wall_s  # and wall-clock seconds it may still wait
         self._deadline = 0.0  # the wall-clock backstop of the exchange under way
-        self._cpu_limit = 0.0  # the worker's CPU time at which the claim's budget is spent
-        self._cpu_seen = 0.0
+        self._cpu_limit = 0.0  # CPU seconds the exchange under way may use (inf: starting)
+        self._cpu_seen = 0.0  # the current worker's CPU time, as last read
+        self._cpu_base = 0.0  # ... when the exchange under way began
+        self._cpu_spent = 0.0  # what the exchange under way has used, across worker restarts
         self._process: Any = None
         self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
@@ -411,6 +413,7 @@ class LearnerSession:
     def kill(self) -> None:
         """Kill the worker and everything it started (see :func:`_kill_tree`)."""
         process, self._process = self._process, None
+        self._cpu_seen = self._cpu_base = 0.0  # the next worker's time starts at its zero
         if process is not None and process.pid is not None:
             own = sandbox_uid(process.pid) if self.isolation == "own-user" else None
             _kill_tree(process.pid, own)
@@ -573,15 +576,17 @@ class LearnerSession:
             self.kill()
             raise BoundaryError("boundary.stalled", self._stalled_params(name))
         started = time.monotonic()
-        cpu_start = self._cpu_seen = self._worker_cpu()
-        self._cpu_limit = cpu_start + self._budget
+        self._cpu_spent = 0.0
+        self._cpu_base = self._worker_cpu()
+        self._cpu_limit = self._budget
         self._deadline = started + self._wall_budget
         try:
             reply: dict[str, Any] = exchange()
             return reply
         finally:
+            self._worker_cpu()
             self._wall_budget -= time.monotonic() - started
-            self._budget -= max(0.0, self._cpu_seen - cpu_start)
+            self._budget -= self._cpu_spent
 
     def _worker_cpu(self) -> float:
         """CPU seconds the worker and every process it started have used (Linux: /proc;
@@ -592,6 +597,7 @@ class LearnerSession:
         used = _tree_cpu(process.pid)
         # a process that ended unwaited takes its time with it: never count backwards
         self._cpu_seen = max(self._cpu_seen, used)
+        self._cpu_spent = max(self._cpu_spent, self._cpu_seen - self._cpu_base)
         return self._cpu_seen
 
     def _timeout_params(self, name: str) -> dict[str, Any]:
@@ -625,7 +631,8 @@ class LearnerSession:
         """How long to wait before looking again: until the wall-clock backstop, and at most
         CPU_POLL_S, so the CPU budget is looked at while the worker computes."""
         remaining = self._deadline - time.monotonic()
-        if self._worker_cpu() >= self._cpu_limit:
+        self._worker_cpu()
+        if self._cpu_spent >= self._cpu_limit:
             self.kill()
             raise BoundaryError("boundary.timeout", self._timeout_params(name))
         if remaining <= 0:
