@@ -33,6 +33,7 @@ import pytest
 import yaml
 
 from tests.conftest import MODULE, ROOT
+from tests.test_boundary import _descendants
 
 AS_ROOT = os.geteuid() == 0
 USER_ID = 54321  # an ordinary user, made up: no account needed for the kernel's checks
@@ -543,23 +544,6 @@ def test_kill_9_of_a_class_run_leaves_no_process_of_it(course):
     while (left := [p for p in tree if _alive(p)]) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert left == []
-
-
-def _descendants(root: int) -> list[int]:
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text(encoding="utf-8")
-            except OSError:
-                continue
-            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
-    found, frontier = [], [root]
-    while frontier:
-        children = [p for p, parent in parents.items() if parent in frontier]
-        found += children
-        frontier = children
-    return found
 
 
 def _comm(pid: int) -> str:

@@ -1,42 +1,40 @@
 """The judge's side of the worker boundary: a learner's functions as proxies.
 
-A :class:`LearnerSession` reads one learner's file (a regular file, at most
-:data:`MAX_IMPL_BYTES`), starts a worker for it (forked from a server that has NumPy
-imported, see :mod:`runner.learner.worker`), and hands the checks an
-:class:`~checks.registry.Implementation` whose functions are :class:`RemoteFunction` proxies:
-calling one sends the arguments as plain data, waits for the answer within the claim's time
-budget, and decodes it with limits. Whatever the learner's code does (hang, exit, print,
-exhaust memory, patch modules, return a lying object) happens in the worker; here it can
-only become a value, a :class:`~checks.outcome.ForeignError`, or a
-:class:`~checks.outcome.BoundaryError` for the claim at hand. A worker that failed is killed
-with everything it started and a fresh one is started for the next claim.
+A :class:`LearnerSession` reads one learner's submission once (a file, or a folder of the
+learner's own modules: :mod:`runner.learner.staging`), starts a worker for it (forked from a
+server that has NumPy imported, see :mod:`runner.learner.worker`) with a private copy of it,
+and hands the checks an :class:`~runner.pack.Implementation` whose functions are
+:class:`RemoteFunction` proxies: calling one sends the arguments as plain data, waits for the
+answer within the claim's budget, and decodes it with limits. Whatever the learner's code does
+(hang, exit, print, exhaust memory, patch modules, return a lying object) happens in the
+worker; here it can only become a value, a :class:`~runner.pack.outcome.ForeignError`, or a
+:class:`~runner.pack.outcome.BoundaryError` for the claim at hand. A worker that failed is
+killed with everything it started and a fresh one is started for the next claim.
 
-What holds, and what does not (Linux; measured in tests/test_boundary.py):
+What holds (Linux; tried in tests/test_boundary.py and, as the attacker, tests/test_sandbox.py):
 
-* The judge never imports the learner's file; the worker's answers are decoded as JSON and
-  raw bytes of real numeric arrays, so no object of the learner's reaches the judge.
-* Time: each claim may spend ``timeout_s`` waiting for the learner's code (the judge's own
-  work in the check is not counted); importing the file has its own ``timeout_s``, once.
-* Limits the learner's code cannot lift (soft and hard alike): address space
-  (``memory_mib``), the size of any file it writes, no core dumps, and 64 processes beyond
-  what its user runs (a fork bomb stops there).
-* After each learner and after any failure, the worker is killed with everything it
-  started: its process group, every descendant (the worker is a child subreaper, so a child
-  that left the group and lost its parent is still found), and, as root, every process of
-  the worker's own user id.
+* The judge never imports the learner's code; the worker's answers are decoded as JSON and raw
+  bytes of real numeric arrays, so no object of the learner's reaches the judge, and every
+  string in them (dict keys included) is made printable here, once (:mod:`runner.text`).
+* Nothing of the grader's is reachable from a worker (:mod:`runner.learner.sandbox`): its own
+  namespaces and a private root holding its submission's copy, the standard library and NumPy;
+  no claim file, other learner's file, evidence or results folder, network or other process;
+  no inherited descriptor, environment or current directory; isolated imports. As root it
+  also takes a user id of its own. Where a machine refuses namespaces, Landlock keeps the same
+  folders; what could not be guaranteed is reported (``missing``), never silently dropped.
+* Budgets: each claim may use ``timeout_s`` of the worker's CPU time (all its processes; the
+  judge's own work in the check is not counted, and has its own cap, :mod:`.cost`), with a
+  wall-clock backstop (``wall_s``) for calls that sleep or block; importing the file has its
+  own budget, once. Address space, file size, no core dumps, and 64 processes beyond what its
+  user runs (a fork bomb stops there).
+* After each learner and after any failure, the worker is killed with everything it started:
+  its process namespace ends with its process 1; its process group, every descendant and, as
+  root, every process of its user id are killed too. The judge, the fork server and the
+  worker each carry a death signal: whatever kills the judge kills them.
 * The judge and the fork server are not dumpable: processes of the same user cannot read
   their memory, file descriptors or environment, or trace them. The fork server starts with
-  its standard streams on /dev/null and a bare environment, so nothing reaches the judge's
-  output except through the protocol, and a learner's output never contains the grader's
-  environment.
-* As root (e.g. a Gradescope container), the worker drops to a user id of its own: it can
-  neither signal the judge nor other learners' workers, nor write anything that is not
-  public. As an ordinary user it keeps that user's rights: it could kill the judge or any
-  process of the user (the run then ends without a verdict, never with a false one) and
-  write the user's files. Graders who need more run the class as root in a container, or
-  under a dedicated user.
-* Whatever a learner's code prints, raises or names its file reaches messages as visible
-  text: control characters (terminal escapes, carriage returns) are shown, not obeyed.
+  its standard streams on /dev/null, a bare environment and no current directory on its
+  import path, so nothing reaches the judge's output except through the protocol.
 
 What the boundary does not decide (the learner's code runs with real rights, only fewer):
 
@@ -44,11 +42,8 @@ What the boundary does not decide (the learner's code runs with real rights, onl
   that patches tracemalloc, or writes frames of its own onto the reply pipe, decides what
   its own calls report, as it decides what they return. It can change no other learner's
   verdict, nor anything the judge computes itself.
-* Files: the worker may write what its user may (as its own user: world-writable places such
-  as /tmp; each file at most ``file_mib``), and read what its user may read. In a class run
-  from one directory, a learner's code can read classmates' files there (the directory is
-  on its import path, for a learner's helper modules); graders who mind give each
-  submission a directory of its own, or judge each in its own container.
+* Without namespaces and without Landlock (reported as missing), a worker reads what its
+  user may read; as an ordinary user it could also signal that user's processes.
 """
 
 from __future__ import annotations

@@ -3,12 +3,13 @@
 It is forked from a server that has imported NumPy once (so a learner costs a fork, not a
 Python start-up). Before any of the learner's code runs it confines itself (:func:`confine`):
 its own process group, only its three pipes open, limits on memory, file size and processes,
-an empty environment, a fresh temporary working directory, not readable or traceable by
-other processes of its user, and, when the judge runs as root, a user id of its own. Then it
-compiles the source the judge read (so the code that runs is the code whose hash the evidence
-records), says which of the chapter's functions the file defines, and answers calls until it
-is told to stop or killed. Everything it sends is plain data (:mod:`runner.learner.codec`),
-framed on a pipe of its own; the judge trusts none of it.
+namespaces of its own with a private root (:mod:`runner.learner.sandbox`), isolated imports,
+an empty environment, not readable or traceable by other processes of its user, and, when the
+judge runs as root, a user id of its own. Then it compiles the source the judge read (so the
+code that runs is the code whose hash the evidence records), says which of the chapter's
+functions the file defines, and answers calls until it is told to stop or killed. Everything
+it sends is plain data (:mod:`runner.learner.codec`), framed on a pipe of its own; the judge
+trusts none of it.
 
 This module imports nothing of the judge: no models, no registry, no evidence writer. Code
 that runs here can only decide what its own functions return; and a function that is the
