@@ -38,13 +38,13 @@ from runner.memo import Answers
 from runner.models import ClaimResult
 from runner.pack import Implementation, Pack, Registry
 from runner.problems import Problem
-from runner.run import Diagnoser, run_claims, select
+from runner.run import Diagnoser, run_claim, run_claims, select
 from runner.validate import Packs, load_modules, load_runnable
 
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
-    from runner.learner.session import LoadFailure
+    from runner.learner.staging import LoadFailure
 
 
 # -- what is judged ---------------------------------------------------------------------------
@@ -63,9 +63,12 @@ class Fault:
 
 @dataclass(frozen=True)
 class LearnerFile:
-    """A learner's Python file: imported and called only in a worker process."""
+    """A learner's submission: a Python file, or a folder of the learner's own modules
+    (``entry`` names its entry module: by default ``my_impl.py``, or the folder's only
+    ``*.py``). Imported and called only in a worker process, from a private copy."""
 
     path: Path
+    entry: str | None = None
 
 
 Subject = Reference | Fault | LearnerFile
@@ -78,6 +81,9 @@ class RunOptions:
     faults: bool = True  # run the chapter's faults beside a whole reference run
     limits: WorkerLimits = field(default_factory=WorkerLimits)
     diagnose: bool = True  # name the known mistake a failing learner function makes
+    # the judge's own folders (outputs, where it runs): never in a learner's worker's view,
+    # beside the claim modules, the engine and the packs, which are never there either
+    private: tuple[Path, ...] = ()
 
 
 # -- what a run returns -----------------------------------------------------------------------
@@ -105,6 +111,9 @@ class Run:
     options: RunOptions
     load_failure: LoadFailure | None = None  # a learner's file that could not be used at all
     load_output: str = ""  # what the learner's file printed while it was imported
+    # how the learner's worker was confined: its user ("own-user", "same-user", ...) and
+    # every guarantee this machine could not give ("namespaces: ..."), for the grader
+    sandbox: dict[str, Any] | None = None
 
     @property
     def results(self) -> list[ClaimResult]:
@@ -151,7 +160,7 @@ def run_packs(packs: list[ClaimPack], subject: Subject, options: RunOptions | No
     options = options or RunOptions()
     challenges = _challenges(packs, options)
     if isinstance(subject, LearnerFile):
-        return _learner_run(packs, subject.path, options, challenges)
+        return _learner_run(packs, subject.path, subject.entry, options, challenges)
     if isinstance(subject, Fault) and not any(subject.id in p.code.registry.twins for p in packs):
         known = sorted({t for p in packs for t in p.code.registry.twins})
         raise UsageError("use.unknown_fault", fault=subject.id, valid=", ".join(known))
@@ -190,6 +199,7 @@ def _implementation(registry: Registry, subject: Reference | Fault) -> Implement
 def _learner_run(
     packs: list[ClaimPack],
     path: Path,
+    entry: str | None,
     options: RunOptions,
     challenges: dict[str, list[LoadedClaim]],
 ) -> Run:
@@ -198,11 +208,18 @@ def _learner_run(
     from runner.learner.session import LearnerSession
 
     subjects = module_subjects(packs)
-    with LearnerSession(path, subjects, options.limits, hidden=_hidden(packs)) as session:
+    private = (*(str(p.directory) for p in packs), *(str(p) for p in options.private))
+    with LearnerSession(
+        path, subjects, options.limits, hidden=_hidden(packs), private=private, entry=entry
+    ) as session:
         info = {"kind": "learner", "name": session.name, "sha256": session.sha256 or None}
         failure = session.open()
+        sandbox = {"isolation": session.isolation, "missing": list(session.missing)}
         if failure is not None:
-            return Run(info, [], options, load_failure=failure, load_output=session.load_output)
+            return Run(
+                info, [], options, load_failure=failure, load_output=session.load_output,
+                sandbox=sandbox if session.isolation else None,
+            )  # fmt: skip
         impl = session.implementation()
         runs = []
         for pack in packs:
@@ -211,9 +228,18 @@ def _learner_run(
             chosen = select(pack.claims, options.pattern, registry)
             claims = chosen + challenges.get(pack.meta.id, [])
             start = time.perf_counter()
-            results = run_claims(claims, impl, registry, pack.meta.seed, session, diagnoser)
+            results = []
+            for loaded in claims:
+                results.append(
+                    run_claim(loaded, impl, registry, pack.meta.seed, session, diagnoser)
+                )
+                if loaded.claim.visibility != "visible":
+                    # what a claim the learner may not see yet sent its worker (its inputs)
+                    # dies with that worker: no later claim's visible output can carry it
+                    session.kill()
             runs.append(PackRun(pack, results, _ms(start), challenges.get(pack.meta.id, [])))
-        return Run(info, runs, options, load_output=session.load_output)
+        sandbox = {"isolation": session.isolation, "missing": list(session.missing)}
+        return Run(info, runs, options, load_output=session.load_output, sandbox=sandbox)
 
 
 def _hidden(packs: list[ClaimPack]) -> tuple[list[str], list[str]]:
@@ -251,6 +277,7 @@ def run_class(
     options: RunOptions | None = None,
     jobs: int = 1,
     claim_paths: list[Path] | None = None,
+    entry: str | None = None,
 ) -> Iterator[tuple[Path, Run]]:
     """Each learner's run, in the order given, exactly as :func:`run_packs` would judge the
     file alone. ``jobs`` judging processes (capped at the number of files and of CPUs)
@@ -261,23 +288,35 @@ def run_class(
     alone; a learner that kills its judge alone too gets a row saying so.
 
     ``claim_paths`` are what ``packs`` were loaded from: judging processes that are not
-    forked from this one (where ``fork`` is not available) load the packs from them."""
+    forked from this one (where ``fork`` is not available) load the packs from them.
+    ``entry`` names the entry module of folder submissions (see :class:`LearnerFile`).
+
+    Any failure while judging one learner (its judge died, or raised) is that learner's
+    row (``load.judge_died``, ``load.judge_failed``); the others are judged regardless.
+    This process and its judges are not dumpable (no process of the user reads their
+    memory or environment, or traces them), and the judges die with it (SIGKILL included),
+    their fork servers and workers with them."""
     options = options or RunOptions()
     if not paths:
         return
     from concurrent.futures.process import BrokenProcessPool  # a class run's cost only
 
+    from runner.learner.worker import not_dumpable
+
+    not_dumpable()  # before any judge exists: they inherit it
     # judged in processes of their own even one at a time: this one survives a learner
     # whose code kills the process judging it
     jobs = max(1, min(jobs, len(paths), _cpus()))
     pool = _judges(jobs, packs, claim_paths)
     try:
-        futures = [pool.submit(_judge_one, path, options) for path in paths]
+        futures = [pool.submit(_judge_one, path, entry, options) for path in paths]
         for path, future in zip(paths, futures, strict=True):
             try:
                 run = future.result()
             except BrokenProcessPool:
-                run = _judge_alone(path, options, packs, claim_paths)
+                run = _judge_alone(path, entry, options, packs, claim_paths)
+            except Exception as exc:  # the judge raised (a bug of ours a learner found)
+                run = _failed(path, options, "load.judge_failed", exc)
             yield path, run
     except BaseException:
         # stopped (Ctrl-C, SIGTERM, the reader gone): the judges stop too, each cleaning up
@@ -319,19 +358,35 @@ def _judges(
 
 
 def _judge_alone(
-    path: Path, options: RunOptions, packs: list[ClaimPack], claim_paths: list[Path] | None
+    path: Path,
+    entry: str | None,
+    options: RunOptions,
+    packs: list[ClaimPack],
+    claim_paths: list[Path] | None,
 ) -> Run:
     from concurrent.futures.process import BrokenProcessPool
 
-    from runner.learner.session import LoadFailure
-    from runner.learner.text import printable_line
-
     with _judges(1, packs, claim_paths) as pool:
         try:
-            return pool.submit(_judge_one, path, options).result()
+            return pool.submit(_judge_one, path, entry, options).result()
         except BrokenProcessPool:
-            info = {"kind": "learner", "name": printable_line(path.name), "sha256": None}
-            return Run(info, [], options, load_failure=LoadFailure("load.judge_died"))
+            return _failed(path, options, "load.judge_died")
+        except Exception as exc:
+            return _failed(path, options, "load.judge_failed", exc)
+
+
+def _failed(path: Path, options: RunOptions, code: str, exc: BaseException | None = None) -> Run:
+    """The row of a learner whose judging failed: it says how, and nothing is judged."""
+    from runner.learner.staging import LoadFailure
+    from runner.text import printable_line
+
+    info = {"kind": "learner", "name": printable_line(path.name), "sha256": None}
+    params: dict[str, Any] = {}
+    if exc is not None:
+        lines = str(exc).strip().splitlines()
+        text = f"{type(exc).__name__}: {lines[-1] if lines else ''}"
+        params["error"] = printable_line(text)[:300]
+    return Run(info, [], options, load_failure=LoadFailure(code, params))
 
 
 _JUDGE_PACKS: list[ClaimPack] = []
@@ -339,7 +394,10 @@ _JUDGE_PACKS: list[ClaimPack] = []
 
 def _judge_init(packs: list[ClaimPack] | None, claim_paths: list[Path] | None) -> None:
     from runner.learner.session import forget_inherited_server
+    from runner.learner.worker import die_with_parent, not_dumpable
 
+    not_dumpable()  # inherited from the class run where forked; said again where spawned
+    die_with_parent()  # the class run is killed: this judge too (its workers follow)
     # The parent's fork server is not this process's child. (When the pool ends this
     # process, its fork server ends with it, and so, by their parent-death signal, do its
     # workers: see runner.learner.worker.confine.)
@@ -359,8 +417,8 @@ def _judge_terminated(signum: int, frame: object) -> None:
     os._exit(128 + signum)
 
 
-def _judge_one(path: Path, options: RunOptions) -> Run:
-    return run_packs(_JUDGE_PACKS, LearnerFile(path), options)
+def _judge_one(path: Path, entry: str | None, options: RunOptions) -> Run:
+    return run_packs(_JUDGE_PACKS, LearnerFile(path, entry), options)
 
 
 def _ms(start: float) -> float:

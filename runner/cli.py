@@ -22,7 +22,7 @@ from typing import Any
 from runner.errors import ClaimsError, InvalidClaims, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE
 from runner.i18n import LANGS, Catalog, catalog, os_reason, resolve_language
-from runner.learner.text import printable
+from runner.text import printable
 
 # command -> (module, arguments function, command function); imported only when chosen, so
 # `run` never loads what `validate` or `report` need.

@@ -20,8 +20,8 @@ from runner.errors import EvidenceError, UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.files import refuse_overwriting
 from runner.i18n import Catalog, os_reason
-from runner.learner.limits import WorkerLimits
-from runner.learner.text import printable_line
+from runner.learner.limits import WALL_FACTOR, WALL_MIN_S, WorkerLimits
+from runner.learner.staging import DEFAULT_ENTRY
 from runner.load import ClaimPack, display_path
 from runner.provenance import (
     GIT_TIMEOUT_S,
@@ -42,6 +42,7 @@ from runner.record import (
 )
 from runner.reporters import json_out, text
 from runner.run import select
+from runner.text import printable_line
 
 MAX_TIMEOUT_S = 3600
 MAX_MEMORY_MIB = 65536
@@ -69,6 +70,14 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
         metavar="SECONDS",
         help=words("help.run.timeout", default=WorkerLimits.timeout_s),
     )
+    run.add_argument(
+        "--wall-timeout",
+        type=_bounded("--wall-timeout", float, 0.1, MAX_TIMEOUT_S * 10),
+        default=None,
+        metavar="SECONDS",
+        help=words("help.run.wall_timeout", factor=WALL_FACTOR, least=WALL_MIN_S),
+    )
+    run.add_argument("--entry", metavar="NAME", help=words("help.run.entry", default=DEFAULT_ENTRY))
     run.add_argument(
         "--memory-mib",
         type=_bounded("--memory-mib", int, 256, MAX_MEMORY_MIB),
@@ -111,19 +120,26 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
         raise UsageError("use.empty_out")
     packs, problems = load_each(args.paths, words)
     inputs = [f for pack in packs for f in pack.files]
-    learners, as_class = _learner_files(args.impl) if args.impl else ([], False)
+    entry = _entry(args.entry)
+    learners, as_class = _learner_files(args.impl, entry) if args.impl else ([], False)
     refuse_overwriting([args.junit_xml, args.gradescope_results], [*inputs, *learners])
     options = api.RunOptions(
         pattern=args.pattern,
         challenge=args.challenge,
-        limits=WorkerLimits(timeout_s=args.timeout, memory_mib=args.memory_mib),
+        limits=WorkerLimits(
+            timeout_s=args.timeout, memory_mib=args.memory_mib, wall_timeout_s=args.wall_timeout
+        ),
+        private=_judges_folders(args),
     )
+    if args.impl:
+        # the judge's own folders exist before any worker does, and are the judge's
+        _judges_outputs(args, as_class)
     if args.impl:
         if args.check:
             raise UsageError("use.check_with_impl")
         if as_class:
             return final_code(_class_run(args, words, packs, learners, options), problems)
-        subject: api.Subject = api.LearnerFile(learners[0])
+        subject: api.Subject = api.LearnerFile(learners[0], entry)
     else:
         if args.challenge is not None and args.check:
             raise UsageError("use.check_with_challenge")
@@ -133,18 +149,39 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
     return final_code(_single_run(args, words, packs, subject, options), problems)
 
 
-def _learner_files(values: list[str]) -> tuple[list[Path], bool]:
-    """Every learner file named (a directory: each *.py directly in it); and whether this is
-    a class (a directory, or more than one file). A ``*.py`` that is not a regular file (a
-    directory, a link to /dev/zero, a pipe) is kept: its run says why it cannot be loaded."""
+def _entry(value: str | None) -> str | None:
+    """``--entry``: a module's file name inside a submission folder (no folder of its own)."""
+    if value is None:
+        return None
+    if not value.endswith(".py") or "/" in value or "\\" in value or value.startswith("."):
+        raise UsageError("use.bad_entry", value=printable_line(value[:80]))
+    return value
+
+
+def _learner_files(values: list[str], entry: str | None) -> tuple[list[Path], bool]:
+    """Every learner's submission named, and whether this is a class (a folder of them, or
+    more than one). A submission is a ``*.py`` file, or a folder that holds its entry module
+    (``--entry``, by default my_impl.py): the learner's own modules, as Gradescope hands
+    them over. Any other folder is a class: each ``*.py`` directly in it is one learner, and
+    each folder in it another (a folder submission). A ``*.py`` that is not a regular file
+    (a directory, a link to /dev/zero, a pipe) is kept: its run says why it cannot be
+    loaded."""
     files: list[Path] = []
     as_class = len(values) > 1
+    wanted = entry or DEFAULT_ENTRY
     for value in values:
         path = Path(value)
-        if path.is_dir():
+        if path.is_dir() and path.suffix != ".py" and (path / wanted).is_file():
+            files.append(path)  # one learner's folder
+        elif path.is_dir():
             as_class = True
             try:
-                files += sorted(p for p in path.iterdir() if p.suffix == ".py")
+                files += sorted(
+                    p
+                    for p in path.iterdir()
+                    if p.suffix == ".py"
+                    or (p.is_dir() and not p.is_symlink() and not p.name.startswith((".", "_")))
+                )
             except OSError as exc:
                 raise UsageError(
                     "use.cannot_list", path=display_path(path), reason=os_reason(exc)
@@ -160,6 +197,31 @@ def _learner_files(values: list[str]) -> tuple[list[Path], bool]:
     return files, as_class
 
 
+def _judges_folders(args: argparse.Namespace) -> tuple[Path, ...]:
+    """Where the judge writes and where it runs: folders no learner's worker may see."""
+    found = [Path(args.out), Path.cwd()]
+    for output in (args.gradescope_results, args.junit_xml):
+        if output:
+            found.append(Path(output) if Path(output).is_dir() else Path(output).parent)
+    found += [Path(p) for p in args.paths]
+    return tuple(p.absolute() for p in found)
+
+
+def _judges_outputs(args: argparse.Namespace, as_class: bool) -> None:
+    """The evidence folder (and a class's Gradescope folder) made now, by the judge, before
+    any learner's worker exists: a learner can neither make nor own them."""
+    folders = [Path(args.out)]
+    if as_class and args.gradescope_results:
+        folders.append(Path(args.gradescope_results))
+    for folder in folders:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(
+                "use.cannot_make", path=display_path(folder), reason=os_reason(exc)
+            ) from None
+
+
 def _single_run(
     args: argparse.Namespace,
     words: Catalog,
@@ -170,6 +232,7 @@ def _single_run(
     # asked once everything is known to be runnable: git answers while the claims run
     pending_commit = start_measured_commit([p.directory for p in packs])
     run = api.run_packs(packs, subject, options)
+    _sandbox_warnings([run], words)
     measured = pending_commit()
     commit = measured if isinstance(measured, Commit) else None
     if run.load_failure is not None:
@@ -235,7 +298,12 @@ def _class_run(
     variants = [_safe_variant(v) for v in learner_variants([p.stem for p in learners])]
     rows: list[tuple[str, api.Run]] = []
     results = api.run_class(
-        packs, learners, options, jobs=args.jobs, claim_paths=[Path(p) for p in args.paths]
+        packs,
+        learners,
+        options,
+        jobs=args.jobs,
+        claim_paths=[Path(p) for p in args.paths],
+        entry=_entry(args.entry),
     )
     results = _shown_as_judged(results, args, words, learners)
     measured = pending_commit()
@@ -243,22 +311,34 @@ def _class_run(
     gradescope_dir = Path(args.gradescope_results) if args.gradescope_results else None
     written: list[str] = []
     notes: list[str] = []
+    unrecorded = False
     for (path, run), variant in zip(results, variants, strict=True):
-        rows.append((printable_line(display_path(path)), run))
+        shown = printable_line(display_path(path))
+        rows.append((shown, run))
+        # one learner's evidence or results that cannot be written are that learner's
+        # problem: said in a note, and its other outputs and every other learner's are
+        # still written
+        steps: list[Any] = []
         if run.load_failure is None and commit is not None and run.complete:
-            docs = _evidence(run, commit, args)
-            name = variant + (
-                f".{challenge_variant(args.challenge)}" if args.challenge is not None else ""
+            steps.append(
+                lambda run=run, variant=variant: _class_evidence(run, variant, commit, args)
             )
-            paths = write_evidence(Path(args.out), docs, commit.root, variant=name)
-            written += [display_path(p) for p in paths]
         if gradescope_dir is not None:
-            _gradescope(gradescope_dir, run, words, packs, args, variant)
+            steps.append(lambda run=run, variant=variant: _gradescope(
+                gradescope_dir, run, words, packs, args, variant))  # fmt: skip
+        for step in steps:
+            try:
+                written += step() or []
+            except Exception as exc:  # an EvidenceError, an OSError, a defect a learner found
+                unrecorded = True
+                notes.append(words("run.learner_unrecorded", file=shown, reason=_reason(exc)))
     if commit is None:
         notes.append(words("run.not_written.git"))
     elif any(not r.complete for _, r in rows if r.load_failure is None):
         notes.append(words("run.not_written.partial"))
-    code = EXIT_OK if all(r.exit_code() == EXIT_OK for _, r in rows) else EXIT_FOUND_WANTING
+    _sandbox_warnings([r for _, r in rows], words)
+    ok = all(r.exit_code() == EXIT_OK for _, r in rows) and not unrecorded
+    code = EXIT_OK if ok else EXIT_FOUND_WANTING
     if args.format == "json":
         json_out.emit(json_out.class_payload(rows, words, written, code, notes))
     else:  # the rows were printed as each learner was judged (-v: after every detail)
@@ -298,6 +378,36 @@ def _shown_as_judged(
                 shown.out(row)
             shown.advance(row.strip())
             yield path, run
+
+
+def _class_evidence(
+    run: api.Run, variant: str, commit: Commit, args: argparse.Namespace
+) -> list[str]:
+    docs = _evidence(run, commit, args)
+    name = variant + (f".{challenge_variant(args.challenge)}" if args.challenge is not None else "")
+    paths = write_evidence(Path(args.out), docs, commit.root, variant=name)
+    return [display_path(p) for p in paths]
+
+
+def _reason(exc: Exception) -> str:
+    message = getattr(exc, "message", None)  # an EvidenceError's own message, as data
+    if message is not None and not isinstance(message, str):
+        return printable_line(f"{type(exc).__name__}: {getattr(message, 'code', message)}")
+    lines = str(exc).strip().splitlines()
+    return printable_line(f"{type(exc).__name__}: {lines[-1] if lines else ''}")[:300]
+
+
+def _sandbox_warnings(runs: list[api.Run], words: Catalog) -> None:
+    """Every guarantee a learner's worker could not give on this machine, once, on stderr
+    (the results say it per learner)."""
+    import sys
+
+    seen: dict[str, None] = {}
+    for run in runs:
+        for what in (run.sandbox or {}).get("missing", []):
+            seen.setdefault(str(what), None)
+    for what in seen:
+        print(printable_line(words("run.sandbox_missing", what=what)), file=sys.stderr)
 
 
 def _gradescope(
@@ -374,9 +484,9 @@ def _drift(out_dir: Path, docs: list[tuple[ClaimPack, dict[str, Any]]]) -> list[
 def _variant(run: api.Run, args: argparse.Namespace, learner: str | None) -> str | None:
     parts = []
     if run.implementation.get("kind") == "learner":
-        parts.append(
-            _safe_variant(learner_variants([Path(str(run.implementation["name"])).stem])[0])
-        )
+        name = Path(str(run.implementation["name"]))  # a folder submission: its folder's name
+        stem = name.parent.name or name.stem
+        parts.append(_safe_variant(learner_variants([stem])[0]))
     if args.challenge is not None:
         parts.append(challenge_variant(args.challenge))
     return ".".join(parts) or None

@@ -45,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
     parser.add_argument("--challenge", metavar="NONCE", help=words("help.validate.challenge"))
     parser.add_argument("--jobs", default="1", metavar="N", help=words("help.validate.jobs"))
     parser.add_argument("--claims", default="claims/", metavar="DIR", help=words("help.claims"))
+    parser.add_argument(
+        "--course-evidence", action="store_true", help=words("help.validate.course_evidence")
+    )
 
 
 def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
@@ -72,7 +75,9 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
     reports = []
     documents = []
     with progress.Progress(len(files), how, words("progress.validating")) as shown:
-        for report in validate_files(files, Path(args.claims), repo, args.challenge, jobs):
+        for report in validate_files(
+            files, Path(args.claims), repo, args.challenge, jobs, args.course_evidence
+        ):
             reports.append(report)
             headline = report.headline(words) if args.format == "text" or how == "lines" else ""
             if args.format == "json":

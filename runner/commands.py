@@ -16,9 +16,9 @@ from runner import api
 from runner.errors import InvalidClaims
 from runner.exits import EXIT_MISUSE
 from runner.i18n import Catalog
-from runner.learner.text import printable
 from runner.load import ClaimPack
 from runner.problems import Problem
+from runner.text import printable
 
 
 def load_each(paths: list[str], words: Catalog) -> tuple[list[ClaimPack], list[Problem]]:

@@ -67,17 +67,13 @@ class Problem:
         characters (an escape sequence in a claim id, a file name or a submitted key) are
         shown, not acted on by a terminal."""
         line = ": ".join([*self.where(words), say(words, self.message)])
-        if self.path is not None:
-            from runner.submission.problems import printable as printable_data_line
+        from runner.text import printable_line
 
-            return printable_data_line(line)
-        from runner.learner.text import printable
-
-        return printable(line).replace("\n", "\u2424").replace("\t", " ")
+        return printable_line(line)
 
     def as_json(self, words: Catalog) -> dict[str, Any]:
         """The place, the message in ``words``, and the message as data."""
-        from runner.submission.problems import printable
+        from runner.text import printable_line
 
         if self.path is not None:
             place: dict[str, Any] = {"path": self.path}
@@ -85,7 +81,7 @@ class Problem:
             place = {"file": self.file, "line": self.line, "claim": self.claim, "field": self.field}
         return {
             **place,
-            "message": printable(say(words, self.message)),
+            "message": printable_line(say(words, self.message)),
             **message_data(self.message),
         }
 
@@ -105,7 +101,7 @@ def say(words: Catalog, message: Msg) -> str:
 def message_data(message: Msg) -> dict[str, Any]:
     """A message as plain JSON data (no NaN; strings valid UTF-8 for whoever reads it)."""
     from runner.numbers import show
-    from runner.submission.problems import printable
+    from runner.text import printable_line
 
     def plain(value: Any) -> Any:
         if isinstance(value, Msg):
@@ -115,7 +111,7 @@ def message_data(message: Msg) -> dict[str, Any]:
         if isinstance(value, list | tuple):
             return [plain(v) for v in value]
         if isinstance(value, str):
-            return printable(value)
+            return printable_line(value)  # valid UTF-8 for whoever reads the JSON
         return value
 
     return {"code": message.code, "params": {k: plain(v) for k, v in message.params.items()}}

@@ -9,6 +9,7 @@ worker that fails costs only the claim that was running.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import time
 import warnings
@@ -53,6 +54,10 @@ class Session(Protocol):
     def begin_claim(self) -> None: ...
 
     def end_claim(self) -> Any: ...
+
+    def judging(self) -> contextlib.AbstractContextManager[None]:
+        """The judge's own cap while a check computes on the learner's values."""
+        ...
 
 
 Diagnoser = Callable[[LoadedClaim, CallLog, Implementation], list[Diagnosis]]
@@ -139,7 +144,8 @@ def _run(
     try:
         # Broken implementations divide by zero on purpose; their NaNs are the finding,
         # so NumPy's warnings would only be noise on the terminal.
-        with np.errstate(all="ignore"), warnings.catch_warnings():
+        capped = session.judging() if session is not None else contextlib.nullcontext()
+        with capped, np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             measured = spec.call(view, claim.inputs, rng=rng, registry=registry)
     except MissingSubject as exc:

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 _WORKER: Validator | None = None
 
 
-def make_validator(claims: Path, repo: Path | None, challenge: str | None) -> Validator:
+def make_validator(
+    claims: Path, repo: Path | None, challenge: str | None, course_evidence: bool = False
+) -> Validator:
     """A validator for the claim packs under ``claims``. Their files must be valid (else
     InvalidClaims, exit 2); their packs are found and their checks resolved only when a
     challenge will run them: judging submitted numbers needs the expectations alone."""
@@ -30,16 +32,16 @@ def make_validator(claims: Path, repo: Path | None, challenge: str | None) -> Va
         from runner.validate import load_runnable
 
         packs = load_runnable([claims])
-    return Validator(packs, repo=repo, challenge=challenge)
+    return Validator(packs, repo=repo, challenge=challenge, course_evidence=course_evidence)
 
 
-def _init(claims: Path, repo: Path | None, challenge: str | None) -> None:
+def _init(claims: Path, repo: Path | None, challenge: str | None, course_evidence: bool) -> None:
     global _WORKER
     # Ctrl-C reaches the whole process group: the parent says so once and stops the workers;
     # a worker's own KeyboardInterrupt would be a traceback per worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if _WORKER is None:  # a forked worker has the parent's already
-        _WORKER = make_validator(claims, repo, challenge)
+        _WORKER = make_validator(claims, repo, challenge, course_evidence)
 
 
 def _one(file: SubmissionFile) -> Report:
@@ -54,6 +56,7 @@ def validate_files(
     repo: Path | None,
     challenge: str | None,
     jobs: int,
+    course_evidence: bool = False,
 ) -> Iterator[Report]:
     """A report per file, in order. Reports hold messages as data: workers choose no words.
 
@@ -61,7 +64,7 @@ def validate_files(
     (exit 2) from the parent before any worker starts.
     """
     global _WORKER
-    validator = make_validator(claims, repo, challenge)
+    validator = make_validator(claims, repo, challenge, course_evidence)
     jobs = max(1, min(jobs, len(files), usable_cpus()))
     done = 0
     try:
@@ -72,7 +75,9 @@ def validate_files(
             _WORKER = validator
             chunk = max(1, min(64, len(files) // (jobs * 4)))
             pool = ProcessPoolExecutor(
-                max_workers=jobs, initializer=_init, initargs=(claims, repo, challenge)
+                max_workers=jobs,
+                initializer=_init,
+                initargs=(claims, repo, challenge, course_evidence),
             )
             try:
                 with _sigint_ignored():  # the workers start inside: they never see Ctrl-C

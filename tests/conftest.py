@@ -46,6 +46,21 @@ def english_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LEARN_LLM_LANG", "en")
 
 
+CORRECT_BASE = ROOT / "tests" / "learners" / "correct" / "_base.py"
+
+
+def handed_in(path: Path, into: Path, helper: Path = CORRECT_BASE) -> Path:
+    """A learner's file that imports a helper module of its own (``from _base import *``)
+    handed in the way such a learner hands it in: a folder submission, ``into/<stem>/``,
+    holding the file as its entry (my_impl.py) and the helper beside it. A worker sees only
+    its own submission's files, so a file alone could not import the helper."""
+    folder = into / path.stem
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "my_impl.py").write_bytes(path.read_bytes())
+    (folder / helper.name).write_bytes(helper.read_bytes())
+    return folder
+
+
 def claim_ids() -> list[str]:
     """The ids of the real module's claims, in run order (the pack decides how many)."""
     from runner.load import load_packs

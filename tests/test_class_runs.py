@@ -34,6 +34,19 @@ RIGHT = (
     "    return b * t * v * _integer('bytes_per_value', bytes_per_value, 1)\n"
 )
 SIGNATURE = "def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):\n"
+# what a learner's code that would kill its judge does: walk up its ancestors to the first
+# that runs pytest (a judging process is forked from the test's own), and SIGKILL it
+KILL_THE_JUDGE = (
+    "    import os, signal\n\n"
+    "    pid = os.getppid()\n"
+    "    while pid > 1:\n"
+    "        with open(f'/proc/{pid}/cmdline', 'rb') as fh:\n"
+    "            if b'pytest' in fh.read():\n"
+    "                os.kill(pid, signal.SIGKILL)\n"
+    "                break\n"
+    "        with open(f'/proc/{pid}/status') as fh:\n"
+    "            pid = next(int(l.split()[1]) for l in fh if l.startswith('PPid:'))\n"
+)
 LOGITS = "tokenizer.logits-memory"  # the chapter's claim on it; others call it too
 TOUCHED = claims_calling("logits_memory_bytes")
 # the claims a wrong byte count fails (a ratio of two counts cannot see a constant factor)
@@ -283,32 +296,53 @@ def test_jobs_beyond_the_files_or_cpus_are_capped(klass):
     assert [r.exit_code() for _, r in rows] == [0, 1]
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_a_learner_that_kills_its_judge_costs_only_its_own_row(klass, reference_text, jobs):
-    """As an ordinary user, a learner's code can kill the process judging it. Here the
-    worker keeps root (``drop_root=False``) to be able to, wherever the test runs: the
-    judging process dies, the others' rows are judged again, the killer's row says so."""
+def test_a_learner_cannot_reach_its_judge_to_kill_it(klass, reference_text):
+    """A learner's code that looks for its judge (its parent's parent) finds none: the
+    worker's process namespace holds only itself, so the signal it sends reaches its own
+    processes at most. Its row is judged as any other; so are the others'."""
     killer = klass / "class" / "killer.py"
-    killer.write_text(
-        with_logits(
-            reference_text,
-            "    import os, signal\n\n"
-            "    server = os.getppid()\n"
-            "    with open(f'/proc/{server}/status') as fh:\n"
-            "        judge = next(int(l.split()[1]) for l in fh if l.startswith('PPid:'))\n"
-            "    os.kill(judge, signal.SIGKILL)\n" + RIGHT,
-        ),
-        encoding="utf-8",
-    )
+    killer.write_text(with_logits(reference_text, KILL_THE_JUDGE + RIGHT), encoding="utf-8")
     packs = api.load_claims([MODULE])
-    paths = [klass / "class" / n for n in ("alice.py", "killer.py", "bob.py", "reference.py")]
-    options = api.RunOptions(limits=WorkerLimits(timeout_s=float(TIMEOUT), drop_root=False))
+    paths = [klass / "class" / n for n in ("alice.py", "killer.py", "bob.py")]
+    options = api.RunOptions(limits=WorkerLimits(timeout_s=float(TIMEOUT)))
+
+    rows = dict(api.run_class(packs, paths, options, jobs=2))
+
+    assert all(rows[p].load_failure is None for p in paths)
+    assert [rows[p].exit_code() for p in (paths[0], paths[2])] == [0, 1]
+
+
+def _judge_one_dying_on_the_looper(path: Path, entry: str | None, options: api.RunOptions):
+    """What a judging process does, except that it dies (SIGKILL) when given looper.py."""
+    import os
+    import signal
+
+    if path.name == "looper.py":
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _JUDGE_ONE(path, entry, options)
+
+
+_JUDGE_ONE = api._judge_one
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_judge_that_dies_costs_only_its_learners_row(klass, reference_text, jobs, monkeypatch):
+    """Whatever kills a judging process (a learner's code cannot reach it, the test above;
+    here the judge itself dies on one file): the learners it had not finished are judged
+    again, each alone, and the one it was judging gets a row saying so; the others' rows
+    are what they deserve."""
+    looper = klass / "class" / "looper.py"
+    looper.write_text(reference_text, encoding="utf-8")
+    monkeypatch.setattr(api, "_judge_one", _judge_one_dying_on_the_looper)
+    packs = api.load_claims([MODULE])
+    paths = [klass / "class" / n for n in ("alice.py", "looper.py", "bob.py", "reference.py")]
+    options = api.RunOptions(limits=WorkerLimits(timeout_s=float(TIMEOUT)))
 
     rows = dict(api.run_class(packs, paths, options, jobs=jobs))
 
-    assert rows[killer].load_failure is not None
-    assert rows[killer].load_failure.code == "load.judge_died"
-    assert [rows[p].exit_code() for p in paths if p != killer] == [0, 1, 0]
+    assert rows[looper].load_failure is not None
+    assert rows[looper].load_failure.code == "load.judge_died"
+    assert [rows[p].exit_code() for p in paths if p != looper] == [0, 1, 0]
     assert rows[paths[2]].counts() == {
         "passed": N_CLAIMS - len(BROKEN),
         "failed": len(BROKEN),

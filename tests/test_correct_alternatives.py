@@ -22,7 +22,7 @@ import pytest
 from runner import api
 from runner.i18n import catalog
 from runner.learner.scaffold import scaffold
-from tests.conftest import MODULE, ROOT
+from tests.conftest import MODULE, ROOT, handed_in
 
 CORRECT_DIR = ROOT / "tests" / "learners" / "correct"
 ALTERNATIVES = sorted(p.stem for p in CORRECT_DIR.glob("*.py") if not p.name.startswith("_"))
@@ -59,14 +59,17 @@ def test_the_base_is_written_without_the_reference():
     assert imported <= {"__future__", "math", "operator", "numpy", "heapq"}
 
 
-def run_one(stem: str) -> api.Run:
-    return api.run_packs([PACK], api.LearnerFile(CORRECT_DIR / f"{stem}.py"), api.RunOptions())
+def run_one(stem: str, into: Path) -> api.Run:
+    """An alternative handed in with its helper module, ``_base.py`` (tests/conftest.py)."""
+    submission = handed_in(CORRECT_DIR / f"{stem}.py", into)
+    return api.run_packs([PACK], api.LearnerFile(submission), api.RunOptions())
 
 
 @pytest.fixture(scope="module")
-def runs() -> dict[str, api.Run]:
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, api.Run]:
     """Every alternative's run, one after the other (see tests/test_mutants.py on threads)."""
-    return {stem: run_one(stem) for stem in ALTERNATIVES}
+    into = tmp_path_factory.mktemp("alternatives")
+    return {stem: run_one(stem, into) for stem in ALTERNATIVES}
 
 
 @pytest.mark.parametrize("stem", ALTERNATIVES)

@@ -117,7 +117,6 @@ def test_provenance_is_recorded_not_compared(doc):
     fresh["licenses"] = []
     fresh["duration_ms"] = 1.0
     fresh["producer"]["version"] = "99.0"
-    fresh["known_failures"] = ["a sentence"]
     for c in fresh["claims"]:
         c["duration_ms"] = 123.0
     assert drift(doc, fresh) == []
@@ -173,6 +172,25 @@ def test_what_a_claim_asserts_is_compared_exactly(doc, where, value):
         node = node[key]
     node[where[-1]] = value
     assert drift(doc, fresh) != []
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        (lambda d: d["claims"][0].update(points=7), "$.claims[0].points"),
+        (lambda d: d["claims"][0].update(visibility="hidden"), "$.claims[0].visibility"),
+        (lambda d: d["summary"].update(points=d["summary"]["points"] + 1), "$.summary.points"),
+        (lambda d: d["summary"].update(max_points=1e6), "$.summary.max_points"),
+        (lambda d: d["known_failures"].append("support.gpt2-vocab-1000-ctx: failed"),
+         "$.known_failures"),
+    ],
+)  # fmt: skip
+def test_points_visibility_and_known_failures_are_compared(doc, change, path):
+    """What a grade is made of: a claim's points and visibility, the summary's points, and
+    the list of claims that did not pass (an invented line is drift)."""
+    fresh = copy.deepcopy(doc)
+    change(fresh)
+    assert paths_of(doc, fresh) == [path]
 
 
 def test_the_fault_matrix_and_facts_are_compared(doc):

@@ -17,8 +17,9 @@ contract says float64 results computed in float64, or take the other reading of 
 the contract has since decided.
 
 Each runs in a learner's worker, through the core API, against the claims that call the
-function it breaks; the table says which claims must fail (or error) for it. Together they
-cover every chapter function a learner implements.
+function it breaks, handed in as a learner with a helper module hands it in (a folder holding
+it and ``_base.py``: see tests/conftest.py ``handed_in``); the table says which claims must
+fail (or error) for it. Together they cover every chapter function a learner implements.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import pytest
 from runner import api
 from runner.learner.scaffold import module_subjects
 from runner.load import ClaimPack
-from tests.conftest import MODULE, REGISTRY, ROOT
+from tests.conftest import MODULE, REGISTRY, ROOT, handed_in
 
 MUTANTS_DIR = ROOT / "tests" / "learners" / "mutants"
 BROKEN = ("failed", "error")
@@ -525,21 +526,22 @@ def claims_calling(function: str) -> ClaimPack:
     return dataclasses.replace(PACK, claims=chosen, complete=False)
 
 
-def run_mutant(stem: str) -> dict[str, str]:
+def run_mutant(stem: str, into: Path) -> dict[str, str]:
     path = MUTANTS_DIR / f"{stem}.py"
     pack = claims_calling(function_of(path))
     options = api.RunOptions(diagnose=False)
-    run = api.run_packs([pack], api.LearnerFile(path), options)
+    run = api.run_packs([pack], api.LearnerFile(handed_in(path, into)), options)
     assert run.load_failure is None, (stem, run.load_failure)
     return {r.id: r.status for r in run.results}
 
 
 @pytest.fixture(scope="module")
-def statuses() -> dict[str, dict[str, str]]:
+def statuses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
     """Every mutant's run, one after the other: learner runs started from several threads
     of one judging process have ended that process (status 0, no output) on a loaded
     machine, so this does not rely on them."""
-    return {stem: run_mutant(stem) for stem in MUTANTS}
+    into = tmp_path_factory.mktemp("mutants")
+    return {stem: run_mutant(stem, into) for stem in MUTANTS}
 
 
 def test_the_table_names_every_mutant_file():
@@ -571,8 +573,8 @@ def test_a_quadratic_averaging_model_fails_its_cost_claim_instead_of_erroring(st
 
 
 @pytest.mark.parametrize("stem", sorted(IN_PLACE))
-def test_writing_into_an_argument_is_caught_by_inputs_modified_alone(stem):
-    path = MUTANTS_DIR / f"{stem}.py"
+def test_writing_into_an_argument_is_caught_by_inputs_modified_alone(stem, tmp_path):
+    path = handed_in(MUTANTS_DIR / f"{stem}.py", tmp_path)
     pack = dataclasses.replace(
         PACK, claims=tuple(c for c in PACK.claims if c.claim.id == IN_PLACE[stem]), complete=False
     )

@@ -526,6 +526,24 @@ CASES = [
         ],
     ),
     Case(
+        "environment-tilde-user",
+        "sub.yaml",
+        edit(ENV, "environment: CPython 3.11.7 in ~alice/.venv"),
+        ["$.environment: 'CPython 3.11.7 in ~alice/.venv' contains a path; " + SANITIZE],
+    ),
+    Case(
+        "environment-full-width-slashes",
+        "sub.yaml",
+        edit(ENV, "environment: CPython 3.11.7 at ／home／alice"),
+        ["$.environment: 'CPython 3.11.7 at ／home／alice' contains a path; " + SANITIZE],
+    ),
+    Case(
+        "environment-percent-encoded",
+        "sub.yaml",
+        edit(ENV, "environment: CPython 3.11.7 at %2Fhome%2Falice"),
+        ["$.environment: 'CPython 3.11.7 at %2Fhome%2Falice' contains a path; " + SANITIZE],
+    ),
+    Case(
         "environment-ip-address",
         "sub.yaml",
         edit(ENV, "environment: CPython 3.11.7 at 10.0.0.12"),
@@ -1034,16 +1052,47 @@ def test_the_runners_own_evidence_is_valid(cli, tmp_path):
     manifest = json.loads((ROOT / "evidence" / "module-manifest-v1.json").read_text("utf-8"))
     evidence = ROOT / manifest["modules"][MODULE_ID]["evidence"]
 
-    result = validate(cli, str(evidence), "--repo", str(clone))
+    result = validate(cli, str(evidence), "--repo", str(clone), "--course-evidence")
 
     assert result.code == 0, result.out + result.err
     assert result.out.endswith(": valid\n")
     assert result.err == ""
 
 
+@pytest.mark.parametrize("kind", ["reference", "fault"])
+def test_the_courses_own_evidence_is_not_a_learners_submission(cli, work, kind):
+    """A copy of the course's reference evidence (or of a fault's) handed in as a learner's
+    own is refused, with or without --repo and --challenge; a grader checking the course's
+    evidence says so with --course-evidence."""
+    manifest = json.loads((ROOT / "evidence" / "module-manifest-v1.json").read_text("utf-8"))
+    evidence = json.loads((ROOT / manifest["modules"][MODULE_ID]["evidence"]).read_text("utf-8"))
+    evidence["implementation"]["kind"] = kind
+    (work / "ev.json").write_text(json.dumps(evidence), encoding="utf-8")
+
+    refused = validate(cli, "ev.json")
+    accepted = validate(cli, "ev.json", "--course-evidence")
+
+    problem = (
+        f"  $.implementation.kind: evidence of the course's own {kind} run, not a learner's "
+        "work (a grader checking the course's evidence says so with --course-evidence)"
+    )
+    assert refused.code == 1 and problem in refused.out.splitlines()
+    assert problem not in accepted.out.splitlines()
+
+
+def test_a_version_specifier_is_not_a_home_directory(cli, work):
+    path = work / "sub.yaml"
+    path.write_text(edit(ENV, "environment: CPython 3.11.7, NumPy ~=2.4, Linux"), encoding="utf-8")
+
+    result = validate(cli, "sub.yaml", "--repo", "repo")
+
+    assert (result.code, result.out) == (0, "sub.yaml: valid\n")
+
+
 def test_a_claim_the_runner_did_not_pass_is_a_problem(cli, work):
     manifest = json.loads((ROOT / "evidence" / "module-manifest-v1.json").read_text("utf-8"))
     evidence = json.loads((ROOT / manifest["modules"][MODULE_ID]["evidence"]).read_text("utf-8"))
+    evidence["implementation"] = {"kind": "learner", "name": "my_impl.py", "sha256": "0" * 64}
     evidence["claims"][2]["status"] = "failed"
     evidence["claims"][3]["status"] = "error"
     evidence["claims"][3]["reason"] = {

@@ -57,12 +57,24 @@ def _within(values: NDArray[np.int64], table: NDArray[np.int64]) -> NDArray[np.b
     return np.asarray(ordered[at] == values)
 
 
-def _pieces(merges: NDArray[np.int64]) -> list[bytes]:
-    """The bytes each token id stands for: 256 single bytes, then one entry per merge."""
+def _pieces(merges: NDArray[np.int64], longest: int) -> list[bytes]:
+    """The bytes each token id stands for: 256 single bytes, then one entry per merge.
+
+    The judge builds these from the learner's merges, so their cost is bounded here: a merge
+    whose piece is longer than ``longest`` (the corpus: a merge learned on it never makes
+    more) is the learner's error, before its bytes exist. Merges that each join the previous
+    piece to itself would otherwise double the judge's memory with every merge (2 GB at 30).
+    With pieces at most ``longest`` bytes, all of them take at most merges × ``longest``."""
     pieces = [bytes([i]) for i in range(BYTES)]
     for rank, (a, b) in enumerate(merges.tolist()):
         if not (0 <= a < BYTES + rank and 0 <= b < BYTES + rank):
             raise ValueError(f"merge {rank} names a token that does not exist yet: {(a, b)}")
+        size = len(pieces[a]) + len(pieces[b])
+        if size > longest:
+            raise ValueError(
+                f"merge {rank} makes a piece of {size:,} bytes, longer than the text it was "
+                f"learned on ({longest:,} bytes)"
+            )
         pieces.append(pieces[a] + pieces[b])
     return pieces
 
@@ -161,7 +173,8 @@ def bpe_bill(
     raw = read_corpus(corpus)
     data = np.frombuffer(raw, dtype=np.uint8)  # (N,)
     merges = _merges(impl["bpe_train"](data, max(vocab_sizes)))
-    pieces = _pieces(merges)
+    # only the merges some V uses are built (a longer list is measured, not decoded)
+    pieces = _pieces(merges[: max(vocab_sizes) - BYTES], len(raw))
     starts, frequency, distinct = _cjk_spans(raw)
     once, frequent = frequency == 1, frequency >= often
     tokens: list[int] = []

@@ -5,18 +5,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+WALL_FACTOR = 10
+WALL_MIN_S = 30.0
+
 
 @dataclass(frozen=True)
 class WorkerLimits:
     """What a learner's code may spend. Exceeding any of them is that claim's error."""
 
-    timeout_s: float = 10.0  # per claim, and once for importing the file
+    # CPU seconds the learner's processes may use per claim, and once for importing the
+    # file: what a busy machine does not change (it only makes them take longer)
+    timeout_s: float = 10.0
+    # a backstop against calls that sleep or block, which use no CPU: wall-clock seconds
+    # the judge waits per claim (default: WALL_FACTOR times timeout_s, at least WALL_MIN_S,
+    # so a claim that fits its CPU budget on an idle machine still fits it with every core
+    # shared by WALL_FACTOR busy processes)
+    wall_timeout_s: float | None = None
     memory_mib: int = 2048  # address space of the worker
+    tmp_mib: int = 64  # its /tmp and its /dev/shm, each (in its own namespaces)
     result_mib: int = 16  # one answer of one call
     output_chars: int = 2000  # what is kept of what a claim's calls printed
     file_mib: int = 16  # any file the learner's code writes
     result_values: int = 2**21  # numbers in one answer (lists cost the judge far more than arrays)
     drop_root: bool = True  # a root judge's worker runs as a user id of its own
+    # namespaces of its own (a private root, processes, network); without them, Landlock
+    # where the kernel has it (False: to judge that fallback on a machine that has both)
+    namespaces: bool = True
+    # the judge's own cap while a check computes on what the learner's functions returned
+    check_memory_mib: int = 2048  # growth of the judge's address space during one check
+    check_cpu_s: float = 120.0  # the judge's CPU time during one check
+
+    @property
+    def wall_s(self) -> float:
+        if self.wall_timeout_s is not None:
+            return self.wall_timeout_s
+        return max(WALL_MIN_S, WALL_FACTOR * self.timeout_s)
 
     def rlimits(self) -> dict[str, int]:
         return {

@@ -4,9 +4,12 @@ from (multiprocessing's forkserver, see :class:`runner.learner.session._Server`)
 It brings NumPy and the worker's code into the server, so a worker costs a fork, and makes
 the server (and so every worker forked from it) not dumpable: other processes of the same
 user, other learners' workers included, cannot read its memory, its file descriptors or its
-environment, or trace it. Importing this module anywhere else hardens that process too.
+environment, or trace it. It also dies with the judge that started it, however the judge
+ends (SIGKILL included), and its workers with it (each has a death signal of its own).
+Importing this module anywhere else hardens that process too.
 """
 
 from runner.learner import worker
 
 worker.not_dumpable()
+worker.die_with_parent()

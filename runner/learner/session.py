@@ -1,42 +1,40 @@
 """The judge's side of the worker boundary: a learner's functions as proxies.
 
-A :class:`LearnerSession` reads one learner's file (a regular file, at most
-:data:`MAX_IMPL_BYTES`), starts a worker for it (forked from a server that has NumPy
-imported, see :mod:`runner.learner.worker`), and hands the checks an
-:class:`~checks.registry.Implementation` whose functions are :class:`RemoteFunction` proxies:
-calling one sends the arguments as plain data, waits for the answer within the claim's time
-budget, and decodes it with limits. Whatever the learner's code does (hang, exit, print,
-exhaust memory, patch modules, return a lying object) happens in the worker; here it can
-only become a value, a :class:`~checks.outcome.ForeignError`, or a
-:class:`~checks.outcome.BoundaryError` for the claim at hand. A worker that failed is killed
-with everything it started and a fresh one is started for the next claim.
+A :class:`LearnerSession` reads one learner's submission once (a file, or a folder of the
+learner's own modules: :mod:`runner.learner.staging`), starts a worker for it (forked from a
+server that has NumPy imported, see :mod:`runner.learner.worker`) with a private copy of it,
+and hands the checks an :class:`~runner.pack.Implementation` whose functions are
+:class:`RemoteFunction` proxies: calling one sends the arguments as plain data, waits for the
+answer within the claim's budget, and decodes it with limits. Whatever the learner's code does
+(hang, exit, print, exhaust memory, patch modules, return a lying object) happens in the
+worker; here it can only become a value, a :class:`~runner.pack.outcome.ForeignError`, or a
+:class:`~runner.pack.outcome.BoundaryError` for the claim at hand. A worker that failed is
+killed with everything it started and a fresh one is started for the next claim.
 
-What holds, and what does not (Linux; measured in tests/test_boundary.py):
+What holds (Linux; tried in tests/test_boundary.py and, as the attacker, tests/test_sandbox.py):
 
-* The judge never imports the learner's file; the worker's answers are decoded as JSON and
-  raw bytes of real numeric arrays, so no object of the learner's reaches the judge.
-* Time: each claim may spend ``timeout_s`` waiting for the learner's code (the judge's own
-  work in the check is not counted); importing the file has its own ``timeout_s``, once.
-* Limits the learner's code cannot lift (soft and hard alike): address space
-  (``memory_mib``), the size of any file it writes, no core dumps, and 64 processes beyond
-  what its user runs (a fork bomb stops there).
-* After each learner and after any failure, the worker is killed with everything it
-  started: its process group, every descendant (the worker is a child subreaper, so a child
-  that left the group and lost its parent is still found), and, as root, every process of
-  the worker's own user id.
+* The judge never imports the learner's code; the worker's answers are decoded as JSON and raw
+  bytes of real numeric arrays, so no object of the learner's reaches the judge, and every
+  string in them (dict keys included) is made printable here, once (:mod:`runner.text`).
+* Nothing of the grader's is reachable from a worker (:mod:`runner.learner.sandbox`): its own
+  namespaces and a private root holding its submission's copy, the standard library and NumPy;
+  no claim file, other learner's file, evidence or results folder, network or other process;
+  no inherited descriptor, environment or current directory; isolated imports. As root it
+  also takes a user id of its own. Where a machine refuses namespaces, Landlock keeps the same
+  folders; what could not be guaranteed is reported (``missing``), never silently dropped.
+* Budgets: each claim may use ``timeout_s`` of the worker's CPU time (all its processes; the
+  judge's own work in the check is not counted, and has its own cap, :mod:`.cost`), with a
+  wall-clock backstop (``wall_s``) for calls that sleep or block; importing the file has its
+  own budget, once. Address space, file size, no core dumps, and 64 processes beyond what its
+  user runs (a fork bomb stops there).
+* After each learner and after any failure, the worker is killed with everything it started:
+  its process namespace ends with its process 1; its process group, every descendant and, as
+  root, every process of its user id are killed too. The judge, the fork server and the
+  worker each carry a death signal: whatever kills the judge kills them.
 * The judge and the fork server are not dumpable: processes of the same user cannot read
   their memory, file descriptors or environment, or trace them. The fork server starts with
-  its standard streams on /dev/null and a bare environment, so nothing reaches the judge's
-  output except through the protocol, and a learner's output never contains the grader's
-  environment.
-* As root (e.g. a Gradescope container), the worker drops to a user id of its own: it can
-  neither signal the judge nor other learners' workers, nor write anything that is not
-  public. As an ordinary user it keeps that user's rights: it could kill the judge or any
-  process of the user (the run then ends without a verdict, never with a false one) and
-  write the user's files. Graders who need more run the class as root in a container, or
-  under a dedicated user.
-* Whatever a learner's code prints, raises or names its file reaches messages as visible
-  text: control characters (terminal escapes, carriage returns) are shown, not obeyed.
+  its standard streams on /dev/null, a bare environment and no current directory on its
+  import path, so nothing reaches the judge's output except through the protocol.
 
 What the boundary does not decide (the learner's code runs with real rights, only fewer):
 
@@ -44,38 +42,33 @@ What the boundary does not decide (the learner's code runs with real rights, onl
   that patches tracemalloc, or writes frames of its own onto the reply pipe, decides what
   its own calls report, as it decides what they return. It can change no other learner's
   verdict, nor anything the judge computes itself.
-* Files: the worker may write what its user may (as its own user: world-writable places such
-  as /tmp; each file at most ``file_mib``), and read what its user may read. In a class run
-  from one directory, a learner's code can read classmates' files there (the directory is
-  on its import path, for a learner's helper modules); graders who mind give each
-  submission a directory of its own, or judge each in its own container.
+* Without namespaces and without Landlock (reported as missing), a worker reads what its
+  user may read; as an ordinary user it could also signal that user's processes.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import inspect
 import multiprocessing
 import os
 import selectors
 import shutil
 import signal
-import stat
 import sys
 import tempfile
 import time
 import types
 import weakref
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 from runner.learner import codec
 from runner.learner.limits import WorkerLimits
-from runner.learner.text import printable, printable_data, printable_line
+from runner.learner.staging import LoadFailure, Submitted, copy_into, read_submission
 from runner.learner.worker import (
     FRAME,
     not_dumpable,
@@ -84,6 +77,7 @@ from runner.learner.worker import (
 )
 from runner.pack.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from runner.pack.registry import Implementation, argument_names
+from runner.text import printable, printable_data, printable_line
 
 MAX_IMPL_BYTES = 1_000_000
 # The worker's own threads would multiply by every worker of a class run, and forking a
@@ -105,6 +99,8 @@ DRAIN_BYTES = 1 << 22  # output read in one go before the deadline is looked at 
 # first use, included); only then does the learner's time start.
 START_S = 60.0
 WORKDIR_PREFIX = "learn-llm-worker-"  # then the judge's process id: whose it is
+CPU_POLL_S = 0.05  # how often the worker's CPU time is read while the judge waits
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 class _Server:
@@ -200,16 +196,22 @@ def _bare_process(streams: bool = True) -> Iterator[None]:
     """While a process is started from here: a bare environment (with one BLAS thread), and
     with ``streams`` standard streams on /dev/null, so that the fork server and the
     resource tracker (which last for the whole run) hold neither the judge's output nor its
-    environment. The judge's import path is the server's PYTHONPATH: Python 3.11's fork
-    server ignores the path it is sent, and must find ``runner.learner.server`` to preload
-    (and harden itself) wherever the runner comes from (an install, a checkout, PYTHONPATH)."""
+    environment. Their imports are isolated: no current directory (``PYTHONSAFEPATH``, as
+    ``-P``), no user site, and for the import path only where the engine and NumPy are
+    (Python 3.11's fork server ignores the path it is sent, and must find
+    ``runner.learner.server`` wherever the runner comes from: an install, a checkout)."""
     saved_env = dict(os.environ)
     saved_fds: list[tuple[int, int]] = []
     try:
         kept = {k: v for k, v in saved_env.items() if k in SERVER_ENVIRONMENT}
-        path = [p for p in sys.path if p and os.path.isdir(p)]
         os.environ.clear()
-        os.environ.update(kept, PYTHONPATH=os.pathsep.join(path), **SINGLE_THREADED)
+        os.environ.update(
+            kept,
+            PYTHONPATH=os.pathsep.join(_server_path()),
+            PYTHONSAFEPATH="1",
+            PYTHONNOUSERSITE="1",
+            **SINGLE_THREADED,
+        )
         if streams:
             devnull = os.open(os.devnull, os.O_RDWR)
             try:
@@ -228,20 +230,24 @@ def _bare_process(streams: bool = True) -> Iterator[None]:
         os.environ.update(saved_env)
 
 
+def _server_path() -> list[str]:
+    """The folders the fork server imports the engine and NumPy from (nothing else of the
+    judge's import path: not its current directory, not a class folder)."""
+    import numpy
+
+    import runner
+
+    found = [os.path.dirname(os.path.abspath(d)) for d in runner.__path__]
+    found.append(os.path.dirname(os.path.dirname(os.path.abspath(numpy.__file__))))
+    return list(dict.fromkeys(found))
+
+
 @dataclass
 class ClaimCapture:
     """What one claim's calls left behind: the learner's printed output, trimmed."""
 
     output: str = ""
     dropped: int = 0  # characters beyond the kept part
-
-
-@dataclass
-class LoadFailure:
-    """Why the learner's file could not be used at all (the run exits 2)."""
-
-    code: str
-    params: dict[str, Any] = field(default_factory=dict)
 
 
 class LearnerSession:
@@ -257,31 +263,45 @@ class LearnerSession:
         subjects: list[str],
         limits: WorkerLimits,
         hidden: tuple[list[str], list[str]] = ([], []),
+        private: tuple[str, ...] = (),
+        entry: str | None = None,
     ) -> None:
         LearnerSession.live.add(self)
         self.path = path
         # the course's code: packages the learner's file may not import, and directories no
         # function of the learner's may come from (the engine's and every pack's)
         self.hidden_packages, self.hidden_directories = hidden
-        self.name = printable_line(path.name)  # as messages show it (a file name is the learner's)
+        # the judge's folders (claims, packs, outputs, where it runs): never in a worker's view
+        self.private = tuple(dict.fromkeys([*private, *self.hidden_directories]))
         self.subjects = subjects
         self.limits = limits
         self.signatures: dict[str, inspect.Signature] = {}
         self.load_output = ""
         self.isolation = ""  # what the worker achieved (worker.confine): own-user, nobody, ...
+        self.missing: list[str] = []  # the guarantees it could not give, and why
         self.server_dumpable: Any = None  # 0 when the fork server hardened itself (Linux)
         self.capture = ClaimCapture()
-        self._budget = limits.timeout_s  # what the current claim may still wait
-        self._deadline = 0.0
+        self._budget = limits.timeout_s  # CPU seconds the current claim may still use
+        self._wall_budget = limits.wall_s  # and wall-clock seconds it may still wait
+        self._deadline = 0.0  # the wall-clock backstop of the exchange under way
+        self._cpu_limit = 0.0  # CPU seconds the exchange under way may use (inf: starting)
+        self._cpu_seen = 0.0  # the current worker's CPU time, as last read
+        self._cpu_base = 0.0  # ... when the exchange under way began
+        self._cpu_spent = 0.0  # what the exchange under way has used, across worker restarts
         self._process: Any = None
         self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
         self._selector: selectors.BaseSelector | None = None  # reply and output, while alive
         self._buffer = bytearray()
         self._decoder = _utf8()
-        self.source, self._failure = _read_source(path)
+        read = read_submission(path, entry)
+        self._failure: LoadFailure | None = read if isinstance(read, LoadFailure) else None
+        self.submitted: Submitted | None = read if isinstance(read, Submitted) else None
+        # as messages show it (a file name is the learner's)
+        self.name = self.submitted.name if self.submitted else printable_line(path.name)
+        self.source = self.submitted.source if self.submitted else b""
         self.size = len(self.source)
-        self.sha256 = hashlib.sha256(self.source).hexdigest() if self._failure is None else ""
+        self.sha256 = self.submitted.sha256 if self.submitted else ""
 
     # -- life ---------------------------------------------------------------------------
     def open(self) -> LoadFailure | None:
@@ -312,17 +332,25 @@ class LearnerSession:
     def _start(self, name: str) -> dict[str, Any]:
         """A fresh worker with the file imported: its reply (``loaded`` or ``raised``)."""
         self.kill()
+        assert self.submitted is not None
         self._workdir = tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
+        os.mkdir(os.path.join(self._workdir, "submission"), 0o700)
+        os.mkdir(os.path.join(self._workdir, "root"), 0o700)
+        copy_into(self.submitted, os.path.join(self._workdir, "submission"))
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         output_r, output_w = os.pipe()
         setup = {
             "rlimits": self.limits.rlimits(),
             "workdir": self._workdir,
+            "entry": self.submitted.entry,
+            "private": list(self.private),
+            "tmp_mib": self.limits.tmp_mib,
             "environment": sorted(SINGLE_THREADED),
             "hidden_packages": list(self.hidden_packages),
             "hidden_directories": list(self.hidden_directories),
             "drop_root": self.limits.drop_root,
+            "namespaces": self.limits.namespaces,
             "result_bytes": self.limits.result_mib * 2**20,
             "result_values": self.limits.result_values,
         }
@@ -330,7 +358,6 @@ class LearnerSession:
             Connection(request_r),
             Connection(reply_w),
             Connection(output_w),
-            os.fspath(self.path.absolute()),
             self.source,
             list(self.subjects),
             setup,
@@ -355,19 +382,17 @@ class LearnerSession:
         self._buffer.clear()
         # the worker's first word, before any of the learner's code has run: trustworthy
         self._deadline = time.monotonic() + START_S
+        self._cpu_limit = float("inf")
         first = self._receive(name)
         if first.get("status") != "confined":
             self.kill()
             what = shown(first.get("what") or "", 300)
             raise BoundaryError("boundary.unconfined", {"function": name, "what": what})
         self.isolation = str(first.get("isolation") or "")
+        missing = first.get("missing")
+        self.missing = [shown(m, 300) for m in missing[:16]] if isinstance(missing, list) else []
         self.server_dumpable = first.get("server_dumpable")
-        started = time.monotonic()
-        self._deadline = started + max(0.0, self._budget)  # importing: the learner's time
-        try:
-            reply = self._receive(name)
-        finally:
-            self._budget -= time.monotonic() - started
+        reply = self._spending(name, lambda: self._receive(name))  # importing: the learner's
         status = reply.get("status")
         if status == "loaded":
             self.signatures = _signatures(reply.get("signatures"), self.subjects)
@@ -383,6 +408,7 @@ class LearnerSession:
     def kill(self) -> None:
         """Kill the worker and everything it started (see :func:`_kill_tree`)."""
         process, self._process = self._process, None
+        self._cpu_seen = self._cpu_base = 0.0  # the next worker's time starts at its zero
         if process is not None and process.pid is not None:
             own = sandbox_uid(process.pid) if self.isolation == "own-user" else None
             _kill_tree(process.pid, own)
@@ -419,6 +445,7 @@ class LearnerSession:
     def begin_claim(self) -> None:
         self.last_returned: str | None = None
         self._budget = self.limits.timeout_s
+        self._wall_budget = self.limits.wall_s
         self.capture = ClaimCapture()
         self._decoder = _utf8()
 
@@ -426,6 +453,12 @@ class LearnerSession:
         self._keep(self._decoder.decode(b"", final=True))
         capture, self.capture = self.capture, ClaimCapture()
         return capture
+
+    def judging(self) -> contextlib.AbstractContextManager[None]:
+        """The judge's own cap while a check computes on this learner's values."""
+        from runner.learner.cost import check_cost
+
+        return check_cost(self.limits.check_memory_mib, self.limits.check_cpu_s, self)
 
     def implementation(self) -> Implementation:
         functions = {
@@ -520,19 +553,53 @@ class LearnerSession:
             if reply.get("status") != "loaded":
                 self.kill()
                 raise BoundaryError("boundary.reload", {"function": name})
+
+        def exchange() -> dict[str, Any]:
+            self._write(request, name)
+            return self._receive(name)
+
+        return self._spending(name, exchange)
+
+    def _spending(self, name: str, exchange: Any) -> dict[str, Any]:
+        """Run one exchange with the worker on the claim's budgets: the CPU time the
+        worker's processes use (what a busy machine does not change) and, as a backstop
+        against a call that sleeps or blocks, the wall-clock time the judge waits."""
         if self._budget <= 0:
             self.kill()
             raise BoundaryError("boundary.timeout", self._timeout_params(name))
+        if self._wall_budget <= 0:
+            self.kill()
+            raise BoundaryError("boundary.stalled", self._stalled_params(name))
         started = time.monotonic()
-        self._deadline = started + self._budget
+        self._cpu_spent = 0.0
+        self._cpu_base = self._worker_cpu()
+        self._cpu_limit = self._budget
+        self._deadline = started + self._wall_budget
         try:
-            self._write(request, name)
-            return self._receive(name)
+            reply: dict[str, Any] = exchange()
+            return reply
         finally:
-            self._budget -= time.monotonic() - started
+            self._worker_cpu()
+            self._wall_budget -= time.monotonic() - started
+            self._budget -= self._cpu_spent
+
+    def _worker_cpu(self) -> float:
+        """CPU seconds the worker and every process it started have used (Linux: /proc;
+        elsewhere 0, and the wall-clock backstop is the only limit)."""
+        process = self._process
+        if process is None or process.pid is None:
+            return self._cpu_seen
+        used = _tree_cpu(process.pid)
+        # a process that ended unwaited takes its time with it: never count backwards
+        self._cpu_seen = max(self._cpu_seen, used)
+        self._cpu_spent = max(self._cpu_spent, self._cpu_seen - self._cpu_base)
+        return self._cpu_seen
 
     def _timeout_params(self, name: str) -> dict[str, Any]:
         return {"function": name, "seconds": self.limits.timeout_s}
+
+    def _stalled_params(self, name: str) -> dict[str, Any]:
+        return {"function": name, "seconds": self.limits.wall_s}
 
     def _write(self, data: bytes, name: str) -> None:
         """Send one framed request; a full pipe is waited on (reading what the learner's
@@ -556,11 +623,20 @@ class LearnerSession:
                         self._drain_output(name)
 
     def _remaining(self, name: str) -> float:
+        """How long to wait before looking again: until the wall-clock backstop, and at most
+        CPU_POLL_S, so the CPU budget is looked at while the worker computes."""
         remaining = self._deadline - time.monotonic()
-        if remaining <= 0:
+        self._worker_cpu()
+        if self._cpu_spent >= self._cpu_limit:
             self.kill()
             raise BoundaryError("boundary.timeout", self._timeout_params(name))
-        return remaining
+        if remaining <= 0:
+            self.kill()
+            code = "boundary.stalled" if self._cpu_limit != float("inf") else "boundary.timeout"
+            params = self._stalled_params(name) if code == "boundary.stalled" else {
+                "function": name, "seconds": START_S}  # fmt: skip
+            raise BoundaryError(code, params)
+        return min(remaining, CPU_POLL_S)
 
     def _receive(self, name: str) -> dict[str, Any]:
         """The next framed reply, decoded; BoundaryError for anything else."""
@@ -601,9 +677,10 @@ class LearnerSession:
         if not isinstance(reply, dict):
             self.kill()
             raise BoundaryError("boundary.garbled", {"function": name})
-        # every text the worker sent (messages, type names, signatures) safe to show and to
-        # write as UTF-8; the returned value holds no text (the codec refuses it there)
-        return {k: v if k == "value" else printable_data(v) for k, v in reply.items()}
+        # every text the worker sent (messages, type names, signatures, and the keys of a
+        # returned dict: the one text a value may hold) safe to show and to write as UTF-8
+        sanitized: dict[str, Any] = printable_data(reply)
+        return sanitized
 
     def _died(self, name: str) -> None:
         """The reply pipe was closed: the worker exited, was killed, or closed it."""
@@ -680,41 +757,27 @@ class RemoteFunction:
         return f"<learner function {self.__name__}>"
 
 
-def _read_source(path: Path) -> tuple[bytes, LoadFailure | None]:
-    """The file's bytes, read once (the worker runs these, the evidence hashes these), or
-    why it cannot be: not a regular file (a directory, /dev/zero, a pipe), too large,
-    unreadable. Opening never blocks, reading never goes past the limit."""
-    shown = printable(path.name)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        return b"", LoadFailure(
-            "load.unreadable", {"file": shown, "reason": exc.strerror or type(exc).__name__}
-        )
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            return b"", LoadFailure("load.not_a_file", {"file": shown})
-        if info.st_size > MAX_IMPL_BYTES:
-            return b"", LoadFailure(
-                "load.too_large", {"bytes": info.st_size, "limit": MAX_IMPL_BYTES}
-            )
-        chunks, size = [], 0
-        while size <= MAX_IMPL_BYTES:
-            chunk = os.read(fd, MAX_IMPL_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        return b"", LoadFailure(
-            "load.unreadable", {"file": shown, "reason": exc.strerror or type(exc).__name__}
-        )
-    finally:
-        os.close(fd)
-    if size > MAX_IMPL_BYTES:  # it grew while being read
-        return b"", LoadFailure("load.too_large", {"bytes": size, "limit": MAX_IMPL_BYTES})
-    return b"".join(chunks), None
+def _tree_cpu(root: int) -> float:
+    """CPU seconds (user and system) of ``root`` and its descendants, with what they reaped
+    from children that ended, read from /proc (``task/*/children`` links each process to
+    the ones it started)."""
+    total = 0
+    stack, seen = [root], set[int]()
+    while stack and len(seen) < 4096:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            total += sum(int(fields[i]) for i in (11, 12, 13, 14))  # utime stime cutime cstime
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children", "rb") as fh:
+                    stack += [int(c) for c in fh.read().split()]
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile, or no /proc
+    return total / CLOCK_TICKS
 
 
 def _kill_tree(pid: int, uid: int | None) -> None:
@@ -785,12 +848,10 @@ def _descendants(root: int, table: dict[int, tuple[int, int | None]]) -> set[int
     return found
 
 
-# C0 controls but newline and tab, DEL, and C1 controls: a terminal would act on them (clear
-# the screen, move the cursor over the runner's own lines); shown as their Control Pictures.
 def shown(value: Any, limit: int) -> str:
     """A string the worker sent for a message (an exception's type or message, a type's
     name): one printable line of at most ``limit`` characters, whatever it sent."""
-    return printable_line(str(value)[:limit]).replace("␤", " ")
+    return printable_line(str(value)[:limit])
 
 
 def _utf8() -> Any:

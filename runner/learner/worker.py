@@ -3,12 +3,13 @@
 It is forked from a server that has imported NumPy once (so a learner costs a fork, not a
 Python start-up). Before any of the learner's code runs it confines itself (:func:`confine`):
 its own process group, only its three pipes open, limits on memory, file size and processes,
-an empty environment, a fresh temporary working directory, not readable or traceable by
-other processes of its user, and, when the judge runs as root, a user id of its own. Then it
-compiles the source the judge read (so the code that runs is the code whose hash the evidence
-records), says which of the chapter's functions the file defines, and answers calls until it
-is told to stop or killed. Everything it sends is plain data (:mod:`runner.learner.codec`),
-framed on a pipe of its own; the judge trusts none of it.
+namespaces of its own with a private root (:mod:`runner.learner.sandbox`), isolated imports,
+an empty environment, not readable or traceable by other processes of its user, and, when the
+judge runs as root, a user id of its own. Then it compiles the source the judge read (so the
+code that runs is the code whose hash the evidence records), says which of the chapter's
+functions the file defines, and answers calls until it is told to stop or killed. Everything
+it sends is plain data (:mod:`runner.learner.codec`), framed on a pipe of its own; the judge
+trusts none of it.
 
 This module imports nothing of the judge: no models, no registry, no evidence writer. Code
 that runs here can only decide what its own functions return; and a function that is the
@@ -41,6 +42,7 @@ from typing import Any
 import numpy as np  # imported here so the fork server holds it for every worker
 
 from runner.compare import unchanged
+from runner.learner import sandbox
 from runner.learner.codec import REQUEST, CodecError, Limits, decode, encode, kind_of
 
 MODULE_NAME = "learner_impl"
@@ -54,7 +56,8 @@ NOBODY = 65534  # when the user namespace maps no such id (rootless containers)
 SANDBOX_NPROC = 64  # processes a worker may add to its user's (a fork bomb stops there)
 # Variables the worker keeps (a learner's output is shown to the learner: a grader's tokens
 # must not be in its environment); the BLAS thread settings come from the judge.
-KEPT_ENVIRONMENT = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT")
+KEPT_ENVIRONMENT = ("LANG", "LC_ALL", "LC_CTYPE", "SYSTEMROOT")
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"  # not the grader's PATH: its folders are theirs
 # The engine's own package, hidden whatever the judge names beside it (see _JudgeHidden).
 ENGINE_PACKAGE = "runner"
 ENGINE_DIRECTORY = str(Path(__file__).resolve().parents[1]) + os.sep
@@ -79,7 +82,6 @@ def serve_connections(
     request: Connection,
     reply: Connection,
     output: Connection,
-    path: str,
     source: bytes,
     subjects: list[str],
     setup: dict[str, Any],
@@ -87,14 +89,13 @@ def serve_connections(
     """The worker's entry point. It lives here, in the module the fork server imported,
     so a worker imports nothing more (not the judge's registry or checks); the pipes arrive
     as Connections (so the fork server can pass them) and are used as raw descriptors."""
-    serve(request.fileno(), reply.fileno(), output.fileno(), path, source, subjects, setup)
+    serve(request.fileno(), reply.fileno(), output.fileno(), source, subjects, setup)
 
 
 def serve(
     request_fd: int,
     reply_fd: int,
     output_fd: int,
-    path: str,
     source: bytes,
     subjects: list[str],
     setup: dict[str, Any],
@@ -103,14 +104,19 @@ def serve(
     limits = Limits(max_bytes=int(setup["result_bytes"]), max_elements=int(setup["result_values"]))
     try:
         inherited = _prctl(PR_GET_DUMPABLE, 0)  # the fork server's, before this worker's own
-        isolation = confine(request_fd, reply_fd, output_fd, path, setup)
+        isolation, missing, path = confine(request_fd, reply_fd, output_fd, setup)
     except BaseException as exc:  # not one line of the learner's code has run yet
         _send(
             reply_fd, {"status": "unconfined", "what": f"{type(exc).__name__}: {exc}"[:300]}, limits
         )
         os._exit(0)
     # sent before the learner's code runs, so the judge can believe it
-    confined = {"status": "confined", "isolation": isolation, "server_dumpable": inherited}
+    confined = {
+        "status": "confined",
+        "isolation": isolation,
+        "missing": missing,
+        "server_dumpable": inherited,
+    }
     _send(reply_fd, confined, limits)
     try:
         functions, reply = _load(path, source, subjects)
@@ -133,11 +139,18 @@ def serve(
 
 # -- confinement ------------------------------------------------------------------------------
 def confine(
-    request_fd: int, reply_fd: int, output_fd: int, path: str, setup: dict[str, Any]
-) -> str:
+    request_fd: int, reply_fd: int, output_fd: int, setup: dict[str, Any]
+) -> tuple[str, list[str], str]:
     """Everything the worker does to itself before the learner's code runs (see the module
-    docstring); what it achieved as to users: ``own-user``, ``nobody``, ``root`` (a root
-    judge whose user namespace maps no other id) or ``same-user`` (an ordinary judge)."""
+    docstring and :mod:`runner.learner.sandbox`). Returns what it achieved as to users
+    (``own-user``, ``nobody``, ``root`` or ``same-user``), every guarantee it could not
+    give (``"namespaces: ..."``), and the path the learner's entry module has here.
+
+    The process the fork server started (the *keeper*) stays outside the new namespaces
+    and only waits: it mirrors how its child ended, so the judge sees the worker's exit
+    code or signal. That child is process 1 of the new process namespace (the *init*): it
+    makes the private root, starts the process that runs the learner's code, reaps
+    whatever is orphaned, and ends with it, and with it everything in the namespace."""
     parent = os.getppid()  # the fork server
     os.setsid()  # its own process group: the judge kills it with everything it started
     # orphans of its children become its own: a child in a session of its own stays findable
@@ -159,34 +172,165 @@ def confine(
         os.close(output_fd)
     for name, value in setup["rlimits"].items():
         _limit(getattr(resource, name), int(value))
-    sys.argv[:] = [path]  # not the judge's command line
-    sys.path.insert(0, str(Path(path).parent))  # the learner's own helper modules
+    _hide_command_line()
     workdir = str(setup["workdir"])
+    submission = os.path.join(workdir, "submission")
+    entry = str(setup["entry"])
+    missing: list[str] = []
+    as_root = os.geteuid() == 0
+    uid: int | None = None
+    if as_root and setup.get("drop_root", True):
+        uid = _own_id(os.getpid())
+        _give(workdir, uid)
+    elif as_root:
+        missing.append("own-user: asked to keep root")
+    else:
+        missing.append("own-user: the judge is not root")
+    if uid is None or uid == NOBODY:
+        _cap_processes()  # before the namespaces: the user's processes, as the host counts them
+    # the server ends: so does this keeper (set after the probe of ids above: a change of
+    # credentials clears it, and this process changes none after this)
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(0)
+    namespaced = False
+    if setup.get("namespaces", True):
+        try:
+            sandbox.enter_namespaces(as_root)
+            namespaced = True
+        except sandbox.Unavailable as exc:
+            missing.append(f"namespaces: {exc}")
+    else:
+        missing.append("namespaces: not asked for")
+    if namespaced:
+        _keep_until_child_ends()  # returns in process 1 of the new namespace
+        missing += [f"namespaces: {m}" for m in sandbox.private_root(
+            os.path.join(workdir, "root"), submission, setup.get("private", ()),
+            int(setup.get("tmp_mib", 64)),
+        )]  # fmt: skip
+        _init_until_worker_ends()  # returns in the process that runs the learner's code
+        folder, home = sandbox.SUBMISSION, "/tmp"
+    else:
+        folder, home = submission, os.path.join(workdir, "tmp")
+        os.makedirs(home, exist_ok=True)
+        if uid is not None:
+            os.chown(home, uid, uid)
+    path = os.path.join(folder, entry)
+    sys.argv[:] = [path]  # not the judge's command line
+    # isolated imports: the learner's own folder, the standard library, NumPy; no current
+    # directory, no folder of the judge's, nothing from the environment
+    sys.path[:] = [folder, *_library_path()]
+    sys.path_importer_cache.clear()
     isolation = "same-user"
-    if os.geteuid() == 0 and setup.get("drop_root", True):
-        _hold_import_path()
-        isolation = _drop_root(workdir)
-    if isolation != "own-user" and os.getuid() != 0:  # root ignores the limit anyway
-        _cap_processes()
-    os.chdir(workdir)
+    if uid is not None:
+        isolation = _drop_root(uid)
+    elif as_root:
+        isolation = "root"
+    elif namespaced:
+        sandbox.drop_capabilities()
+    os.chdir(home)
     environment = {
         k: os.environ[k] for k in (*KEPT_ENVIRONMENT, *setup["environment"]) if k in os.environ
     }
     os.environ.clear()
-    os.environ.update(environment, HOME=workdir, TMPDIR=workdir, PYTHONDONTWRITEBYTECODE="1")
+    os.environ.update(
+        environment, PATH=SAFE_PATH, HOME=home, TMPDIR=home, PYTHONDONTWRITEBYTECODE="1"
+    )
     sys.dont_write_bytecode = True  # a learner's helper modules leave no caches behind
     _Hidden.packages = tuple({ENGINE_PACKAGE, *map(str, setup.get("hidden_packages", ()))})
     _Hidden.directories = tuple({ENGINE_DIRECTORY, *map(str, setup.get("hidden_directories", ()))})
     _hide_judge()
     _guard_measurement()
     _prctl(PR_SET_NO_NEW_PRIVS, 1)  # no set-user-id program regains what was dropped
+    if not namespaced:
+        try:
+            sandbox.landlock(
+                [*sandbox.readable_folders(), submission],
+                [home],
+                [f"/dev/{d}" for d in sandbox.DEVICES],
+            )
+        except (sandbox.Unavailable, OSError) as exc:
+            missing.append(f"landlock: {exc}")
     _prctl(PR_SET_DUMPABLE, 0)  # other processes of this user cannot read or trace it
-    # The fork server ends when its judge does (however it ends): the worker ends with it,
-    # even while the learner's code loops. Set last: a change of user clears it.
+    # Its parent ends (however it ends): this process ends with it, even while the
+    # learner's code loops. Set last: a change of user clears it.
+    before = os.getppid()
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the server ended before that
+    if os.getppid() != before:  # the parent ended before that
         os._exit(0)
-    return isolation
+    return isolation, missing, path
+
+
+def _hide_command_line() -> None:
+    """Blank this process's command line and environment as /proc shows them (anyone may
+    read another process's ``cmdline``): the fork server's names the judge's import path and
+    current directory. The kernel reads them from the process's own memory, between the
+    addresses /proc/self/stat gives (fields 48 to 51); zeros there are what it then shows."""
+    try:
+        with open("/proc/self/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        # fields after the command's name: arg_start is the 48th field of the whole line
+        arg_start, arg_end, env_start, env_end = (int(fields[i]) for i in (45, 46, 47, 48))
+    except (OSError, ValueError, IndexError):
+        return
+    for start, end in ((arg_start, arg_end), (env_start, env_end)):
+        if 0 < start < end and end - start < 1 << 20:
+            with contextlib.suppress(Exception):
+                ctypes.memset(start, 0, end - start)
+
+
+def _library_path() -> list[str]:
+    """The interpreter's own import path without anything of the judge's: the standard
+    library and NumPy's folder (where the fork server found it)."""
+    keep = sandbox._standard_library()
+    keep.append(os.path.dirname(os.path.dirname(os.path.abspath(np.__file__))))
+    return list(dict.fromkeys(p for p in keep if p))
+
+
+def _keep_until_child_ends() -> None:
+    """Fork: the child returns (it is process 1 of the new process namespace); this keeper
+    closes everything, waits for it, and ends as it ended: with its exit code, or killed
+    by the same signal (process 1 cannot be killed by its own signal, so it says which in
+    its exit code: 128 + the signal's number)."""
+    child = os.fork()
+    if child == 0:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the keeper ends: so does the namespace
+        return
+    os.closerange(0, _max_fd())
+    try:
+        while True:
+            pid, status = os.waitpid(child, 0)
+            if pid == child:
+                break
+    except BaseException:
+        os._exit(1)
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0 or code > 128:
+        number = -code if code < 0 else code - 128
+        with contextlib.suppress(BaseException):
+            signal.signal(number, signal.SIG_DFL)
+            os.kill(os.getpid(), number)
+    os._exit(code if code >= 0 else 1)
+
+
+def _init_until_worker_ends() -> None:
+    """In process 1 of the new namespace: fork the process that runs the learner's code;
+    this one reaps every process of the namespace until that one ends, then ends as it did
+    (and the kernel kills whatever else is left in the namespace)."""
+    child = os.fork()
+    if child == 0:
+        return
+    os.closerange(0, _max_fd())
+    code = 1
+    try:
+        while True:
+            pid, status = os.wait()
+            if pid == child:
+                code = os.waitstatus_to_exitcode(status)
+                break
+    except BaseException:
+        os._exit(1)
+    os._exit(128 - code if code < 0 else min(code, 128))
 
 
 # tracemalloc's own functions, kept before a learner's code runs: the module's attributes
@@ -288,60 +432,40 @@ def _limit(which: int, value: int) -> None:
     resource.setrlimit(which, (cap, cap))
 
 
-def _hold_import_path() -> None:
-    """Keep the import path readable after dropping root. Python may live where only root
-    can look (e.g. under /root): each directory of the import path (sys.path, and the
-    ``__path__`` of every package already imported) that other users cannot reach is opened
-    now and named through ``/proc/self/fd``, which reaches it without passing its parents.
-    The directories themselves stay exactly as readable as they are."""
-    if not os.path.isdir("/proc/self/fd"):
-        return
-    held: dict[str, str] = {}
-
-    def hold(entry: Any) -> Any:
-        if not isinstance(entry, str) or not entry or _public(entry):
-            return entry
-        if entry not in held:
-            try:
-                fd = os.open(entry, os.O_RDONLY | os.O_DIRECTORY)
-            except OSError:  # a zip file, a path hook's name, a directory that is gone
-                return entry
-            held[entry] = f"/proc/self/fd/{fd}"
-        return held[entry]
-
-    sys.path[:] = [hold(e) for e in sys.path]
-    for module in list(sys.modules.values()):
-        path = getattr(module, "__dict__", {}).get("__path__")
-        if isinstance(path, list):
-            path[:] = [hold(e) for e in path]
-    sys.path_importer_cache.clear()
-
-
-def _public(directory: str) -> bool:
-    """Whether any user can list ``directory`` and pass through every directory above it."""
+def _own_id(pid: int) -> int:
+    """The user id this worker takes (a root judge's): one of its own, or nobody where the
+    user namespace maps no such id (rootless containers)."""
+    uid = sandbox_uid(pid)
     try:
-        here = Path(directory).resolve()
-        if os.stat(here).st_mode & 0o005 != 0o005:
-            return False
-        return all(os.stat(parent).st_mode & 0o001 for parent in here.parents)
-    except OSError:
-        return False
+        os.setresgid(-1, uid, -1)  # a probe, undone below: does the id exist here?
+        os.setresgid(-1, 0, -1)
+    except (OSError, AttributeError):
+        return NOBODY
+    return uid
 
 
-def _drop_root(workdir: str) -> str:
-    """Become a user of its own (or nobody), owning only ``workdir``; what was achieved."""
-    for uid, label in ((sandbox_uid(os.getpid()), "own-user"), (NOBODY, "nobody")):
-        try:
-            os.chown(workdir, uid, uid)
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-        except (OSError, AttributeError):  # an id the user namespace lacks; no setresuid
-            continue
-        if label == "own-user":
-            _limit(resource.RLIMIT_NPROC, SANDBOX_NPROC)
-        return label
-    return "root"
+def _give(workdir: str, uid: int) -> None:
+    """The worker's folder, and the submission's private copy in it, become its user's:
+    nobody else (no other learner's worker) can read them."""
+    for top, _folders, files in os.walk(workdir):
+        os.chown(top, uid, uid)
+        os.chmod(top, 0o700)
+        for name in files:
+            os.chown(os.path.join(top, name), uid, uid, follow_symlinks=False)
+
+
+def _drop_root(uid: int) -> str:
+    """Become user ``uid`` (no groups); what was achieved."""
+    try:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+    except (OSError, AttributeError):  # no setresuid: stays root, and says so
+        return "root"
+    if uid == NOBODY:
+        return "nobody"
+    _limit(resource.RLIMIT_NPROC, SANDBOX_NPROC)
+    return "own-user"
 
 
 def _cap_processes() -> None:
@@ -378,6 +502,15 @@ def _prctl(option: int, value: int) -> int | None:
         return int(libc.prctl(option, value, 0, 0, 0))
     except (OSError, AttributeError):  # no prctl: the other defences still hold
         return None
+
+
+def die_with_parent() -> None:
+    """SIGKILL to this process when its parent ends (Linux; a no-op elsewhere): a judge
+    killed with SIGKILL leaves no fork server, judge or worker behind."""
+    parent = os.getppid()
+    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it ended before that
+        os._exit(0)
 
 
 def not_dumpable() -> None:

@@ -1,7 +1,8 @@
 """Drift: does a fresh run reproduce the committed evidence, in what the claims assert?
 
 Compared: what the claims assert and decide (statuses, reasons, expected values, tolerances,
-verdicts, the fault matrix and score, the claim pack's identity, the commit that measured),
+verdicts, points and visibility, the summary's counts and points, the known failures, the
+fault matrix and score, the claim pack's identity, the commit that measured),
 and measured values to a stated reproduction precision: nine significant digits; an
 absolute 1e-12 for the rounding residue of float64 arithmetic (the difference of two
 computations of one function, which another BLAS kernel or CPU changes in the last bits);
@@ -45,10 +46,12 @@ def _document(old: dict[str, Any], new: dict[str, Any]) -> Iterator[Drift]:
     for key in TOP_COMPARED:
         yield from _exact(old.get(key), new.get(key), f"$.{key}")
     yield from _exact(old.get("implementation"), new.get("implementation"), "$.implementation")
-    summary_keys = ("passed", "failed", "error", "skipped", "total")
+    summary_keys = ("passed", "failed", "error", "skipped", "total", "points", "max_points")
     for key in summary_keys:
         yield from _exact(_get(old, "summary", key), _get(new, "summary", key), f"$.summary.{key}")
     yield from _exact(old.get("challenge"), new.get("challenge"), "$.challenge")
+    # the claims that did not pass, as the evidence lists them: a line added by hand is drift
+    yield from _exact(old.get("known_failures"), new.get("known_failures"), "$.known_failures")
     precision = _precisions(new)
     yield from _metrics(old.get("metrics"), new.get("metrics") or [], precision)
     yield from _claims(old.get("claims"), new.get("claims") or [])

@@ -64,6 +64,8 @@ def run_payload(
         payload["load_failure"] = load_failure_data(run, words)
     if run.load_output:
         payload["load_output"] = run.load_output
+    if run.sandbox is not None:
+        payload["sandbox"] = run.sandbox
     return payload
 
 
@@ -97,5 +99,7 @@ def class_payload(
             entry["load_failure"] = load_failure_data(run, words)
         if run.load_output:
             entry["load_output"] = run.load_output
+        if run.sandbox is not None:
+            entry["sandbox"] = run.sandbox
         learners.append(entry)
     return {"learners": learners, "written": written, "notes": notes, "exit_code": code}

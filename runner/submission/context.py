@@ -42,3 +42,6 @@ class Context:
     repo_shown: str = ""  # as the person named it
     objects: GitObjects | None = None
     now: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    # the files are the course's own evidence (a grader said so): reference and fault runs
+    # are what they should be, not a learner's submission
+    course_evidence: bool = False

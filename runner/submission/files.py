@@ -13,7 +13,7 @@ from pathlib import Path
 from runner.errors import UsageError
 from runner.i18n import Msg, msg
 from runner.load import display_path
-from runner.submission.problems import printable
+from runner.text import printable_line
 
 MAX_SUBMISSION_BYTES = 2_000_000
 SUFFIXES = (".yaml", ".yml", ".json")
@@ -38,7 +38,7 @@ class SubmissionFile:
         """The file as the person named it, relative to where they are when it is there."""
         folder = _folder(self.root, os.getcwd())
         shown = self.path.name if folder == "." else os.path.join(folder, self.path.name)
-        return printable(shown)
+        return printable_line(shown)
 
 
 def submission_files(paths: list[Path]) -> list[SubmissionFile]:
@@ -86,7 +86,7 @@ def read_submission(file: SubmissionFile, limit: int = MAX_SUBMISSION_BYTES) -> 
         if stat.S_ISLNK(os.lstat(real).st_mode):  # resolved, not opened
             real = os.path.realpath(real, strict=True)
             if os.path.commonpath([real, root]) != root:
-                shown = printable(os.path.join(display_path(file.root), ""))
+                shown = printable_line(os.path.join(display_path(file.root), ""))
                 return msg("sub.outside_dir", dir=shown)
     except OSError as exc:  # missing, dangling, a loop of symlinks, unreadable directory
         return msg("sub.read", reason=exc.strerror or type(exc).__name__)

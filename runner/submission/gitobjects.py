@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from runner.i18n import Msg, msg
-from runner.submission.problems import printable
+from runner.text import printable_line
 
 if TYPE_CHECKING:  # dulwich is imported only when a commit is looked up
     from dulwich.pack import Pack
@@ -234,7 +234,7 @@ class GitObjects:
                         continue  # git too ignores a pack without its index (being written)
                     for part in (base + ".pack", base + ".idx"):
                         if not stat.S_ISREG(os.lstat(part).st_mode):
-                            name = printable(os.path.basename(part))
+                            name = printable_line(os.path.basename(part))
                             raise Unreadable(msg("sub.git.not_regular", name=name))
                     fd = os.open(base + ".pack", _OPEN_FLAGS)
                     packs.append((Pack(base, object_format=DEFAULT_OBJECT_FORMAT), fd))
@@ -630,5 +630,5 @@ def _own_folder(path: str) -> bool:
     except (FileNotFoundError, NotADirectoryError):
         return False
     if not stat.S_ISDIR(info.st_mode):
-        raise Unreadable(msg("sub.git.not_own_folder", name=printable(os.path.basename(path))))
+        raise Unreadable(msg("sub.git.not_own_folder", name=printable_line(os.path.basename(path))))
     return True

@@ -16,7 +16,8 @@ from runner.models import Expectation, Raises, Range, Unit
 from runner.numbers import show, show_expectation
 from runner.pack.outcome import Raised
 from runner.submission.context import Context, MetricIndex, Submission
-from runner.submission.problems import DataPath, Finding, json_path, printable, sayable
+from runner.submission.problems import DataPath, Finding, json_path, sayable
+from runner.text import printable_line
 
 NONFINITE_STRINGS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
@@ -166,7 +167,7 @@ def shown(value: Any, unit: Unit | None) -> str | Msg:
     if isinstance(value, str):
         return repr(value if len(value) <= 60 else value[:59] + "…")
     if isinstance(value, Raised):
-        error, message = printable(value.error[:60]), printable(value.message[:60])
+        error, message = printable_line(value.error[:60]), printable_line(value.message[:60])
         return msg("sub.raised", error=error, message=message)
     if isinstance(value, dict):
         return "{…}"

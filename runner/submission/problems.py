@@ -16,6 +16,7 @@ from typing import Any
 
 from runner.i18n import LANGS, Catalog, Msg, catalog, msg
 from runner.problems import Problem, message_data
+from runner.text import printable_line
 
 DataPath = tuple[str | int, ...]
 Finding = tuple[DataPath, Msg]  # what a rule yields: where, and what
@@ -63,20 +64,9 @@ def json_path(path: DataPath) -> str:
             out += f"[{part}]"
         elif _IDENTIFIER.fullmatch(part):
             out += f".{part}"
-        else:  # JSON escapes quotes and control characters; printable() what JSON leaves raw
-            out += "[" + printable(json.dumps(part, ensure_ascii=False)) + "]"
+        else:  # JSON escapes quotes and control characters; printable_line() what JSON leaves raw
+            out += "[" + printable_line(json.dumps(part, ensure_ascii=False)) + "]"
     return out
-
-
-def printable(text: str) -> str:
-    """``text`` safe to print: control characters, and surrogates (an undecodable file name,
-    a JSON escape), escaped; anything else, Chinese included, as it is."""
-    if text.isprintable():
-        return text
-    return "".join(
-        ch if ch.isprintable() else ch.encode("unicode_escape", "backslashreplace").decode("ascii")
-        for ch in text
-    )
 
 
 def in_file_order(findings: Iterable[Finding], data: Any) -> list[Problem]:

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
+import urllib.parse
 from collections.abc import Iterator
 
 from runner.i18n import msg
 from runner.submission.context import Context, Submission
 from runner.submission.parse import walk
-from runner.submission.problems import Finding, printable
+from runner.submission.problems import Finding
+from runner.text import printable_line
 
 COMMIT = re.compile(r"[0-9a-f]{7,40}")
 # Clock skew and time zones: a date-only or zone-less time may be up to 14 h "ahead".
@@ -18,6 +21,12 @@ FUTURE_SLACK = dt.timedelta(hours=14)
 MAX_ENV_TEXT = 500  # a sanitized environment is a line; the patterns below stay linear
 UNSANITIZED_KEYS = {"user", "username", "login", "host", "hostname", "node", "home", "cwd"}
 PATH_LIKE = re.compile(r"(?:^|[\s=:'\"(])(?:~[/\\]|/[^\s/]+/|[A-Za-z]:\\|\\\\[^\s\\]+\\)")
+# a home directory by its user's name (~alice), or ~ alone: anything but the ~= of a version
+TILDE = re.compile(r"~(?!=)")
+# slashes NFKC keeps apart from / and \ (division, fraction and big solidus, and reverse)
+SLASHES = str.maketrans(
+    {"\u2215": "/", "\u2044": "/", "\u29f8": "/", "\u2571": "/", "\u29f5": "\\"}
+)
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
 HOST_LIKE = re.compile(
     r"\b[\w-]+\.(?:local|lan|internal|corp|home)\b"  # a machine on a private network
@@ -38,7 +47,10 @@ def commit(doc: Submission, ctx: Context) -> Iterator[Finding]:
     if found.kind == "missing":
         yield ("commit",), msg("sub.commit", commit=sha, repo=repo)
     elif found.kind == "other":
-        yield ("commit",), msg("sub.commit_kind", commit=sha, repo=repo, kind=printable(found.what))
+        yield (
+            ("commit",),
+            msg("sub.commit_kind", commit=sha, repo=repo, kind=printable_line(found.what)),
+        )
     elif found.kind == "ambiguous":
         yield ("commit",), msg("sub.commit_ambiguous", commit=sha, repo=repo, n=found.count)
     elif found.kind == "unreachable":
@@ -58,7 +70,7 @@ def verified_at(doc: Submission, ctx: Context) -> Iterator[Finding]:
     moment, zoned = parsed
     slack = dt.timedelta(minutes=5) if zoned else FUTURE_SLACK
     if moment > ctx.now + slack:
-        yield ("verified_at",), msg("sub.future", value=printable(when))
+        yield ("verified_at",), msg("sub.future", value=printable_line(when))
 
 
 def environment(doc: Submission, ctx: Context) -> Iterator[Finding]:
@@ -69,12 +81,27 @@ def environment(doc: Submission, ctx: Context) -> Iterator[Finding]:
         elif isinstance(value, str) and doc.filled(at):
             if len(value) > MAX_ENV_TEXT:
                 yield at, msg("sub.env_long", n=len(value), limit=MAX_ENV_TEXT, unit="count")
-            elif ("/" in value or "\\" in value) and PATH_LIKE.search(value):
-                yield at, msg("sub.env_path", value=value)
-            elif "@" in value and EMAIL.search(value):
-                yield at, msg("sub.env_email", value=value)
-            elif "." in value and HOST_LIKE.search(value):
-                yield at, msg("sub.env_host", value=value)
+                continue
+            text = _as_read(value)
+            if (("/" in text or "\\" in text) and PATH_LIKE.search(text)) or TILDE.search(text):
+                yield at, msg("sub.env_path", value=printable_line(value))
+            elif "@" in text and EMAIL.search(text):
+                yield at, msg("sub.env_email", value=printable_line(value))
+            elif "." in text and HOST_LIKE.search(text):
+                yield at, msg("sub.env_host", value=printable_line(value))
+
+
+def _as_read(value: str) -> str:
+    """The text a person or a program would take ``value`` for: percent-decoded (up to
+    three times: %252F is %2F is /), then NFKC-normalized (full-width ／ is /), with the
+    slash look-alikes NFKC leaves alone made slashes."""
+    text = value
+    for _ in range(3):
+        decoded = urllib.parse.unquote(text)
+        if decoded == text:
+            break
+        text = decoded
+    return unicodedata.normalize("NFKC", text).translate(SLASHES)
 
 
 def _parse_time(text: str) -> tuple[dt.datetime, bool] | None:

@@ -18,7 +18,8 @@ from runner import schemas
 from runner.i18n import Msg, msg
 from runner.numbers import show
 from runner.submission.context import Context, Submission
-from runner.submission.problems import Finding, printable
+from runner.submission.problems import Finding
+from runner.text import printable_line
 
 EVIDENCE_SCHEMA = "learn-llm.evidence.v1"
 
@@ -70,7 +71,7 @@ def describe(error: jsonschema_rs.ValidationError) -> Msg:
             if limit == 1 and isinstance(kind, Kind.MinItems | Kind.MinLength | Kind.MinProperties):
                 return msg("sub.schema.empty", value=value)
             return msg(code, value=value, limit=limit)
-    message = printable(_brief(error.message, 200))
+    message = printable_line(_brief(error.message, 200))
     return msg("sub.schema.other", keyword=kind.name, message=message)
 
 

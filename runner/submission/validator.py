@@ -19,7 +19,8 @@ from runner.submission import artifacts, evidence, metrics, provenance, schema, 
 from runner.submission.context import Context, MetricIndex, Submission
 from runner.submission.files import SubmissionFile, read_submission
 from runner.submission.parse import Parsed, parse_submission
-from runner.submission.problems import MAX_PROBLEMS, Finding, Report, in_file_order, printable
+from runner.submission.problems import MAX_PROBLEMS, Finding, Report, in_file_order
+from runner.text import printable_line
 
 Rule = Callable[[Submission, Context], Iterable[Finding]]
 
@@ -29,6 +30,7 @@ RULES: tuple[Rule, ...] = (
     values.nonfinite,
     schema.schema,
     metrics.metrics,
+    evidence.implementation_kind,
     evidence.claim_statuses,
     provenance.commit,
     provenance.verified_at,
@@ -46,8 +48,10 @@ class Validator:
         repo: Path | None = None,
         challenge: str | None = None,
         now: dt.datetime | None = None,
+        course_evidence: bool = False,
     ) -> None:
         self.context = Context(
+            course_evidence=course_evidence,
             packs={p.meta.id: p for p in packs},
             metrics={p.meta.id: metrics.metric_index(list(p.claims)) for p in packs},
             challenge=challenge,
@@ -64,7 +68,7 @@ class Validator:
             from runner.submission.gitobjects import GitObjects
 
             self.context.repo = repo.resolve()
-            self.context.repo_shown = printable(display_path(repo))
+            self.context.repo_shown = printable_line(display_path(repo))
             self.context.objects = GitObjects(self.context.repo)
 
     @property
@@ -124,4 +128,6 @@ def _kind(value: object) -> str:
 
 def _line(exc: BaseException) -> str:
     lines = str(exc).strip().splitlines()
-    return printable(f"{type(exc).__name__}: {lines[-1][:200]}" if lines else type(exc).__name__)
+    return printable_line(
+        f"{type(exc).__name__}: {lines[-1][:200]}" if lines else type(exc).__name__
+    )

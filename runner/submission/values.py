@@ -7,13 +7,14 @@ from collections.abc import Iterator
 
 from runner.i18n import msg
 from runner.submission.context import Context, Submission
-from runner.submission.problems import Finding, printable
+from runner.submission.problems import Finding
+from runner.text import printable_line
 
 
 def placeholders(doc: Submission, ctx: Context) -> Iterator[Finding]:
     for at, found in doc.placeholders.items():
         for placeholder in found:
-            yield at, msg("sub.placeholder", placeholder=printable(placeholder))
+            yield at, msg("sub.placeholder", placeholder=printable_line(placeholder))
 
 
 def nonfinite(doc: Submission, ctx: Context) -> Iterator[Finding]:

@@ -1,16 +1,21 @@
-"""Forks a child that sleeps forever (killed with the worker's process group); answers right."""
+"""Forks a child that sleeps forever (killed with the worker's process group); answers right.
+The child names itself (its comm) so a test can look for it from outside the worker's
+process namespace, where its pid means nothing."""
 
 from reference_impl import *  # noqa: F403  (every function right; one is replaced below)
 from reference_impl import logits_memory_bytes as _right  # the contract\'s answer
 
 
 def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    import ctypes
     import os
     import time
 
+    name = f"lrn{os.urandom(5).hex()}"
     pid = os.fork()
     if pid == 0:
+        ctypes.CDLL(None).prctl(15, name.encode(), 0, 0, 0)  # PR_SET_NAME
         time.sleep(1e9)
         os._exit(0)
-    print(f"child {pid}")
+    print(f"child {name}")
     return _right(batch, length, vocab, bytes_per_value)

@@ -1,0 +1,86 @@
+"""What the judge may spend on one claim's check while it computes on a learner's values.
+
+A check measures what a learner's function returned: it decodes merges into pieces, replays
+them, compares arrays. A hostile value can make that cost anything (merges that each double
+the previous piece: 1 GB of the judge's memory at 29 merges). So while a learner's claim is
+checked, the judge's own process runs under a cap of its own: its address space may grow by
+at most ``memory_mib`` (the soft ``RLIMIT_AS``, lowered for the check and restored after),
+and its CPU time by at most ``cpu_s`` (``ITIMER_PROF``, CPU time: a busy machine does not
+bring it closer). Exceeding either is that claim's error, blamed on the learner's value that
+came back last (:class:`~runner.pack.outcome.BoundaryError` ``boundary.check_cost``); the
+next claim starts with the judge as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import resource
+import signal
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from runner.pack.outcome import BoundaryError
+
+
+class _OverCpu(BaseException):
+    """Raised by the timer inside the check (a BaseException: a check's ``except Exception``
+    cannot swallow it)."""
+
+
+def _address_space() -> int | None:
+    """The judge's address space now, in bytes (Linux: /proc/self/statm), or None."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            pages = int(fh.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pages * resource.getpagesize()
+
+
+@contextlib.contextmanager
+def check_cost(memory_mib: int, cpu_s: float, session: Any) -> Iterator[None]:
+    """Run the block (one claim's check on a learner's values) under the judge's own cap.
+    ``session.last_returned`` names the learner's function whose value came back last; on
+    an overrun its worker is killed (the cap may have stopped the judge mid-exchange), and
+    the next claim starts a fresh one."""
+    saved_as = resource.getrlimit(resource.RLIMIT_AS)
+    used = _address_space()
+    lowered = False
+    if used is not None:
+        soft, hard = saved_as
+        cap = used + memory_mib * 2**20
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
+        if soft == resource.RLIM_INFINITY or cap < soft:
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+                lowered = True
+    timed = threading.current_thread() is threading.main_thread() and cpu_s > 0
+    previous: Any = None
+    if timed:
+
+        def over(signum: int, frame: object) -> None:
+            raise _OverCpu
+
+        previous = signal.signal(signal.SIGPROF, over)
+        signal.setitimer(signal.ITIMER_PROF, cpu_s)
+    try:
+        yield
+    except _OverCpu:
+        session.kill()
+        raise BoundaryError(
+            "boundary.check_cpu", {"function": session.last_returned or "?", "seconds": cpu_s}
+        ) from None
+    except MemoryError:
+        session.kill()
+        raise BoundaryError(
+            "boundary.check_memory", {"function": session.last_returned or "?", "mib": memory_mib}
+        ) from None
+    finally:
+        if timed:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, previous)
+        if lowered:
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_AS, saved_as)

@@ -1,0 +1,356 @@
+"""What a worker does to itself so that nothing of the grader's is reachable (Linux).
+
+Run by the worker before any of the learner's code, with nothing but the standard library and
+ctypes (this module imports nothing of the judge):
+
+* **namespaces** (:func:`enter_namespaces`): new mount, process (PID), network, IPC and UTS
+  namespaces; as an ordinary user inside a new user namespace, which is what lets it make
+  them. The worker process itself stays outside the new process namespace and only waits:
+  its child is process 1 there, and runs the learner's code. Everything the learner's code
+  starts lives in that namespace and dies with process 1 (the kernel kills the rest), and it
+  cannot name, signal or trace any process outside it.
+* **a private root** (:func:`private_root`): a small tmpfs holding only what Python needs,
+  bound read-only at the paths the interpreter already uses: the interpreter's own prefix
+  (the standard library), NumPy's package folder, the system's libraries (``/usr``,
+  ``/lib*``, ``/etc/ld.so.cache``) and four devices; the learner's private copy of its
+  submission at ``/submission`` (read-only); a fresh ``/proc`` of its own namespace; and
+  ``/tmp`` and ``/dev/shm`` as tmpfs of bounded size, gone with the namespace. No claim
+  file, pack, evidence or results folder, other learner's file, or the judge's current
+  directory is there: any that lies inside a bound folder is covered by an empty tmpfs.
+  The root is then made read-only, the old one detached.
+* **Landlock** (:func:`landlock`), where namespaces are refused (a container that forbids
+  them): the same folders, by rule, for a worker in the grader's own file system, with
+  signals and abstract sockets scoped to the worker (Landlock ABI 6) and TCP refused (4).
+
+Each returns what it achieved or raises :class:`Unavailable` saying why not; the worker
+reports every guarantee it could not give, so the run says it on stderr and in its results.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import os
+import platform
+import stat
+import struct
+import sys
+import sysconfig
+from collections.abc import Iterable
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_NOATIME = 1024
+MS_NODIRATIME = 2048
+MS_BIND = 4096
+MS_MOVE = 8192
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+MS_RELATIME = 1 << 21
+MNT_DETACH = 2
+# statvfs's flags of a mount, which a remount inside a user namespace must keep
+_KEPT_FLAGS: tuple[tuple[int, int], ...] = (
+    (1, MS_RDONLY),
+    (2, MS_NOSUID),
+    (4, MS_NODEV),
+    (8, MS_NOEXEC),
+    (1024, MS_NOATIME),
+    (2048, MS_NODIRATIME),
+    (4096, MS_RELATIME),
+)
+SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
+DEVICES = ("null", "zero", "random", "urandom")
+SUBMISSION = "/submission"  # where the learner's private copy is, inside its root
+NEW_ROOT_MIB = 4  # the root's own tmpfs holds only empty folders
+
+
+class Unavailable(Exception):
+    """A guarantee this machine cannot give (no namespaces, no Landlock): why."""
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> int:
+    if result < 0:
+        code = ctypes.get_errno()
+        raise OSError(code, f"{what}: {os.strerror(code)}")
+    return result
+
+
+# -- namespaces ---------------------------------------------------------------------------------
+def enter_namespaces(as_root: bool) -> None:
+    """Unshare mount, PID, network, IPC and UTS namespaces (and, for an ordinary user, a
+    user namespace first, mapping only its own ids). The next child is process 1 of the new
+    process namespace. Unavailable when the kernel or a container refuses."""
+    if not sys.platform.startswith("linux"):
+        raise Unavailable("not Linux")
+    flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+    uid, gid = os.getuid(), os.getgid()
+    if not as_root:
+        flags |= CLONE_NEWUSER
+    libc = _libc()
+    if libc.unshare(flags) != 0:
+        code = ctypes.get_errno()
+        raise Unavailable(f"unshare: {os.strerror(code)} ({errno.errorcode.get(code, code)})")
+    if not as_root:  # the same ids inside, so files keep their owner; no other id exists
+        # a process that is not dumpable has /proc/self owned by root: for these three
+        # writes it is dumpable again (no learner's code has run yet, and no learner's
+        # worker can see this process: each is in a process namespace of its own)
+        libc.prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE
+        try:
+            _write("/proc/self/setgroups", "deny")
+            _write("/proc/self/uid_map", f"{uid} {uid} 1")
+            _write("/proc/self/gid_map", f"{gid} {gid} 1")
+        except OSError as exc:
+            raise Unavailable(f"user namespace ids: {exc.strerror}") from None
+        finally:
+            libc.prctl(4, 0, 0, 0, 0)
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str = "") -> None:
+    libc = _libc()
+    result = libc.mount(
+        source.encode() if source is not None else None,
+        target.encode(),
+        fstype.encode() if fstype is not None else None,
+        ctypes.c_ulong(flags),
+        data.encode() if data else None,
+    )
+    _check(result, f"mount {target}")
+
+
+def _kept_flags(path: str) -> int:
+    try:
+        f_flag = os.statvfs(path).f_flag
+    except OSError:
+        return 0
+    return sum(ms for st, ms in _KEPT_FLAGS if f_flag & st)
+
+
+def _bind(source: str, target: str, writable: bool = False) -> None:
+    _mount(source, target, None, MS_BIND | MS_REC)
+    flags = MS_REMOUNT | MS_BIND | MS_NOSUID | _kept_flags(target)
+    if not writable:
+        flags |= MS_RDONLY
+    _mount(None, target, None, flags)
+
+
+def _within(path: str, folders: Iterable[str]) -> bool:
+    return any(path == f or path.startswith(f.rstrip("/") + "/") for f in folders)
+
+
+def _nested_out(paths: Iterable[str]) -> list[str]:
+    """Real paths of the existing folders among ``paths``, none inside another."""
+    found = sorted({os.path.realpath(p) for p in paths if p and os.path.isdir(p)}, key=len)
+    out: list[str] = []
+    for path in found:
+        if path != "/" and not _within(path, out):
+            out.append(path)
+    return out
+
+
+def _standard_library() -> list[str]:
+    """The interpreter's standard library and its compiled modules (lib-dynload): the base
+    installation's, never a virtual environment's folders."""
+    stdlib = os.path.dirname(os.path.abspath(os.__file__))
+    base = {"base": sys.base_prefix, "platbase": sys.base_exec_prefix,
+            "installed_base": sys.base_prefix, "installed_platbase": sys.base_exec_prefix}  # fmt: skip
+    platstdlib = sysconfig.get_path("platstdlib", vars=base) or stdlib
+    return [stdlib, platstdlib, os.path.join(platstdlib, "lib-dynload")]
+
+
+def numpy_folders() -> list[str]:
+    """NumPy's package folder, and the libraries a manylinux wheel bundles beside it."""
+    import numpy  # already imported by the fork server
+
+    here = os.path.dirname(os.path.abspath(numpy.__file__))
+    return _nested_out([here, here + ".libs"])
+
+
+def site_folders() -> list[str]:
+    """Every folder third-party packages are installed in (the base's, a virtual
+    environment's, the user's, the system's): covered in the worker's root, where a
+    course's engine or packs may be installed; NumPy alone is bound back inside."""
+    import site
+
+    found = [*site.getsitepackages(), site.getusersitepackages()]
+    for scheme_vars in ({}, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix}):
+        for key in ("purelib", "platlib"):
+            found.append(sysconfig.get_path(key, vars=scheme_vars or None))
+    found += [p for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages"))]
+    return _nested_out(found)
+
+
+def readable_folders() -> list[str]:
+    """What the learner's code may read: the standard library, the system's libraries and
+    NumPy (site folders excepted: see :func:`site_folders`)."""
+    system = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]
+    return _nested_out([*_standard_library(), *system, *numpy_folders()])
+
+
+def private_root(root: str, submission: str, hidden: Iterable[str], tmp_mib: int) -> list[str]:
+    """Make ``root`` (an empty folder) the only file system this process and its children
+    see: see the module docstring. ``submission`` is the host folder of the learner's
+    private copy; ``hidden`` the judge's folders to cover where a bound folder holds them.
+    Returns what could not be mounted (an optional part: a fresh /proc)."""
+    lacking: list[str] = []
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done here reaches the host
+    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, f"size={NEW_ROOT_MIB}m,mode=755")
+    system = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]
+    readable = _nested_out([*_standard_library(), *system])
+    for link in system:  # /bin -> usr/bin, /lib64 -> usr/lib64 (the loader's path): as on the host
+        if os.path.islink(link):
+            os.symlink(os.readlink(link), root + link)
+    for folder in readable:
+        target = root + folder
+        os.makedirs(target, exist_ok=True)
+        _bind(folder, target)
+    # the judge's folders, and every site folder, wherever a bound folder holds them: empty
+    covers = [f for f in _nested_out([*hidden, *site_folders()]) if _within(f, readable)]
+    for folder in covers:
+        if os.path.isdir(root + folder):
+            _mount("tmpfs", root + folder, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=755")
+    for folder in numpy_folders():  # NumPy, back inside its (covered) site folder
+        os.makedirs(root + folder, exist_ok=True)
+        _bind(folder, root + folder)
+    for folder in covers:
+        if os.path.isdir(root + folder):
+            _mount(None, root + folder, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    cache = "/etc/ld.so.cache"  # where the loader finds libraries a new extension needs
+    if os.path.isfile(cache):
+        os.makedirs(root + "/etc", exist_ok=True)
+        _touch(root + cache)
+        _bind(cache, root + cache)
+    os.makedirs(root + "/dev", exist_ok=True)
+    for name in DEVICES:
+        device = f"/dev/{name}"
+        if os.path.exists(device) and stat.S_ISCHR(os.stat(device).st_mode):
+            _touch(root + device)
+            _bind(device, root + device, writable=True)
+    os.makedirs(root + SUBMISSION)
+    _bind(submission, root + SUBMISSION)
+    for name in ("tmp", "dev/shm"):
+        os.makedirs(root + "/" + name, exist_ok=True)
+        _mount(
+            "tmpfs", root + "/" + name, "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_mib}m,mode=1777"
+        )
+    os.makedirs(root + "/proc")
+    try:
+        _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    except OSError as exc:
+        lacking.append(f"/proc: {exc.strerror}")
+    _switch_root(root)
+    _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    return lacking
+
+
+def _touch(path: str) -> None:
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o644))
+
+
+def _switch_root(root: str) -> None:
+    """``root`` becomes ``/``; the old root is detached (pivot_root), or, where this
+    module does not know pivot_root's number, moved under (MS_MOVE and chroot)."""
+    number = SYS_PIVOT_ROOT.get(platform.machine())
+    os.chdir(root)
+    if number is not None:
+        os.mkdir(".old")
+        _check(_libc().syscall(number, b".", b".old"), "pivot_root")
+        os.chdir("/")
+        _check(_libc().umount2(b"/.old", MNT_DETACH), "umount /.old")
+        os.rmdir("/.old")
+        return
+    _mount(root, "/", None, MS_MOVE)
+    os.chroot(".")
+    os.chdir("/")
+
+
+def drop_capabilities() -> None:
+    """No capability left (an ordinary user's worker is root of its user namespace until
+    now: it could mount again). capset(2) with empty sets; bounding set emptied too."""
+    libc = _libc()
+    for cap in range(64):
+        with contextlib.suppress(Exception):
+            libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP
+    header = struct.pack("II", 0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = bytes(24)  # two {effective, permitted, inheritable} of 32 bits, all empty
+    header_buf = ctypes.create_string_buffer(header, len(header))
+    data_buf = ctypes.create_string_buffer(data, len(data))
+    _check(libc.capset(header_buf, data_buf), "capset")
+
+
+# -- Landlock -----------------------------------------------------------------------------------
+LANDLOCK_CREATE_RULESET, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT_SELF = 444, 445, 446
+_READ = 1 | 4 | 8  # execute, read a file, read a folder
+_ALL_FS_V1 = (1 << 13) - 1
+_REFER, _TRUNCATE, _IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+
+
+def landlock(readable: Iterable[str], writable: Iterable[str], devices: Iterable[str]) -> str:
+    """Restrict this process and its children to ``readable`` folders (read and execute),
+    ``writable`` folders (anything) and ``devices`` (read and write); what was achieved,
+    as ``landlock-abi-N``. Unavailable where the kernel has no Landlock."""
+    if not sys.platform.startswith("linux"):
+        raise Unavailable("not Linux")
+    libc = _libc()
+    abi = libc.syscall(LANDLOCK_CREATE_RULESET, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    if abi < 1:
+        raise Unavailable(f"Landlock: {os.strerror(ctypes.get_errno())}")
+    handled = _ALL_FS_V1
+    if abi >= 2:
+        handled |= _REFER
+    if abi >= 3:
+        handled |= _TRUNCATE
+    if abi >= 5:
+        handled |= _IOCTL_DEV
+    net = 3 if abi >= 4 else 0  # TCP bind and connect: none allowed
+    scoped = 3 if abi >= 6 else 0  # abstract unix sockets and signals: own domain only
+    attr = struct.pack("QQQ", handled, net, scoped)
+    size = 8 if abi < 4 else (16 if abi < 6 else 24)
+    buf = ctypes.create_string_buffer(attr[:size], size)
+    ruleset = _check(
+        libc.syscall(LANDLOCK_CREATE_RULESET, buf, ctypes.c_size_t(size), 0), "ruleset"
+    )
+    try:
+        for folders, access in ((readable, _READ), (writable, handled), (devices, 2 | 4)):
+            for path in folders:
+                try:
+                    fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+                except OSError:
+                    continue
+                try:
+                    if not stat.S_ISDIR(os.fstat(fd).st_mode):
+                        rights = access & (1 | 2 | 4 | _TRUNCATE | _IOCTL_DEV)
+                    else:
+                        rights = access
+                    rule = struct.pack("=Qi", rights & handled, fd)
+                    rule_buf = ctypes.create_string_buffer(rule, len(rule))
+                    _check(libc.syscall(LANDLOCK_ADD_RULE, ruleset, 1, rule_buf, 0), "rule")
+                finally:
+                    os.close(fd)
+        _check(libc.prctl(38, 1, 0, 0, 0), "no_new_privs")
+        _check(libc.syscall(LANDLOCK_RESTRICT_SELF, ruleset, 0), "restrict_self")
+    finally:
+        os.close(ruleset)
+    return f"landlock-abi-{abi}"
