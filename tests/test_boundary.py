@@ -311,8 +311,8 @@ def test_no_worker_at_all_is_a_load_failure_not_a_traceback(
     judged = judge(cli, work, hostile(work, reference_source, "return_numpy_scalar.py"))
 
     assert judged.code == 2
-    assert judged.payload["load_failure"]["message"] == (
-        "return_numpy_scalar.py: no worker could be started to import the file: "
+    assert judged.payload["load_failure"]["message"] == (  # handed in as a folder: its entry
+        "return_numpy_scalar/return_numpy_scalar.py: no worker could be started to import the file: "
         "BlockingIOError: [Errno 11] Resource temporarily unavailable"
     )
     assert_sane(judged, stem=None)

@@ -8,10 +8,11 @@ goes to ``/autograder/results/stdout``, which only instructors see.
 
 This file is copied into the bundle and runs there with the standard library only, so that
 it can still write a result when the engine itself cannot start (a failed ``setup.sh``): it
-finds the learner's file, judges it with the ordinary command line (``python -m runner run
-<modules> --impl <file> --gradescope-results <results.json>``: the engine's own judging,
-worker and Gradescope reporter, nothing reimplemented), and writes a score-0 result with a
-readable message when that command leaves none. ``AUTOGRADER_ROOT`` moves ``/autograder``
+finds the learner's file, judges the folder holding it with the ordinary command line
+(``python -P -m runner run <modules> --impl <folder> --entry <file> --gradescope-results
+<results.json>``: the engine's own judging, worker and Gradescope reporter, nothing
+reimplemented), and writes a score-0 result with a readable message when that command leaves
+none. ``AUTOGRADER_ROOT`` moves ``/autograder``
 elsewhere (the bundle's own test runs it in a temporary folder).
 """
 
@@ -99,7 +100,10 @@ def judge(entry: Path, source: Path, config: dict[str, Any], results: Path) -> s
     words: dict[str, str] = config["messages"]
     modules = [str(source / m["path"]) for m in config["modules"]]
     with tempfile.TemporaryDirectory(prefix="learn-llm-") as work:
-        command = [sys.executable, "-m", "runner", "run", *modules, "--impl", str(entry)]
+        # -P: nothing of the current folder is imported by the judge; the folder holding the
+        # entry is the submission (the learner's own helper modules beside it are theirs)
+        command = [sys.executable, "-P", "-m", "runner", "run", *modules]
+        command += ["--impl", str(entry.parent), "--entry", entry.name]
         command += ["--gradescope-results", str(results), "--out", str(Path(work, "evidence"))]
         command += ["--lang", config["lang"], *config.get("run_options", [])]
         if results.exists():
