@@ -43,6 +43,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     # chain_rule_nll
     "chain_nan_for_impossible": ("contract.chain-rule-nll",),
     "chain_negative_token_wraps": ("contract.chain-rule-nll",),
+    "chain_clips_log_zero": ("contract.chain-rule-nll",),
     # sequence_support_log10
     "support_float_power": (
         "contract.sequence-support-log10",

@@ -387,14 +387,17 @@ def test_pre_commit_hook_validates_evidence(cli):
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     [hook] = hooks
     assert hook["id"] == "validate-evidence"
-    assert hook["entry"] == "learn-llm-claims validate"
+    # a course repository's evidence folder holds its own reference and fault runs
+    assert hook["entry"] == "learn-llm-claims validate --course-evidence"
     assert hook["pass_filenames"] is True
     import re
 
     assert re.search(hook["files"], "evidence/23-design-tradeoffs-v1.json")
     assert re.search(hook["exclude"], "evidence/module-manifest-v1.json")
     # what the hook runs, on the committed evidence
-    result = cli("validate", str(ROOT / current_evidence()), "--claims", str(CLAIMS))
+    result = cli(
+        "validate", str(ROOT / current_evidence()), "--claims", str(CLAIMS), "--course-evidence"
+    )
     assert result.code == 0, result.out
 
 
@@ -403,7 +406,9 @@ def test_console_script_is_declared():
     assert 'learn-llm-claims = "learn_llm_claims:main"' in text
     assert 'learn_llm_claims = "learn_llm_claims.pytest_plugin"' in text
     assert 'design-tradeoffs = "checks:pack"' in text
-    script = shutil.which("learn-llm-claims")
+    # the scripts folder of this interpreter's environment, whether or not it is activated
+    where = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    script = shutil.which("learn-llm-claims", path=where)
     assert Path(script or "").name == "learn-llm-claims"
     done = subprocess.run(
         [str(script), "list", "--format", "json"], capture_output=True, text=True, check=False

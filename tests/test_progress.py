@@ -33,10 +33,10 @@ def test_each_row_is_printed_before_the_next_learner_is_judged(cli, klass, monke
     stdout holds as each judging starts shows the rows came out as the learners finished."""
     seen: list[str] = []
 
-    def one_at_a_time(packs, paths, options=None, jobs=1, claim_paths=None):
+    def one_at_a_time(packs, paths, options=None, jobs=1, claim_paths=None, entry=None):
         for path in paths:
             seen.append(sys.stdout.getvalue())  # what was printed before this one is judged
-            yield path, api.run_packs(packs, api.LearnerFile(path), options)
+            yield path, api.run_packs(packs, api.LearnerFile(path, entry), options)
 
     monkeypatch.setattr(api, "run_class", one_at_a_time)
 

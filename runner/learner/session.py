@@ -571,8 +571,10 @@ class LearnerSession:
             self.kill()
             raise BoundaryError("boundary.stalled", self._stalled_params(name))
         started = time.monotonic()
-        self._cpu_spent = 0.0
         self._cpu_base = self._worker_cpu()
+        # after the reading: it updates what was spent, measured from the previous base, and
+        # that (the previous exchange's time) must not be charged to this one again
+        self._cpu_spent = 0.0
         self._cpu_limit = self._budget
         self._deadline = started + self._wall_budget
         try:
@@ -692,11 +694,19 @@ class LearnerSession:
         self.kill()
         if code is None:
             raise BoundaryError("boundary.closed", {"function": name})
+        if code > 128 and self._in_namespaces():
+            # process 1 of the worker's namespaces (the keeper) cannot die of its own
+            # signal: it ends with 128 + the number of the one that killed the worker
+            code = 128 - code
         if code < 0:
             raise BoundaryError(
                 "boundary.signal", {"function": name, "signal": _signal_name(-code)}
             )
         raise BoundaryError("boundary.exited", {"function": name, "code": code})
+
+    def _in_namespaces(self) -> bool:
+        """Whether the worker ran in namespaces of its own (below a keeper process)."""
+        return bool(self.isolation) and not any(m.startswith("namespaces") for m in self.missing)
 
     def _drain_output(self, name: str) -> None:
         """Read what the learner's code printed, until the pipe is empty or the deadline

@@ -11,7 +11,9 @@ from _base import *
 
 
 def top_k_renormalize(probs, k):
-    p = np.asarray(probs)  # the caller's array, mutated below
+    # float64 as the contract asks; np.asarray copies only another dtype, so a float64
+    # caller's array is the one mutated below
+    p = np.asarray(probs, dtype=np.float64)
     if p.ndim != 1 or p.size == 0 or not np.all(np.isfinite(p)) or np.any(p < 0):
         raise ValueError("probs")
     k = as_int("k", k, 1)
