@@ -217,6 +217,13 @@ def private_root(root: str, submission: str, hidden: Iterable[str], tmp_mib: int
     lacking: list[str] = []
     _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done here reaches the host
     _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, f"size={NEW_ROOT_MIB}m,mode=755")
+    # the worker's own /tmp and /dev/shm first: a library folder that lives below /tmp on
+    # the host (a virtual environment in /tmp) is then bound inside it, not covered by it
+    for name in ("tmp", "dev/shm"):
+        os.makedirs(root + "/" + name, exist_ok=True)
+        _mount(
+            "tmpfs", root + "/" + name, "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_mib}m,mode=1777"
+        )
     system = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]
     readable = _nested_out([*_standard_library(), *system])
     for link in system:  # /bin -> usr/bin, /lib64 -> usr/lib64 (the loader's path): as on the host
@@ -250,11 +257,6 @@ def private_root(root: str, submission: str, hidden: Iterable[str], tmp_mib: int
             _bind(device, root + device, writable=True)
     os.makedirs(root + SUBMISSION)
     _bind(submission, root + SUBMISSION)
-    for name in ("tmp", "dev/shm"):
-        os.makedirs(root + "/" + name, exist_ok=True)
-        _mount(
-            "tmpfs", root + "/" + name, "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_mib}m,mode=1777"
-        )
     os.makedirs(root + "/proc")
     try:
         _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
