@@ -15,8 +15,9 @@ class WorkerLimits:
 
     # CPU seconds the learner's processes may use per claim, and once for importing the
     # file: what a busy machine does not change (it only makes them take longer). A correct
-    # but naive BPE (a Python loop over pairs) uses 6-10 s of it in tokenizer.bpe-bill on
-    # the 2-core machine the evidence is recorded on: 20 s leaves room for a slower grader
+    # but naive learner's BPE (a Python loop over pairs) uses 6-10 s of it in the first
+    # pack's tokenizer claim on the 2-core machine its evidence is recorded on: 20 s leaves
+    # room for a slower grader
     timeout_s: float = 20.0
     # a backstop against calls that sleep or block, which use no CPU: wall-clock seconds
     # the judge waits per claim (default: WALL_FACTOR times timeout_s, at least WALL_MIN_S,
