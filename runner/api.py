@@ -19,6 +19,7 @@ hands in packs directly (a name ``module.yaml`` uses, mapped to a :class:`~runne
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import multiprocessing
 import os
@@ -309,8 +310,12 @@ def run_class(
     jobs = max(1, min(jobs, len(paths), _cpus()))
     pool = _judges(jobs, packs, claim_paths)
     try:
-        futures = [pool.submit(_judge_one, path, entry, options) for path in paths]
-        for path, future in zip(paths, futures, strict=True):
+        # taken off the queue as each is yielded: a judged learner's run is not kept here
+        pending = collections.deque(
+            (path, pool.submit(_judge_one, path, entry, options)) for path in paths
+        )
+        while pending:
+            path, future = pending.popleft()
             try:
                 run = future.result()
             except BrokenProcessPool:

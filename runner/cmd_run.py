@@ -232,7 +232,7 @@ def _single_run(
     # asked once everything is known to be runnable: git answers while the claims run
     pending_commit = start_measured_commit([p.directory for p in packs])
     run = api.run_packs(packs, subject, options)
-    _sandbox_warnings([run], words)
+    _sandbox_warnings(_missing(run), words)
     measured = pending_commit()
     commit = measured if isinstance(measured, Commit) else None
     if run.load_failure is not None:
@@ -296,7 +296,7 @@ def _class_run(
 ) -> int:
     pending_commit = start_measured_commit([p.directory for p in packs])
     variants = [_safe_variant(v) for v in learner_variants([p.stem for p in learners])]
-    rows: list[tuple[str, api.Run]] = []
+    names = [printable_line(display_path(p)) for p in learners]
     results = api.run_class(
         packs,
         learners,
@@ -305,51 +305,63 @@ def _class_run(
         claim_paths=[Path(p) for p in args.paths],
         entry=_entry(args.entry),
     )
-    results = _shown_as_judged(results, args, words, learners)
+    results = _shown_as_judged(results, args, words, names)
     measured = pending_commit()
     commit = measured if isinstance(measured, Commit) else None
     gradescope_dir = Path(args.gradescope_results) if args.gradescope_results else None
     written: list[str] = []
     notes: list[str] = []
     unrecorded = False
-    for (path, run), variant in zip(results, variants, strict=True):
-        shown = printable_line(display_path(path))
-        rows.append((shown, run))
-        # one learner's evidence or results that cannot be written are that learner's
-        # problem: said in a note, and its other outputs and every other learner's are
-        # still written
-        steps: list[Any] = []
-        if run.load_failure is None and commit is not None and run.complete:
-            steps.append(
-                lambda run=run, variant=variant: _class_evidence(run, variant, commit, args)
-            )
-        if gradescope_dir is not None:
-            steps.append(lambda run=run, variant=variant: _gradescope(
-                gradescope_dir, run, words, packs, args, variant))  # fmt: skip
-        for step in steps:
-            try:
-                written += step() or []
-            except Exception as exc:  # an EvidenceError, an OSError, a defect a learner found
-                unrecorded = True
-                notes.append(words("run.learner_unrecorded", file=shown, reason=_reason(exc)))
-    if commit is None:
-        notes.append(words("run.not_written.git"))
-    elif any(not r.complete for _, r in rows if r.load_failure is None):
-        notes.append(words("run.not_written.partial"))
-    _sandbox_warnings([r for _, r in rows], words)
-    ok = all(r.exit_code() == EXIT_OK for _, r in rows) and not unrecorded
-    code = EXIT_OK if ok else EXIT_FOUND_WANTING
-    if args.format == "json":
-        json_out.emit(json_out.class_payload(rows, words, written, code, notes))
-    else:  # the rows were printed as each learner was judged (-v: after every detail)
-        lines = text.class_lines(rows, words) if args.verbose else []
-        lines += [words("run.wrote", path=p) for p in written] + notes
-        _print(lines, args)
-    if args.junit_xml:
-        from runner.reporters import junit
+    width = max(text.width_of(n) for n in names)
+    # each learner's run is reported and recorded as it is judged, then let go: the class
+    # run does not grow with the class
+    from runner.reporters.class_report import ClassReport  # a class run's cost only
 
-        suites = [s for name, run in rows for s in junit.run_suites(run, words, label=name)]
-        junit.write(Path(args.junit_xml), suites, "learn-llm class")
+    report = ClassReport(
+        words, width=width, as_json=args.format == "json", as_junit=bool(args.junit_xml)
+    )
+    try:
+        for (_, run), variant, shown in zip(results, variants, names, strict=True):
+            # one learner's evidence or results that cannot be written are that learner's
+            # problem: said in a note, and its other outputs and every other learner's are
+            # still written
+            steps: list[Any] = []
+            if run.load_failure is None and commit is not None and run.complete:
+                steps.append(
+                    lambda run=run, variant=variant: _class_evidence(run, variant, commit, args)
+                )
+            if gradescope_dir is not None:
+                steps.append(lambda run=run, variant=variant: _gradescope(
+                    gradescope_dir, run, words, packs, args, variant))  # fmt: skip
+            for step in steps:
+                try:
+                    written += step() or []
+                except Exception as exc:  # an EvidenceError, an OSError, a defect a learner found
+                    unrecorded = True
+                    notes.append(words("run.learner_unrecorded", file=shown, reason=_reason(exc)))
+            report.add(shown, run)
+            del run, steps
+        if commit is None:
+            notes.append(words("run.not_written.git"))
+        elif report.partial:
+            notes.append(words("run.not_written.partial"))
+        _sandbox_warnings(list(report.missing), words)
+        ok = report.all_ok and not unrecorded
+        code = EXIT_OK if ok else EXIT_FOUND_WANTING
+        if args.format == "json":
+            report.emit_json(sys.stdout, written, code, notes)
+        else:  # the rows were printed as each learner was judged (-v: after every detail)
+            lines = report.lines() if args.verbose else []
+            lines += [words("run.wrote", path=p) for p in written] + notes
+            _print(lines, args)
+        if args.junit_xml:
+            from runner.reporters import junit
+
+            junit.write_parts(
+                Path(args.junit_xml), report.junit_parts(), report.junit_totals, "learn-llm class"
+            )
+    finally:
+        report.close()
     return code
 
 
@@ -357,18 +369,17 @@ def _shown_as_judged(
     results: Iterator[tuple[Path, api.Run]],
     args: argparse.Namespace,
     words: Catalog,
-    learners: list[Path],
+    names: list[str],
 ) -> Iterator[tuple[Path, api.Run]]:
     """``results``, each learner's row (with ``-v``, its whole run) printed as it is judged,
     and progress on stderr (a bar on a terminal; without one, a line per learner where
     stdout does not already show them: ``--format json``)."""
-    names = [printable_line(display_path(p)) for p in learners]
     width = max(text.width_of(n) for n in names)
     rows_shown = args.format == "text"
     how = progress.mode(args.quiet, sys.stderr, output_has_lines=rows_shown)
-    with progress.Progress(len(learners), how, words("progress.judging")) as shown:
+    with progress.Progress(len(names), how, words("progress.judging")) as shown:
         if rows_shown and not args.verbose:
-            shown.out(text.class_header(len(learners), words))
+            shown.out(text.class_header(len(names), words))
         for (path, run), name in zip(results, names, strict=True):
             if rows_shown and args.verbose:
                 for line in text.run_lines(run, words, verbose=True):
@@ -397,17 +408,15 @@ def _reason(exc: Exception) -> str:
     return printable_line(f"{type(exc).__name__}: {lines[-1] if lines else ''}")[:300]
 
 
-def _sandbox_warnings(runs: list[api.Run], words: Catalog) -> None:
+def _sandbox_warnings(missing: list[str], words: Catalog) -> None:
     """Every guarantee a learner's worker could not give on this machine, once, on stderr
     (the results say it per learner)."""
-    import sys
-
-    seen: dict[str, None] = {}
-    for run in runs:
-        for what in (run.sandbox or {}).get("missing", []):
-            seen.setdefault(str(what), None)
-    for what in seen:
+    for what in missing:
         print(printable_line(words("run.sandbox_missing", what=what)), file=sys.stderr)
+
+
+def _missing(run: api.Run) -> list[str]:
+    return [str(what) for what in (run.sandbox or {}).get("missing", [])]
 
 
 def _gradescope(

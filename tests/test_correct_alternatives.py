@@ -59,17 +59,15 @@ def test_the_base_is_written_without_the_reference():
     assert imported <= {"__future__", "math", "operator", "numpy", "heapq"}
 
 
-def run_one(stem: str, into: Path) -> api.Run:
-    """An alternative handed in with its helper module, ``_base.py`` (tests/conftest.py)."""
-    submission = handed_in(CORRECT_DIR / f"{stem}.py", into)
-    return api.run_packs([PACK], api.LearnerFile(submission), api.RunOptions())
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, api.Run]:
-    """Every alternative's run, one after the other (see tests/test_mutants.py on threads)."""
+    """Every alternative's run, judged as a grader judges a class (``api.run_class``, two
+    judging processes), each handed in with its helper module, ``_base.py``
+    (tests/conftest.py)."""
     into = tmp_path_factory.mktemp("alternatives")
-    return {stem: run_one(stem, into) for stem in ALTERNATIVES}
+    folders = [handed_in(CORRECT_DIR / f"{stem}.py", into) for stem in ALTERNATIVES]
+    judged = api.run_class([PACK], folders, api.RunOptions(), jobs=2)
+    return {stem: run for stem, (_, run) in zip(ALTERNATIVES, judged, strict=True)}
 
 
 @pytest.mark.parametrize("stem", ALTERNATIVES)

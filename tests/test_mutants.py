@@ -527,22 +527,24 @@ def claims_calling(function: str) -> ClaimPack:
     return dataclasses.replace(PACK, claims=chosen, complete=False)
 
 
-def run_mutant(stem: str, into: Path) -> dict[str, str]:
-    path = MUTANTS_DIR / f"{stem}.py"
-    pack = claims_calling(function_of(path))
-    options = api.RunOptions(diagnose=False)
-    run = api.run_packs([pack], api.LearnerFile(handed_in(path, into)), options)
-    assert run.load_failure is None, (stem, run.load_failure)
-    return {r.id: r.status for r in run.results}
-
-
 @pytest.fixture(scope="module")
 def statuses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
-    """Every mutant's run, one after the other: learner runs started from several threads
-    of one judging process have ended that process (status 0, no output) on a loaded
-    machine, so this does not rely on them."""
+    """Every mutant's statuses, judged as a grader judges a class (``api.run_class``, two
+    judging processes): the mutants of one function together, against the claims that call
+    it."""
     into = tmp_path_factory.mktemp("mutants")
-    return {stem: run_mutant(stem, into) for stem in MUTANTS}
+    by_function: dict[str, list[str]] = {}
+    for stem in MUTANTS:
+        by_function.setdefault(function_of(MUTANTS_DIR / f"{stem}.py"), []).append(stem)
+    options = api.RunOptions(diagnose=False)
+    found: dict[str, dict[str, str]] = {}
+    for function, stems in by_function.items():
+        folders = [handed_in(MUTANTS_DIR / f"{stem}.py", into) for stem in stems]
+        judged = api.run_class([claims_calling(function)], folders, options, jobs=2)
+        for stem, (_, run) in zip(stems, judged, strict=True):
+            assert run.load_failure is None, (stem, run.load_failure)
+            found[stem] = {r.id: r.status for r in run.results}
+    return found
 
 
 def test_the_table_names_every_mutant_file():

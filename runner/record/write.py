@@ -131,10 +131,11 @@ def write_json_atomic(path: Path, doc: Any) -> None:
     write_text_atomic(path, _json(doc))
 
 
-def write_text_atomic(path: Path, text: str) -> None:
+def write_text_atomic(path: Path, text: str | Iterable[str]) -> None:
     """Write to a temporary file beside ``path``, then rename: all of it or nothing. The
     folders on the way are made, as pytest's --junitxml makes them (the path is the
-    person's own choice)."""
+    person's own choice). ``text`` may come in parts (a class's report, never whole in
+    memory)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -144,9 +145,10 @@ def write_text_atomic(path: Path, text: str) -> None:
     commit_staged([stage(path, text)])
 
 
-def stage(path: Path, text: str) -> tuple[Path, str]:
-    """Write ``text`` to a temporary file beside ``path``; (path, temporary) to rename later.
-    Nothing at ``path`` changes yet; an error removes the temporary file."""
+def stage(path: Path, text: str | Iterable[str]) -> tuple[Path, str]:
+    """Write ``text`` (or its parts, in order) to a temporary file beside ``path``; (path,
+    temporary) to rename later. Nothing at ``path`` changes yet; an error removes the
+    temporary file."""
     shown = display_path(path)
     if path.is_dir():
         raise EvidenceError("io.is_directory", path=shown)
@@ -156,7 +158,8 @@ def stage(path: Path, text: str) -> tuple[Path, str]:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+            for part in [text] if isinstance(text, str) else text:
+                fh.write(part)
             fh.flush()
             os.fsync(fh.fileno())
         # mkstemp makes the file private (0600); give it the permissions of a normal file

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 from runner.api import Run
@@ -80,26 +81,48 @@ def load_failure_data(run: Run, words: Catalog) -> dict[str, Any]:
     }
 
 
-def class_payload(
-    rows: list[tuple[str, Run]], words: Catalog, written: list[str], code: int, notes: list[str]
-) -> dict[str, Any]:
-    learners = []
-    for name, run in rows:
-        got, most = run.points()
-        entry: dict[str, Any] = {
-            "file": name,
-            "implementation": run.implementation,
-            "counts": run.counts(),
-            "points": got,
-            "max_points": most,
-            "exit_code": run.exit_code(),
-            "results": claims_data(run, words),
-        }
-        if run.load_failure is not None:
-            entry["load_failure"] = load_failure_data(run, words)
-        if run.load_output:
-            entry["load_output"] = run.load_output
-        if run.sandbox is not None:
-            entry["sandbox"] = run.sandbox
-        learners.append(entry)
-    return {"learners": learners, "written": written, "notes": notes, "exit_code": code}
+def class_entry(name: str, run: Run, words: Catalog) -> dict[str, Any]:
+    """One learner of a class: its counts, points and results."""
+    got, most = run.points()
+    entry: dict[str, Any] = {
+        "file": name,
+        "implementation": run.implementation,
+        "counts": run.counts(),
+        "points": got,
+        "max_points": most,
+        "exit_code": run.exit_code(),
+        "results": claims_data(run, words),
+    }
+    if run.load_failure is not None:
+        entry["load_failure"] = load_failure_data(run, words)
+    if run.load_output:
+        entry["load_output"] = run.load_output
+    if run.sandbox is not None:
+        entry["sandbox"] = run.sandbox
+    return entry
+
+
+def class_document(
+    entries: Iterable[dict[str, Any]], rest: dict[str, Any], indent: int | None
+) -> Iterator[str]:
+    """``{"learners": [...entries], **rest}`` in parts, each learner's entry as it comes, the
+    same text ``json.dumps`` writes for the whole (a class need not be in memory at once)."""
+
+    def dumps(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, indent=indent, allow_nan=False)
+
+    tail = dumps(rest)[1:]  # the rest's members and the closing brace, after its "{"
+    if indent is None:
+        yield '{"learners": ['
+        for i, entry in enumerate(entries):
+            yield (", " if i else "") + dumps(entry)
+        yield "], " + tail
+        return
+    pad = " " * indent
+    yield "{\n" + pad + '"learners": ['
+    empty = True
+    for entry in entries:
+        lines = dumps(entry).split("\n")
+        yield ("\n" if empty else ",\n") + "\n".join(pad * 2 + line for line in lines)
+        empty = False
+    yield ("]" if empty else "\n" + pad + "]") + "," + tail

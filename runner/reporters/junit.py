@@ -8,6 +8,7 @@ counts, and ``testcase`` elements with at most one ``failure``, ``error`` or ``s
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -40,45 +41,78 @@ class Suite:
     cases: list[Case] = field(default_factory=list)
 
 
+@dataclass
+class Totals:
+    tests: int = 0
+    failures: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+
+
 def to_xml(suites: list[Suite], name: str) -> str:
-    root = ET.Element("testsuites", name=name)
-    totals = {"tests": 0, "failures": 0, "errors": 0, "time": 0.0}
-    for suite in suites:
-        counts = {
-            o: sum(c.outcome == o for c in suite.cases) for o in ("failure", "error", "skipped")
-        }
-        seconds = sum(c.time_s for c in suite.cases)
-        el = ET.SubElement(
-            root,
-            "testsuite",
-            name=suite.name,
-            tests=str(len(suite.cases)),
-            failures=str(counts["failure"]),
-            errors=str(counts["error"]),
-            skipped=str(counts["skipped"]),
-            time=f"{seconds:.3f}",
+    totals = Totals()
+    parts = [suite_xml(suite, totals) for suite in suites]
+    return "".join(document(parts, totals, name))
+
+
+def suite_xml(suite: Suite, totals: Totals) -> str:
+    """One ``testsuite`` element, indented as it sits in the document; its counts are added
+    to ``totals`` (the document's own counts come last, once every suite is known)."""
+    counts = {o: sum(c.outcome == o for c in suite.cases) for o in ("failure", "error", "skipped")}
+    seconds = sum(c.time_s for c in suite.cases)
+    el = ET.Element(
+        "testsuite",
+        name=suite.name,
+        tests=str(len(suite.cases)),
+        failures=str(counts["failure"]),
+        errors=str(counts["error"]),
+        skipped=str(counts["skipped"]),
+        time=f"{seconds:.3f}",
+    )
+    for case in suite.cases:
+        tc = ET.SubElement(
+            el, "testcase", name=case.name, classname=case.classname, time=f"{case.time_s:.3f}"
         )
-        for case in suite.cases:
-            tc = ET.SubElement(
-                el, "testcase", name=case.name, classname=case.classname, time=f"{case.time_s:.3f}"
-            )
-            if case.outcome != "passed":
-                child = ET.SubElement(tc, case.outcome, message=_clean(case.message))
-                child.text = _clean(case.text) or None
-        totals["tests"] += len(suite.cases)
-        totals["failures"] += counts["failure"]
-        totals["errors"] += counts["error"]
-        totals["time"] += seconds
-    root.set("tests", str(totals["tests"]))
-    root.set("failures", str(totals["failures"]))
-    root.set("errors", str(totals["errors"]))
-    root.set("time", f"{totals['time']:.3f}")
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+        if case.outcome != "passed":
+            child = ET.SubElement(tc, case.outcome, message=_clean(case.message))
+            child.text = _clean(case.text) or None
+    totals.tests += len(suite.cases)
+    totals.failures += counts["failure"]
+    totals.errors += counts["error"]
+    totals.seconds += seconds
+    ET.indent(el, level=1)
+    return ET.tostring(el, encoding="unicode")
+
+
+def document(suites_xml: Iterable[str], totals: Totals, name: str) -> Iterator[str]:
+    """The whole document in parts: ``testsuites`` with the totals, then each suite's XML
+    (from :func:`suite_xml`) as it comes, so a class's report need not be in memory at once."""
+    root = ET.Element(
+        "testsuites",
+        name=name,
+        tests=str(totals.tests),
+        failures=str(totals.failures),
+        errors=str(totals.errors),
+        time=f"{totals.seconds:.3f}",
+    )
+    root.text = "-"  # an element with text is written with a closing tag, split at it below
+    head, tail = ET.tostring(root, encoding="unicode").split(">-<", 1)
+    yield '<?xml version="1.0" encoding="UTF-8"?>\n' + head + ">"
+    empty = True
+    for part in suites_xml:
+        empty = False
+        yield "\n  " + part
+    yield ("" if empty else "\n") + "<" + tail + "\n"
 
 
 def write(path: Path, suites: list[Suite], name: str) -> None:
     write_text_atomic(path, to_xml(suites, name))
+
+
+def write_parts(path: Path, suites_xml: Iterable[str], totals: Totals, name: str) -> None:
+    """The document at ``path``, atomically, from suites already written as XML
+    (:func:`suite_xml`) with their ``totals``."""
+    write_text_atomic(path, document(suites_xml, totals, name))
 
 
 def _clean(text: str) -> str:

@@ -7,7 +7,6 @@ Functions return lines, so the command line prints them and tests read them.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
 from typing import Any
 
 from runner.api import PackRun, Run
@@ -387,15 +386,6 @@ def drift_lines(drifted: list[tuple[str, Drift]], words: Catalog) -> list[str]:
 
 
 # -- a class ----------------------------------------------------------------------------------
-def class_lines(rows: Iterable[tuple[str, Run]], words: Catalog) -> list[str]:
-    """One line per learner: counts and points (a grader's overview)."""
-    rows = list(rows)
-    width = max((width_of(name) for name, _ in rows), default=0)
-    return [class_header(len(rows), words)] + [
-        class_row(name, run, words, width) for name, run in rows
-    ]
-
-
 def class_header(n: int, words: Catalog) -> str:
     return words("class.header", n=n)
 
