@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import math
 import multiprocessing
 import os
 import selectors
@@ -288,6 +289,7 @@ class LearnerSession:
         self._cpu_seen = 0.0  # the current worker's CPU time, as last read
         self._cpu_base = 0.0  # ... when the exchange under way began
         self._cpu_spent = 0.0  # what the exchange under way has used, across worker restarts
+        self._cpu_read_at = -math.inf  # when _cpu_seen was read (time.monotonic())
         self._process: Any = None
         self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
@@ -409,6 +411,7 @@ class LearnerSession:
         """Kill the worker and everything it started (see :func:`_kill_tree`)."""
         process, self._process = self._process, None
         self._cpu_seen = self._cpu_base = 0.0  # the next worker's time starts at its zero
+        self._cpu_read_at = -math.inf
         if process is not None and process.pid is not None:
             own = sandbox_uid(process.pid) if self.isolation == "own-user" else None
             _kill_tree(process.pid, own)
@@ -571,7 +574,12 @@ class LearnerSession:
             self.kill()
             raise BoundaryError("boundary.stalled", self._stalled_params(name))
         started = time.monotonic()
-        self._cpu_base = self._worker_cpu()
+        # reading the worker's processes in /proc is most of what a quick call costs the
+        # judge: a reading younger than CPU_POLL_S (the previous exchange's last, while the
+        # worker has waited for this request) is this one's base
+        if started - self._cpu_read_at >= CPU_POLL_S:
+            self._worker_cpu()
+        self._cpu_base = self._cpu_seen
         # after the reading: it updates what was spent, measured from the previous base, and
         # that (the previous exchange's time) must not be charged to this one again
         self._cpu_spent = 0.0
@@ -592,6 +600,7 @@ class LearnerSession:
         if process is None or process.pid is None:
             return self._cpu_seen
         used = _tree_cpu(process.pid)
+        self._cpu_read_at = time.monotonic()
         # a process that ended unwaited takes its time with it: never count backwards
         self._cpu_seen = max(self._cpu_seen, used)
         self._cpu_spent = max(self._cpu_spent, self._cpu_seen - self._cpu_base)
@@ -626,9 +635,12 @@ class LearnerSession:
 
     def _remaining(self, name: str) -> float:
         """How long to wait before looking again: until the wall-clock backstop, and at most
-        CPU_POLL_S, so the CPU budget is looked at while the worker computes."""
-        remaining = self._deadline - time.monotonic()
-        self._worker_cpu()
+        CPU_POLL_S, so the CPU budget is looked at while the worker computes (read again once
+        CPU_POLL_S has passed since the last reading, however often the worker wakes us)."""
+        now = time.monotonic()
+        remaining = self._deadline - now
+        if now - self._cpu_read_at >= CPU_POLL_S:
+            self._worker_cpu()
         if self._cpu_spent >= self._cpu_limit:
             self.kill()
             raise BoundaryError("boundary.timeout", self._timeout_params(name))
@@ -638,7 +650,8 @@ class LearnerSession:
             params = self._stalled_params(name) if code == "boundary.stalled" else {
                 "function": name, "seconds": START_S}  # fmt: skip
             raise BoundaryError(code, params)
-        return min(remaining, CPU_POLL_S)
+        until_read = self._cpu_read_at + CPU_POLL_S - now  # not positive: no reading (no /proc)
+        return min(remaining, until_read if until_read > 0 else CPU_POLL_S)
 
     def _receive(self, name: str) -> dict[str, Any]:
         """The next framed reply, decoded; BoundaryError for anything else."""
