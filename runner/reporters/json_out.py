@@ -61,13 +61,20 @@ def run_payload(
         "notes": notes or [],
         "exit_code": code,
     }
+    return payload | learner_extras(run, words)
+
+
+def learner_extras(run: Run, words: Catalog) -> dict[str, Any]:
+    """What a learner's run adds when there is any: why its file could not be used, what it
+    printed while it was imported, and what its worker's sandbox could not guarantee."""
+    extras: dict[str, Any] = {}
     if run.load_failure is not None:
-        payload["load_failure"] = load_failure_data(run, words)
+        extras["load_failure"] = load_failure_data(run, words)
     if run.load_output:
-        payload["load_output"] = run.load_output
+        extras["load_output"] = run.load_output
     if run.sandbox is not None:
-        payload["sandbox"] = run.sandbox
-    return payload
+        extras["sandbox"] = run.sandbox
+    return extras
 
 
 def load_failure_data(run: Run, words: Catalog) -> dict[str, Any]:
@@ -93,13 +100,7 @@ def class_entry(name: str, run: Run, words: Catalog) -> dict[str, Any]:
         "exit_code": run.exit_code(),
         "results": claims_data(run, words),
     }
-    if run.load_failure is not None:
-        entry["load_failure"] = load_failure_data(run, words)
-    if run.load_output:
-        entry["load_output"] = run.load_output
-    if run.sandbox is not None:
-        entry["sandbox"] = run.sandbox
-    return entry
+    return entry | learner_extras(run, words)
 
 
 def class_document(
