@@ -139,6 +139,11 @@ class Run:
         results = self.results
         return sum(r.score for r in results), sum(r.points for r in results)
 
+    @property
+    def missing(self) -> list[str]:
+        """Every guarantee the learner's worker could not give on this machine."""
+        return [str(what) for what in (self.sandbox or {}).get("missing", [])]
+
 
 def load_claims(paths: list[Path], packs: Packs | None = None) -> list[ClaimPack]:
     """Load and validate modules: each one's pack found, every check resolves in it, every

@@ -232,7 +232,7 @@ def _single_run(
     # asked once everything is known to be runnable: git answers while the claims run
     pending_commit = start_measured_commit([p.directory for p in packs])
     run = api.run_packs(packs, subject, options)
-    _sandbox_warnings(_missing(run), words)
+    _sandbox_warnings(run.missing, words)
     measured = pending_commit()
     commit = measured if isinstance(measured, Commit) else None
     if run.load_failure is not None:
@@ -305,14 +305,14 @@ def _class_run(
         claim_paths=[Path(p) for p in args.paths],
         entry=_entry(args.entry),
     )
-    results = _shown_as_judged(results, args, words, names)
+    width = max(text.width_of(n) for n in names)
+    results = _shown_as_judged(results, args, words, names, width)
     measured = pending_commit()
     commit = measured if isinstance(measured, Commit) else None
     gradescope_dir = Path(args.gradescope_results) if args.gradescope_results else None
     written: list[str] = []
     notes: list[str] = []
     unrecorded = False
-    width = max(text.width_of(n) for n in names)
     # each learner's run is reported and recorded as it is judged, then let go: the class
     # run does not grow with the class
     from runner.reporters.class_report import ClassReport  # a class run's cost only
@@ -370,11 +370,11 @@ def _shown_as_judged(
     args: argparse.Namespace,
     words: Catalog,
     names: list[str],
+    width: int,
 ) -> Iterator[tuple[Path, api.Run]]:
     """``results``, each learner's row (with ``-v``, its whole run) printed as it is judged,
     and progress on stderr (a bar on a terminal; without one, a line per learner where
     stdout does not already show them: ``--format json``)."""
-    width = max(text.width_of(n) for n in names)
     rows_shown = args.format == "text"
     how = progress.mode(args.quiet, sys.stderr, output_has_lines=rows_shown)
     with progress.Progress(len(names), how, words("progress.judging")) as shown:
@@ -413,10 +413,6 @@ def _sandbox_warnings(missing: list[str], words: Catalog) -> None:
     (the results say it per learner)."""
     for what in missing:
         print(printable_line(words("run.sandbox_missing", what=what)), file=sys.stderr)
-
-
-def _missing(run: api.Run) -> list[str]:
-    return [str(what) for what in (run.sandbox or {}).get("missing", [])]
 
 
 def _gradescope(

@@ -37,8 +37,7 @@ class ClassReport:
         self.rows.append(text.class_row(name, run, self.words, self.width))
         self.all_ok &= run.exit_code() == EXIT_OK
         self.partial |= run.load_failure is None and not run.complete
-        for what in (run.sandbox or {}).get("missing", []):
-            self.missing.setdefault(str(what), None)
+        self.missing.update(dict.fromkeys(run.missing))
         if self._json is not None:
             entry = json_out.class_entry(name, run, self.words)
             self._json.write(json.dumps(entry, ensure_ascii=False, allow_nan=False) + "\n")
@@ -53,8 +52,8 @@ class ClassReport:
         return [text.class_header(len(self.rows), self.words), *self.rows]
 
     def emit_json(self, out: TextIO, written: list[str], code: int, notes: list[str]) -> None:
-        """The class's JSON document (``json_out.class_payload``'s shape), written as it is
-        read back: indented for a person at a terminal, compact for a script."""
+        """The class's JSON document (``json_out.class_document``), written as it is read
+        back: indented for a person at a terminal, compact for a script."""
         assert self._json is not None
         rest = {"written": written, "notes": notes, "exit_code": code}
         indent = 2 if out.isatty() else None
