@@ -5,6 +5,7 @@ over a submission), interrupts, and text shown escaped once."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -443,6 +444,9 @@ def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
     )
     try:
         assert child.stdout is not None
+        # The smallest pipe Linux gives (one page): 3,000 lines cannot fit in it and in the
+        # reader's buffer, so the batch is still writing when the signal comes.
+        fcntl.fcntl(child.stdout.fileno(), fcntl.F_SETPIPE_SZ, 4096)
         first = [child.stdout.readline() for _ in range(20)]
         assert all(first), first  # still validating: 20 lines of 3,000
         os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C does: the parent and its workers
