@@ -128,7 +128,7 @@ def phases(alone: Path, files: list[Path]) -> list[str]:
     commit = start_measured_commit([p.directory for p in packs])()
     if not isinstance(commit, Commit):
         sys.exit("the claims are not in a git checkout: evidence cannot be written")
-    spent = {"start": 0.0, "import": 0.0, "wait": 0.0, "calls": 0.0}
+    spent = {"start": 0.0, "import": 0.0, "wait": 0.0, "calls": 0.0, "exchanges": 0.0}
     real_start, real_receive, real_exchange = (
         session._Server.start.__func__,  # type: ignore[attr-defined]
         session.LearnerSession._receive,
@@ -149,13 +149,17 @@ def phases(alone: Path, files: list[Path]) -> list[str]:
             spent["import"] += now - spent.pop("_t1")
         return reply
 
-    def exchange(self: session.LearnerSession, name: str, request: bytes) -> dict[str, object]:
+    def exchange(
+        self: session.LearnerSession, name: str, request: bytes, cases: int
+    ) -> list[dict[str, object]]:
         t = time.perf_counter()
         try:
-            return real_exchange(self, name, request)
+            replies = real_exchange(self, name, request, cases)
+            spent["calls"] += len(replies)
+            return replies
         finally:
             spent["wait"] += time.perf_counter() - t
-            spent["calls"] += 1
+            spent["exchanges"] += 1
 
     session._Server.start = classmethod(start)  # type: ignore[method-assign, assignment]
     session.LearnerSession._receive = receive  # type: ignore[method-assign]
@@ -165,7 +169,13 @@ def phases(alone: Path, files: list[Path]) -> list[str]:
         t = time.perf_counter()
         api.run_packs(packs, api.LearnerFile(alone))
         first = time.perf_counter() - t
-        for key in ("start", "import", "wait", "calls"):  # the first learner is not counted
+        for key in (
+            "start",
+            "import",
+            "wait",
+            "calls",
+            "exchanges",
+        ):  # the first learner is not counted
             spent[key] = 0.0
         total = evidence = 0.0
         for path in files:
@@ -184,8 +194,8 @@ def phases(alone: Path, files: list[Path]) -> list[str]:
         f"per learner, mean of {n} (one judge):",
         f"  worker start (fork, confinement)        {spent['start'] * ms:7.1f} ms",
         f"  importing the file                      {spent['import'] * ms:7.1f} ms",
-        f"  waiting on the worker, {spent['calls'] / n:,.0f} calls"
-        f"       {spent['wait'] * ms:7.1f} ms",
+        f"  waiting on the worker, {spent['calls'] / n:,.0f} calls in"
+        f" {spent['exchanges'] / n:,.0f} exchanges  {spent['wait'] * ms:7.1f} ms",
         f"  the checks' own work in the judge       {own * ms:7.1f} ms",
         f"  evidence build and write                {evidence * ms:7.1f} ms",
         f"  total                                   {(total + evidence) * ms:7.1f} ms",

@@ -103,8 +103,9 @@ def temperature_ties(
             return np.asarray(fn(z, t), dtype=np.float64)  # (V,)
 
         above = math.nan
-        for t in grid:
-            p = probs(float(t))
+        swept = impl.each("softmax_temperature", [(z, float(t)) for t in grid])
+        for t, answer in zip(grid, swept, strict=True):
+            p = np.asarray(answer, dtype=np.float64)  # (V,)
             if not np.all(np.isfinite(p)):
                 non_finite += 1
                 continue
@@ -178,26 +179,33 @@ def sampling_keeps_the_top(
 ) -> Measurements:
     """Stage 6: temperature, top-k and top-p, alone and chained, on seeded logits: which
     token ranks first afterwards, and whether any two kept tokens swap places."""
-    softmax, top_k, top_p = (
-        impl["softmax_temperature"],
-        impl["top_k_renormalize"],
-        impl["top_p_renormalize"],
-    )
     cases = changed = reversed_pairs = 0
     top_probs: list[float] = []
     kept: list[int] = []
-    for _ in range(vectors):
-        z = rng.standard_normal(vocab) * scale  # (V,) distinct with probability 1
+    zs = [rng.standard_normal(vocab) * scale for _ in range(vectors)]  # (V,) each, distinct
+    n_t = len(temperatures)
+    # every vector's cases sent at once, function by function; i = vector * n_t + temperature
+    f64 = np.float64
+    pairs = [(z, t) for z in zs for t in temperatures]
+    probs = [np.asarray(p, dtype=f64) for p in impl.each("softmax_temperature", pairs)]  # (V,)
+    top_ks = impl.each("top_k_renormalize", [(p, k) for p in probs for k in ks])
+    top_ps = impl.each("top_p_renormalize", [(p, q) for p in probs for q in ps])
+    # chained: top-k (the last k), then top-p on what survives
+    last_k = [np.asarray(top_ks[(i + 1) * len(ks) - 1]) for i in range(len(probs))]
+    chained = impl.each("top_p_renormalize", [(r, ps[0]) for r in last_k])
+    for v, z in enumerate(zs):
         first = int(np.argmax(z))  # the oracle: the largest logit
         larger = z[:, None] > z[None, :]  # (V, V)
         results = []
-        for t in temperatures:
-            p = np.asarray(softmax(z, t), dtype=np.float64)  # (V,)
-            results.append(p)
-            results.extend(np.asarray(top_k(p, k), dtype=np.float64) for k in ks)
-            results.extend(np.asarray(top_p(p, q), dtype=np.float64) for q in ps)
-            # chained: top-k, then top-p on what survives
-            results.append(np.asarray(top_p(np.asarray(top_k(p, ks[-1])), ps[0])))
+        for i in range(v * n_t, (v + 1) * n_t):
+            results.append(probs[i])
+            results.extend(
+                np.asarray(r, dtype=f64) for r in top_ks[i * len(ks) : (i + 1) * len(ks)]
+            )
+            results.extend(
+                np.asarray(r, dtype=f64) for r in top_ps[i * len(ps) : (i + 1) * len(ps)]
+            )
+            results.append(np.asarray(chained[i]))
         for r in results:
             cases += 1
             changed += int(np.argmax(r) != first or not np.isfinite(r).all())
@@ -323,20 +331,19 @@ def greedy_path(
 ) -> Measurements:
     """Stage 6: greedy decoding returns the argmax; it is what top-1 keeps and what the
     temperature distribution concentrates on as T → 0, while softmax itself refuses T = 0."""
-    greedy, softmax, top_k = (
-        impl["greedy_token"],
-        impl["softmax_temperature"],
-        impl["top_k_renormalize"],
-    )
+    greedy, softmax = impl["greedy_token"], impl["softmax_temperature"]
     argmax = top1 = mode = 0
     integers = True
-    for _ in range(vectors):
-        z = rng.standard_normal(vocab) * 3.0  # (V,)
-        g = greedy(z)
+    zs = [rng.standard_normal(vocab) * 3.0 for _ in range(vectors)]  # (V,) each
+    chosen = impl.each("greedy_token", [(z,) for z in zs])
+    at_one = impl.each("softmax_temperature", [(z, 1.0) for z in zs])
+    top_1 = impl.each("top_k_renormalize", [(p, 1) for p in at_one])
+    cold = impl.each("softmax_temperature", [(z, low_temperature) for z in zs])
+    for z, g, kept_1, p_cold in zip(zs, chosen, top_1, cold, strict=True):
         integers &= isinstance(g, int | np.integer) and not isinstance(g, bool)
         argmax += int(g != int(np.argmax(z)))
-        top1 += int(g != int(np.flatnonzero(np.asarray(top_k(softmax(z, 1.0), 1)))[0]))
-        mode += int(g != int(np.argmax(np.asarray(softmax(z, low_temperature)))))
+        top1 += int(g != int(np.flatnonzero(np.asarray(kept_1))[0]))
+        mode += int(g != int(np.argmax(np.asarray(p_cold))))
     z = np.asarray(logits, dtype=np.float64)
     chapter = int(greedy(z))
     return {
@@ -439,41 +446,52 @@ def per_position_blocks(
     gain, bias = 1.0 + rng.standard_normal(d) / 4, rng.standard_normal(d) / 4  # (d,) each
     table = rng.standard_normal((vocab, d))  # (V, d)
     w_in, w_out = rng.standard_normal((d, 4 * d)) / 4, rng.standard_normal((4 * d, d)) / 8
-    blocks: dict[str, Callable[[Any], Array]] = {
-        "layer_norm": lambda x: np.asarray(impl["layer_norm"](x, gain, bias), dtype=np.float64),
-        "embedding_lookup": lambda ids: np.asarray(
-            impl["embedding_lookup"](ids, table), dtype=np.float64
-        ),
-        "output_head": lambda h: np.asarray(impl["output_head"](h, table), dtype=np.float64),
-        "position_wise_mlp": lambda x: np.asarray(
-            impl["position_wise_mlp"](x, w_in, w_out), dtype=np.float64
-        ),
+    weights: dict[str, tuple[Array, ...]] = {  # each block's arguments after its input
+        "layer_norm": (gain, bias),
+        "embedding_lookup": (table,),
+        "output_head": (table,),
+        "position_wise_mlp": (w_in, w_out),
     }
+
+    def run_each(name: str, inputs: list[Any]) -> list[Array]:
+        """The block on each input, the calls sent together."""
+        calls = [(x, *weights[name]) for x in inputs]
+        return [np.asarray(out, dtype=np.float64) for out in impl.each(name, calls)]
+
     at_s: list[int] = []
     elsewhere: list[int] = []
     alone: list[float] = []
     t_len = lengths[0]
-    for name, run in blocks.items():
+    for name in weights:
         token_input = name == "embedding_lookup"
         x = rng.integers(0, vocab, t_len) if token_input else rng.standard_normal((t_len, d))
-        base = run(x)
+        moved = []  # [s]: x with position s alone changed
+        for s in range(t_len):
+            one = x.copy()
+            if token_input:
+                one[s] = (one[s] + 1 + rng.integers(0, vocab - 1)) % vocab  # another id
+            else:
+                one[s] += rng.standard_normal(d)
+            moved.append(one)
+        # every T: the same weights, the batch against each row alone
+        xls = [
+            rng.integers(0, vocab, length) if token_input else rng.standard_normal((length, d))
+            for length in lengths
+        ]
+        rows_alone = [xl[i : i + 1] for xl in xls for i in range(len(xl))]
+        outs = run_each(name, [x, *moved, *xls, *rows_alone])
+        base, outs = outs[0], outs[1:]
         changed = np.zeros((t_len, t_len), dtype=bool)  # [s, t]: output t moved when s did
         for s in range(t_len):
-            moved = x.copy()
-            if token_input:
-                moved[s] = (moved[s] + 1 + rng.integers(0, vocab - 1)) % vocab  # another id
-            else:
-                moved[s] += rng.standard_normal(d)
-            changed[s] = np.any(run(moved) != base, axis=1)
+            changed[s] = np.any(outs[s] != base, axis=1)
         at_s.append(int(np.count_nonzero(np.diag(changed))))
         elsewhere.append(int(np.count_nonzero(changed & ~np.eye(t_len, dtype=bool))))
-        # every T: the same weights, the batch against each row alone
-        worst = 0.0
-        for length in lengths:
-            xl = rng.integers(0, vocab, length) if token_input else rng.standard_normal((length, d))
-            together = run(xl)
-            rows = np.concatenate([run(xl[i : i + 1]) for i in range(length)], axis=0)
-            worst = max(worst, float(np.max(np.abs(together - rows))))
+        together, rows = outs[t_len : t_len + len(xls)], outs[t_len + len(xls) :]
+        worst, start = 0.0, 0
+        for xl, batch in zip(xls, together, strict=True):
+            alone_rows = np.concatenate(rows[start : start + len(xl)], axis=0)
+            start += len(xl)
+            worst = max(worst, float(np.max(np.abs(batch - alone_rows))))
         alone.append(worst)
     # each block against its definition
     x = rng.standard_normal((t_len, d))
@@ -486,8 +504,10 @@ def per_position_blocks(
         "changed_elsewhere": elsewhere,
         "rows_alone_difference": alone,
         "max_rows_alone_difference": max(alone),
-        "layer_norm_difference": float(np.max(np.abs(blocks["layer_norm"](x) - ln))),
-        "embedding_difference": float(np.max(np.abs(blocks["embedding_lookup"](ids) - table[ids]))),
+        "layer_norm_difference": float(np.max(np.abs(run_each("layer_norm", [x])[0] - ln))),
+        "embedding_difference": float(
+            np.max(np.abs(run_each("embedding_lookup", [ids])[0] - table[ids]))
+        ),
         "output_head_difference": float(np.max(np.abs(head - x @ table.T))),
         "output_head_shape": list(head.shape),
         # the arrays each block was given, the same at every T: gain and bias, the table,

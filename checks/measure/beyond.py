@@ -489,7 +489,8 @@ def factorization_gap(impl: Implementation, vocab: int, length: int) -> Measurem
     support = impl["sequence_support_log10"]
     per_sequence = float(support(vocab, length))
     ln10 = math.log(10.0)
-    terms = np.array([support(vocab, t) for t in range(1, length + 1)], dtype=np.float64) * ln10
+    prefixes = [(vocab, t) for t in range(1, length + 1)]
+    terms = np.array(impl.each("sequence_support_log10", prefixes), dtype=np.float64) * ln10
     chain_tables = float(np.logaddexp.reduce(terms) / ln10)
     model = log10_total(impl, CHAPTER_GPT2)
     return {

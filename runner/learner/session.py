@@ -61,7 +61,7 @@ import tempfile
 import time
 import types
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -394,7 +394,7 @@ class LearnerSession:
         missing = first.get("missing")
         self.missing = [shown(m, 300) for m in missing[:16]] if isinstance(missing, list) else []
         self.server_dumpable = first.get("server_dumpable")
-        reply = self._spending(name, lambda: self._receive(name))  # importing: the learner's
+        reply: dict[str, Any] = self._spending(name, lambda: self._receive(name))  # importing
         status = reply.get("status")
         if status == "loaded":
             self.signatures = _signatures(reply.get("signatures"), self.subjects)
@@ -491,14 +491,54 @@ class LearnerSession:
         if watch:
             request["watch"] = True
         try:
-            encoded = codec.encode(request, codec.REQUEST)
-            if len(encoded) > codec.REQUEST.max_bytes:
-                raise codec.CodecError(
-                    f"{len(encoded):,} bytes, over the limit of {codec.REQUEST.max_bytes:,}"
-                )
+            encoded = _request(request)
         except codec.CodecError as exc:  # our own inputs: a bug in a check, not the learner's
             raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
-        reply = self._exchange(name, encoded)
+        (reply,) = self._exchange(name, encoded, 1)
+        return self._answer(name, reply, len(args), kwargs, watch)
+
+    def call_each(
+        self, name: str, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
+    ) -> tuple[list[Any], Exception | None]:
+        """Call the learner's ``name`` on each case in order, the cases sent together (one
+        exchange with the worker for as many as one request holds, not one per case): the
+        values of the cases answered, and the exception of the first that raised (or could
+        not be answered), after which no case runs, as in a loop of single calls."""
+        values: list[Any] = []
+        for start, encoded, n in self._batches(name, cases):
+            replies = self._exchange(name, encoded, n)
+            for offset, reply in enumerate(replies):
+                args, kwargs = cases[start + offset]
+                try:
+                    values.append(self._answer(name, reply, len(args), kwargs, False).value)
+                except Exception as exc:  # the outcome of this case; the batch ends here
+                    return values, exc
+        return values, None
+
+    def _batches(
+        self, name: str, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
+    ) -> Iterator[tuple[int, bytes, int]]:
+        """The cases as requests within the request limit: (first case, request, cases)."""
+        start = 0
+        while start < len(cases):
+            n = len(cases) - start
+            while True:
+                chunk = [[list(a), dict(k)] for a, k in cases[start : start + n]]
+                request = {"name": name, "cases": chunk, "measure": False}
+                try:
+                    encoded = _request(request)
+                    break
+                except codec.CodecError as exc:
+                    if n == 1:  # our own inputs: a bug in a check, not the learner's
+                        raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
+                    n = (n + 1) // 2  # too much for one request: fewer cases in it
+            yield start, encoded, n
+            start += n
+
+    def _answer(
+        self, name: str, reply: dict[str, Any], n_args: int, kwargs: Mapping[str, Any], watch: bool
+    ) -> Answer:
+        """One reply as the call's answer, or the exception it stands for."""
         status = reply.get("status")
         if status == "returned":
             peak = reply.get("peak_bytes")
@@ -506,7 +546,7 @@ class LearnerSession:
             return Answer(
                 reply.get("value"),
                 peak if type(peak) is int and peak >= 0 else None,
-                self._modified(name, reply.get("modified"), len(args), kwargs) if watch else None,
+                self._modified(name, reply.get("modified"), n_args, kwargs) if watch else None,
             )
         if status == "raised":
             error, names = shown(reply.get("type"), 200), reply.get("names")
@@ -549,21 +589,27 @@ class LearnerSession:
                 keys.append(item)
         return argument_names(signature, positions, keys)
 
-    def _exchange(self, name: str, request: bytes) -> dict[str, Any]:
-        """Send one request and wait for its reply, within what the claim may still wait."""
+    def _exchange(self, name: str, request: bytes, cases: int) -> list[dict[str, Any]]:
+        """Send one request of ``cases`` calls and wait for their replies, within what the
+        claim may still wait: one per case, up to the first that is not a returned value
+        (where the worker stops too)."""
         if self._process is None:  # killed after an earlier claim failed: start afresh
             reply = self._start(name)
             if reply.get("status") != "loaded":
                 self.kill()
                 raise BoundaryError("boundary.reload", {"function": name})
 
-        def exchange() -> dict[str, Any]:
+        def exchange() -> list[dict[str, Any]]:
             self._write(request, name)
-            return self._receive(name)
+            replies = [self._receive(name)]
+            while len(replies) < cases and replies[-1].get("status") == "returned":
+                replies.append(self._receive(name))
+            return replies
 
-        return self._spending(name, exchange)
+        replies: list[dict[str, Any]] = self._spending(name, exchange)
+        return replies
 
-    def _spending(self, name: str, exchange: Any) -> dict[str, Any]:
+    def _spending(self, name: str, exchange: Any) -> Any:
         """Run one exchange with the worker on the claim's budgets: the CPU time the
         worker's processes use (what a busy machine does not change) and, as a backstop
         against a call that sleeps or blocks, the wall-clock time the judge waits."""
@@ -586,8 +632,7 @@ class LearnerSession:
         self._cpu_limit = self._budget
         self._deadline = started + self._wall_budget
         try:
-            reply: dict[str, Any] = exchange()
-            return reply
+            return exchange()
         finally:
             self._worker_cpu()
             self._wall_budget -= time.monotonic() - started
@@ -776,6 +821,11 @@ class RemoteFunction:
         answer = self.session.call(self.__name__, args, kwargs, measure=False, watch=True)
         return answer.value, list(answer.modified or ())
 
+    def each(
+        self, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
+    ) -> tuple[list[Any], Exception | None]:
+        return self.session.call_each(self.__name__, cases)
+
     def __repr__(self) -> str:
         return f"<learner function {self.__name__}>"
 
@@ -869,6 +919,16 @@ def _descendants(root: int, table: dict[int, tuple[int, int | None]]) -> set[int
                 found.add(child)
                 stack.append(child)
     return found
+
+
+def _request(request: dict[str, Any]) -> bytes:
+    """A request as the worker reads it; CodecError if it is over the worker's limits."""
+    encoded = codec.encode(request, codec.REQUEST)
+    if len(encoded) > codec.REQUEST.max_bytes:
+        raise codec.CodecError(
+            f"{len(encoded):,} bytes, over the limit of {codec.REQUEST.max_bytes:,}"
+        )
+    return encoded
 
 
 def shown(value: Any, limit: int) -> str:

@@ -128,13 +128,31 @@ def serve(
         try:
             os.set_blocking(request_fd, True)  # the learner's code may have changed it
             call = decode(_receive(request_fd), REQUEST)
-            name, args, kwargs = call["name"], call["args"], call["kwargs"]
-            measure, watch = call["measure"], call.get("watch") is True
+            name, measure, watch = call["name"], call["measure"], call.get("watch") is True
+            # one call, or a batch of them (``cases``): one reply each, in order
+            cases = call["cases"] if "cases" in call else [[call["args"], call["kwargs"]]]
+            if not isinstance(cases, list) or not all(_is_case(c) for c in cases):
+                raise TypeError
         except (CodecError, EOFError, OSError, KeyError, TypeError, AttributeError):
             os._exit(0)  # the judge is gone or said something this worker does not speak
         if name == QUIT or name not in functions:
             os._exit(0)
-        _send(reply_fd, _call(functions[name], args, kwargs, measure, path, watch), limits)
+        for args, kwargs in cases:
+            # the judge stops reading a batch at the first reply that is not a value (as a
+            # loop of single calls stops at the first exception): so does the worker
+            if not _send(
+                reply_fd, _call(functions[name], args, kwargs, measure, path, watch), limits
+            ):
+                break
+
+
+def _is_case(case: Any) -> bool:
+    return (
+        isinstance(case, list)
+        and len(case) == 2
+        and isinstance(case[0], list)
+        and isinstance(case[1], dict)
+    )
 
 
 # -- confinement ------------------------------------------------------------------------------
@@ -643,34 +661,38 @@ def _type_name(exc: BaseException) -> str:
 
 
 # -- the pipes --------------------------------------------------------------------------------
-def _send(fd: int, reply: dict[str, Any], limits: Limits) -> None:
+def _send(fd: int, reply: dict[str, Any], limits: Limits) -> bool:
+    """Send ``reply`` within the judge's limits; whether what was sent is a returned value
+    (not an exception, nor a value that could not be sent as it is)."""
     for stream in (sys.stdout, sys.stderr):  # printed before replying: it belongs to this call
         with contextlib.suppress(BaseException):  # the learner may have replaced the stream
             stream.flush()
-    data = _encoded(reply, limits)
+    data, returned = _encoded(reply, limits)
     view = memoryview(FRAME.pack(len(data)) + data)
     while view:
         try:
             view = view[os.write(fd, view) :]
         except BlockingIOError:  # the learner's code made the pipe non-blocking
             os.set_blocking(fd, True)
+    return returned
 
 
-def _encoded(reply: dict[str, Any], limits: Limits) -> bytes:
-    """``reply`` as a message within the judge's limits, or a message saying why not."""
+def _encoded(reply: dict[str, Any], limits: Limits) -> tuple[bytes, bool]:
+    """``reply`` as a message within the judge's limits, or a message saying why not; and
+    whether the message is the reply itself with a returned value."""
     try:
         data = encode(reply, limits, answer="value")
     except CodecError as exc:
         # where inside the returned value, not inside this reply
         where = exc.where.removeprefix("['value']")
-        return encode({"status": "unplain", "what": exc.what[:300], "where": _short(where)})
+        unplain = {"status": "unplain", "what": exc.what[:300], "where": _short(where)}
+        return encode(unplain), False
     except BaseException as exc:  # e.g. a recursion limit hit while encoding
-        return encode(
-            {"status": "unplain", "what": f"a value that raised {kind_of(exc)}", "where": ""}
-        )
+        unplain = {"status": "unplain", "what": f"a value that raised {kind_of(exc)}", "where": ""}
+        return encode(unplain), False
     if len(data) > limits.max_bytes:
-        return encode({"status": "too_large", "bytes": len(data)})
-    return data
+        return encode({"status": "too_large", "bytes": len(data)}), False
+    return data, reply.get("status") == "returned"
 
 
 def _short(where: str, keep: int = 120) -> str:

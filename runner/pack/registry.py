@@ -26,7 +26,7 @@ import difflib
 import functools
 import inspect
 import tracemalloc
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
@@ -329,6 +329,34 @@ class Implementation:
             self.log.add(name, args, kwargs, value)
         return value, changed
 
+    def each(self, name: str, calls: Iterable[Sequence[Any]]) -> list[Any]:
+        """Call ``name`` once per item of ``calls``, in order; their values. An item is a
+        tuple of positional arguments, or a :class:`~runner.pack.Case` (its args and kwargs).
+
+        The way to call a function many times on inputs that do not depend on its answers:
+        a learner's function answers the calls together, in one exchange with its worker
+        instead of one per call. What a loop of single calls would do, it does: the first
+        call that raises raises here, and the calls after it do not run.
+        """
+        fn = self._function(name)
+        cases = [_arguments(item) for item in calls]
+        remote = getattr(fn, "each", None)
+        if remote is None:
+            call = self[name]  # recorded in the log, if there is one
+            return [call(*args, **kwargs) for args, kwargs in cases]
+        values, error = remote(cases)
+        if self.log is not None:
+            from runner.pack.outcome import attempt
+
+            for (args, kwargs), value in zip(cases, values, strict=False):
+                self.log.add(name, args, kwargs, value)
+            if error is not None:
+                args, kwargs = cases[len(values)]
+                self.log.add(name, args, kwargs, attempt(_reraise, error))
+        if error is not None:
+            raise error
+        return list(values)
+
     def restricted(self, needs: tuple[str, ...]) -> Implementation:
         """The same implementation, refusing any subject outside ``needs``.
 
@@ -353,6 +381,14 @@ class Implementation:
         if self.kind == "fault":
             return f"fault {self.name}"
         return f"learner file {self.name}"
+
+
+def _arguments(item: Sequence[Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """One item of :meth:`Implementation.each` as (args, kwargs)."""
+    args, kwargs = getattr(item, "args", None), getattr(item, "kwargs", None)
+    if isinstance(args, tuple) and isinstance(kwargs, dict):  # a Case
+        return args, kwargs
+    return tuple(item), {}
 
 
 class _Recorded:
