@@ -23,6 +23,7 @@ import pytest
 from runner.i18n import catalog
 from runner.load import load_packs
 from tests.conftest import MODULE, ROOT, partial_module_yaml
+from tests.test_boundary import _descendants
 from tests.test_validate_submissions import (
     ARTIFACT,
     GOOD_YAML,
@@ -445,7 +446,7 @@ def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
     try:
         # interrupted once its workers exist: 3,000 files cannot all be validated by then
         deadline = time.monotonic() + 60
-        while not _children(child.pid) and child.poll() is None and time.monotonic() < deadline:
+        while not _descendants(child.pid) and child.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)
         assert child.poll() is None, "the batch ended before its workers were seen"
         os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C does: the parent and its workers
@@ -458,21 +459,6 @@ def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
     assert time.monotonic() - started < 10
     assert (child.returncode, err.splitlines()) == (130, [catalog("en")("interrupted")])
     assert rest.count("\n") < 3000
-
-
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid`` (Linux: /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as fh:
-                    stat = fh.read()
-            except OSError:
-                continue
-            if int(stat[stat.rindex(b")") + 2 :].split()[1]) == pid:
-                found.append(int(entry))
-    return found
 
 
 # -- numbers mean the same in YAML as in JSON --------------------------------------------------

@@ -344,6 +344,8 @@ class Implementation:
         if remote is None:
             call = self[name]  # recorded in the log, if there is one
             return [call(*args, **kwargs) for args, kwargs in cases]
+        values: list[Any]
+        error: Exception | None
         values, error = remote(cases)
         if self.log is not None:
             from runner.pack.outcome import attempt
@@ -355,7 +357,7 @@ class Implementation:
                 self.log.add(name, args, kwargs, attempt(_reraise, error))
         if error is not None:
             raise error
-        return list(values)
+        return values
 
     def restricted(self, needs: tuple[str, ...]) -> Implementation:
         """The same implementation, refusing any subject outside ``needs``.
