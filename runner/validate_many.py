@@ -80,7 +80,7 @@ def validate_files(
                 initargs=(claims, repo, challenge, course_evidence),
             )
             try:
-                with _sigint_ignored():  # the workers start inside: they never see Ctrl-C
+                with _sigint_deferred():  # the workers start inside: they never see Ctrl-C
                     reports = pool.map(_one, files, chunksize=chunk)
                 for report in reports:
                     done += 1
@@ -101,17 +101,22 @@ def validate_files(
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while worker processes are forked (they inherit it), where that can
-    be done: only the main thread may set a handler."""
+def _sigint_deferred() -> Iterator[None]:
+    """Ctrl-C held back while worker processes are forked, then acted on: the workers
+    inherit a handler that only takes note (their initializer ignores SIGINT at once), and
+    an interrupt that came while the batch was being queued is not lost. Only the main
+    thread may set a handler; elsewhere nothing is changed."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    pending: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: pending.append(signum))
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+    if pending:
+        signal.raise_signal(signal.SIGINT)  # now through the handler it would have met
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

@@ -425,7 +425,6 @@ def test_control_characters_in_a_learners_text_are_escaped_once(cli, work):
 
 
 # -- Ctrl-C ----------------------------------------------------------------------------------------
-@pytest.mark.skip(reason="races the batch's end (exit 0 about 1 run in 4): to be rewritten")
 def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
     """Interrupted while it cannot have finished, however fast or busy the machine: as soon
     as its first worker process exists."""
