@@ -582,20 +582,20 @@ def test_unsafe_tag_is_never_executed(cli, tmp_path, monkeypatch):
 def test_alias_bomb_is_refused_quickly(cli, tmp_path, monkeypatch):
     write_module(tmp_path, {"c.yaml": ALIAS_BOMB})
     monkeypatch.chdir(tmp_path)
-    start = time.perf_counter()
+    start = time.process_time()
     result = cli("run", "mod", "--out", "ev")
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert result.code == 2
     assert "expands to more than" in result.err
     assert elapsed < 0.5, f"an alias bomb took {elapsed:.3f} s to refuse"
 
 
 def test_alias_bomb_parse_is_bounded_directly():
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(safeyaml.YamlError) as info:
         safeyaml.parse(ALIAS_BOMB)
     assert [p.message.code for p in info.value.problems] == ["yaml.expands"]
-    assert time.perf_counter() - start < 0.25
+    assert time.process_time() - start < 0.25
 
 
 def test_size_limit_is_checked_before_parsing():

@@ -425,6 +425,10 @@ def test_control_characters_in_a_learners_text_are_escaped_once(cli, work):
 
 
 # -- Ctrl-C ----------------------------------------------------------------------------------------
+def _sigint_default() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
     """Interrupted while it cannot have finished, however fast or busy the machine: as soon
     as its first worker process exists."""
@@ -441,6 +445,9 @@ def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # a process group of its own, as a terminal's job is
+        # and Ctrl-C live, as in a terminal: a job started in the background of a
+        # non-interactive shell (how CI is often launched) inherits SIGINT ignored
+        preexec_fn=_sigint_default,
     )
     try:
         # interrupted once its workers exist: 3,000 files cannot all be validated by then

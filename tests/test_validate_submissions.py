@@ -1131,15 +1131,17 @@ def test_a_python_tag_is_refused_and_never_executed(cli, work):
     assert not marker.exists()
 
 
-def test_an_alias_bomb_is_refused_in_well_under_a_second(cli, work):
+def test_an_alias_bomb_is_refused_before_it_is_expanded(cli, work):
     (work / "sub.yaml").write_text(BILLION_LAUGHS, encoding="utf-8")
 
-    start = time.perf_counter()
+    # CPU time, not wall time: a busy machine must not fail this. Expanding the bomb would
+    # build 10**9 strings (minutes of CPU and gigabytes); refusing it costs the parse alone.
+    start = time.process_time()
     result = validate(cli, "sub.yaml")
-    elapsed = time.perf_counter() - start
+    spent = time.process_time() - start
 
     assert result.out.splitlines()[1:] == [f"  $: line 1: anchor &a refused: {NO_ALIASES}"]
-    assert elapsed < 1.0, f"{elapsed:.2f} s"
+    assert spent < 2.0, f"{spent:.2f} s of CPU"
 
 
 def test_an_artifact_symlink_is_judged_without_opening_its_target(cli, work):
@@ -1445,9 +1447,9 @@ def test_keys_that_look_like_paths_are_sorted_quickly_in_both_syntaxes(cli, work
     (work / "sub.json").write_text(json.dumps(data), encoding="utf-8")
     (work / "sub.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
-    start = time.perf_counter()
+    start = time.process_time()
     results = [validate(cli, f"sub.{suffix}", "--repo", "repo") for suffix in ("json", "yaml")]
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
 
     quoted = json.dumps(key)
     for result in results:
