@@ -150,11 +150,15 @@ def phases(alone: Path, files: list[Path]) -> list[str]:
         return reply
 
     def exchange(
-        self: session.LearnerSession, name: str, request: bytes, cases: int
+        self: session.LearnerSession,
+        name: str,
+        request: bytes,
+        cases: int,
+        through_raises: bool = False,
     ) -> list[dict[str, object]]:
         t = time.perf_counter()
         try:
-            replies = real_exchange(self, name, request, cases)
+            replies = real_exchange(self, name, request, cases, through_raises)
             spent["calls"] += len(replies)
             return replies
         finally:

@@ -78,3 +78,80 @@ def test_each_on_a_local_implementation_is_a_loop_that_logs_every_call():
         ((2,), {}, 2),
         ((3,), {"y": 4}, 12),
     ]
+
+
+# -- attempt_each: the contract's calls, watched, a raised exception an outcome ---------------
+WATCHED = """
+import numpy as np
+
+calls = []
+
+
+def softmax(x):
+    calls.append(float(x[0]))
+    if x[0] == 99:
+        raise NotImplementedError
+    if x[0] < 0:
+        raise ValueError("negative")
+    if x[0] == 1:
+        x[...] = 0.0  # written in place: a modified argument
+    return float(np.sum(x))
+
+
+def greedy_token(logits):
+    return len(calls)
+"""
+
+
+@pytest.fixture
+def watched(tmp_path):
+    path = tmp_path / "learner.py"
+    path.write_text(WATCHED, encoding="utf-8")
+    with LearnerSession(path, ["softmax", "greedy_token"], WorkerLimits()) as s:
+        assert s.open() is None
+        yield s
+
+
+def _local_watched():
+    from runner.pack.registry import Implementation
+
+    namespace: dict[str, object] = {}
+    exec(WATCHED, namespace)
+    return Implementation("reference", "ref", {"softmax": namespace["softmax"]})
+
+
+@pytest.mark.parametrize("where", ["worker", "local"])
+def test_attempt_each_goes_on_after_a_raise_and_says_what_each_call_changed(watched, where):
+    from runner.compare import Raised
+
+    impl = watched.implementation() if where == "worker" else _local_watched()
+    log = CallLog()
+    cases = [(np.array([2.0, 3.0]),), (np.array([-1.0]),), case("x", x=np.array([1.0, 4.0]))]
+    outcomes = impl.recording(log).attempt_each("softmax", cases)
+
+    assert outcomes[0] == (5.0, [])
+    assert isinstance(outcomes[1], Raised) and outcomes[1].error == "ValueError"
+    assert outcomes[1].message == "negative"
+    assert outcomes[2] == (0.0, ["x"])  # the case after the raise ran, and its change is seen
+    assert [c.outcome for c in log.calls][0::2] == [5.0, 0.0]
+    assert isinstance(log.calls[1].outcome, Raised)
+    if where == "worker":
+        assert impl["greedy_token"]([0.0]) == 3
+
+
+def test_attempt_each_stops_at_not_implemented_and_no_later_case_runs(watched):
+    impl = watched.implementation()
+    cases = [(np.array([2.0]),), (np.array([99.0]),), (np.array([3.0]),)]
+    with pytest.raises(NotImplementedError):
+        impl.attempt_each("softmax", cases)
+    # the worker goes on through raised exceptions: the third case ran there, but its
+    # answer is read and the next request is answered in step with it
+    assert impl["greedy_token"]([0.0]) == 3
+    assert impl.attempt_each("softmax", [(np.array([4.0]),)]) == [(4.0, [])]
+
+
+def test_attempt_each_splits_a_batch_too_large_for_one_request(watched):
+    impl = watched.implementation()
+    big = np.full(codec.REQUEST.max_elements // 3, 2.0)
+    outcomes = impl.attempt_each("softmax", [(big.copy(),) for _ in range(4)])
+    assert outcomes == [(2.0 * big.size, [])] * 4

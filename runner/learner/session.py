@@ -515,16 +515,46 @@ class LearnerSession:
                     return values, exc
         return values, None
 
-    def _batches(
+    def attempt_each(
         self, name: str, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
+    ) -> tuple[list[Answer | ForeignError], Exception | None]:
+        """Call the learner's ``name`` on each case in order, the cases sent together, each
+        call watched (its answer says which arguments it modified): the outcome of each case
+        answered, an :class:`Answer` or the :class:`ForeignError` it raised (an outcome to
+        judge: the batch goes on), and the exception that ended the batch early (the
+        function is not written yet, or the boundary failed), after which no case runs."""
+        outcomes: list[Answer | ForeignError] = []
+        for start, encoded, n in self._batches(name, cases, through_raises=True):
+            replies = self._exchange(name, encoded, n, through_raises=True)
+            for offset, reply in enumerate(replies):
+                args, kwargs = cases[start + offset]
+                try:
+                    outcomes.append(self._answer(name, reply, len(args), kwargs, True))
+                except ForeignNotImplemented as exc:
+                    return outcomes, exc
+                except ForeignError as exc:
+                    outcomes.append(exc)
+                except Exception as exc:  # the boundary failed: the batch ends here
+                    return outcomes, exc
+        return outcomes, None
+
+    def _batches(
+        self,
+        name: str,
+        cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]],
+        through_raises: bool = False,
     ) -> Iterator[tuple[int, bytes, int]]:
-        """The cases as requests within the request limit: (first case, request, cases)."""
+        """The cases as requests within the request limit: (first case, request, cases).
+        ``through_raises``: every call watched, and a raised exception does not end the
+        batch (the worker goes on to the next case)."""
         start = 0
         while start < len(cases):
             n = len(cases) - start
             while True:
                 chunk = [[list(a), dict(k)] for a, k in cases[start : start + n]]
-                request = {"name": name, "cases": chunk, "measure": False}
+                request: dict[str, Any] = {"name": name, "cases": chunk, "measure": False}
+                if through_raises:
+                    request.update(watch=True, through_raises=True)
                 try:
                     encoded = _request(request)
                     break
@@ -589,10 +619,13 @@ class LearnerSession:
                 keys.append(item)
         return argument_names(signature, positions, keys)
 
-    def _exchange(self, name: str, request: bytes, cases: int) -> list[dict[str, Any]]:
+    def _exchange(
+        self, name: str, request: bytes, cases: int, through_raises: bool = False
+    ) -> list[dict[str, Any]]:
         """Send one request of ``cases`` calls and wait for their replies, within what the
         claim may still wait: one per case, up to the first that is not a returned value
-        (where the worker stops too)."""
+        (nor a raised exception, ``through_raises``), where the worker stops too."""
+        going_on = ("returned", "raised") if through_raises else ("returned",)
         if self._process is None:  # killed after an earlier claim failed: start afresh
             reply = self._start(name)
             if reply.get("status") != "loaded":
@@ -602,7 +635,7 @@ class LearnerSession:
         def exchange() -> list[dict[str, Any]]:
             self._write(request, name)
             replies = [self._receive(name)]
-            while len(replies) < cases and replies[-1].get("status") == "returned":
+            while len(replies) < cases and replies[-1].get("status") in going_on:
                 replies.append(self._receive(name))
             return replies
 
@@ -825,6 +858,16 @@ class RemoteFunction:
         self, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
     ) -> tuple[list[Any], Exception | None]:
         return self.session.call_each(self.__name__, cases)
+
+    def attempt_each(
+        self, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
+    ) -> tuple[list[tuple[Any, list[str]] | ForeignError], Exception | None]:
+        """Each case's (value, modified arguments), or the ForeignError it raised."""
+        outcomes, error = self.session.attempt_each(self.__name__, cases)
+        return [
+            o if isinstance(o, ForeignError) else (o.value, list(o.modified or ()))
+            for o in outcomes
+        ], error
 
     def __repr__(self) -> str:
         return f"<learner function {self.__name__}>"

@@ -131,6 +131,8 @@ def serve(
             name, measure, watch = call["name"], call["measure"], call.get("watch") is True
             # one call, or a batch of them (``cases``): one reply each, in order
             cases = call["cases"] if "cases" in call else [[call["args"], call["kwargs"]]]
+            # a batch whose raised exceptions are outcomes to judge, not the end of it
+            through_raises = call.get("through_raises") is True
             if not isinstance(cases, list) or not all(_is_case(c) for c in cases):
                 raise TypeError
         except (CodecError, EOFError, OSError, KeyError, TypeError, AttributeError):
@@ -139,10 +141,12 @@ def serve(
             os._exit(0)
         for args, kwargs in cases:
             # the judge stops reading a batch at the first reply that is not a value (as a
-            # loop of single calls stops at the first exception): so does the worker
-            if not _send(
+            # loop of single calls stops at the first exception), or not a value nor a raised
+            # exception in a batch ``through_raises``: so does the worker
+            sent = _send(
                 reply_fd, _call(functions[name], args, kwargs, measure, path, watch), limits
-            ):
+            )
+            if sent != "returned" and not (through_raises and sent == "raised"):
                 break
 
 
@@ -661,38 +665,38 @@ def _type_name(exc: BaseException) -> str:
 
 
 # -- the pipes --------------------------------------------------------------------------------
-def _send(fd: int, reply: dict[str, Any], limits: Limits) -> bool:
-    """Send ``reply`` within the judge's limits; whether what was sent is a returned value
-    (not an exception, nor a value that could not be sent as it is)."""
+def _send(fd: int, reply: dict[str, Any], limits: Limits) -> str:
+    """Send ``reply`` within the judge's limits; the status of what was sent ("returned",
+    "raised", or why a value could not be sent as it is)."""
     for stream in (sys.stdout, sys.stderr):  # printed before replying: it belongs to this call
         with contextlib.suppress(BaseException):  # the learner may have replaced the stream
             stream.flush()
-    data, returned = _encoded(reply, limits)
+    data, status = _encoded(reply, limits)
     view = memoryview(FRAME.pack(len(data)) + data)
     while view:
         try:
             view = view[os.write(fd, view) :]
         except BlockingIOError:  # the learner's code made the pipe non-blocking
             os.set_blocking(fd, True)
-    return returned
+    return status
 
 
-def _encoded(reply: dict[str, Any], limits: Limits) -> tuple[bytes, bool]:
+def _encoded(reply: dict[str, Any], limits: Limits) -> tuple[bytes, str]:
     """``reply`` as a message within the judge's limits, or a message saying why not; and
-    whether the message is the reply itself with a returned value."""
+    the status of the message sent."""
     try:
         data = encode(reply, limits, answer="value")
     except CodecError as exc:
         # where inside the returned value, not inside this reply
         where = exc.where.removeprefix("['value']")
         unplain = {"status": "unplain", "what": exc.what[:300], "where": _short(where)}
-        return encode(unplain), False
+        return encode(unplain), "unplain"
     except BaseException as exc:  # e.g. a recursion limit hit while encoding
         unplain = {"status": "unplain", "what": f"a value that raised {kind_of(exc)}", "where": ""}
-        return encode(unplain), False
+        return encode(unplain), "unplain"
     if len(data) > limits.max_bytes:
-        return encode({"status": "too_large", "bytes": len(data)}), False
-    return data, reply.get("status") == "returned"
+        return encode({"status": "too_large", "bytes": len(data)}), "too_large"
+    return data, str(reply.get("status"))
 
 
 def _short(where: str, keep: int = 120) -> str:

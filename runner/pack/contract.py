@@ -90,11 +90,12 @@ def matches_reference(
     first: dict[str, Any] | None = None
     modified = 0
     first_modification: dict[str, Any] | None = None
-    for index, (one, expected) in enumerate(zip(made, answers, strict=True)):
+    # the calls, together, and which of its arguments each changed (compared where it ran)
+    fresh = [Case(_fresh(one.args), _fresh(one.kwargs), one.label) for one in made]
+    answered = impl.attempt_each(subject, fresh)
+    for index, (one, expected, answer) in enumerate(zip(made, answers, answered, strict=True)):
         if isinstance(expected, Raised):
             invalid += 1
-        # the call, and which of its arguments it changed (compared where it ran)
-        answer = attempt(impl.modifies, subject, *_fresh(one.args), **_fresh(one.kwargs))
         actual = answer if isinstance(answer, Raised) else answer[0]
         if not isinstance(answer, Raised) and answer[1]:
             modified += 1

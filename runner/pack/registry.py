@@ -359,6 +359,35 @@ class Implementation:
             raise error
         return values
 
+    def attempt_each(self, name: str, calls: Iterable[Sequence[Any]]) -> list[Any]:
+        """:meth:`modifies` on each item of ``calls``, as :func:`~runner.pack.outcome.attempt`
+        would call it: per item, (value, names of the arguments the call modified), or the
+        :class:`~runner.pack.outcome.Raised` it raised, which does not stop the calls after
+        it. NotImplementedError and a failure of the boundary are not outcomes: they raise
+        here, and no call after them runs. A learner's function answers the calls together,
+        in one exchange with its worker instead of one per call."""
+        from runner.pack.outcome import attempt
+
+        fn = self._function(name)
+        cases = [_arguments(item) for item in calls]
+        remote = getattr(fn, "attempt_each", None)
+        if remote is None:
+            return [attempt(self.modifies, name, *args, **kwargs) for args, kwargs in cases]
+        outcomes: list[Any] = []
+        answered, error = remote(cases)
+        for (args, kwargs), one in zip(cases, answered, strict=False):
+            if isinstance(one, Exception):
+                outcome = attempt(_reraise, one)
+                outcomes.append(outcome)
+            else:
+                outcome = one[0]
+                outcomes.append(one)
+            if self.log is not None:
+                self.log.add(name, args, kwargs, outcome)
+        if error is not None:  # not an outcome (attempt would raise it too): not logged
+            raise error
+        return outcomes
+
     def restricted(self, needs: tuple[str, ...]) -> Implementation:
         """The same implementation, refusing any subject outside ``needs``.
 
