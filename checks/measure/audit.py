@@ -69,6 +69,15 @@ def _slope(xs: list[int], ys: list[int]) -> float:
         "probs_low",
     ),
     context=("temperatures_swept", "logit_order"),
+    # which grid point first rounds a gap away is last-bit rounding of exp and the sum, and
+    # NumPy's exp differs by CPU (its AVX-512 and AVX2 loops moved float64 from 7.9e15 to
+    # 6.3e15): judged by its range on every run, not compared with the recorded one
+    precision={
+        "first_tie_above": "rounding",
+        "first_tie_above_float16": "rounding",
+        "first_tie_above_float32": "rounding",
+        "first_tie_above_float64": "rounding",
+    },
 )
 def temperature_ties(
     impl: Implementation,
