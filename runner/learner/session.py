@@ -522,7 +522,9 @@ class LearnerSession:
         call watched (its answer says which arguments it modified): the outcome of each case
         answered, an :class:`Answer` or the :class:`ForeignError` it raised (an outcome to
         judge: the batch goes on), and the exception that ended the batch early (the
-        function is not written yet, or the boundary failed), after which no case runs."""
+        function is not written yet, or the boundary failed), after which no outcome is
+        given. The worker goes on through every raised exception, NotImplementedError
+        included: the replies of the cases after it are read, to stay in step, and dropped."""
         outcomes: list[Answer | ForeignError] = []
         for start, encoded, n in self._batches(name, cases, through_raises=True):
             replies = self._exchange(name, encoded, n, through_raises=True)

@@ -364,7 +364,7 @@ class Implementation:
         would call it: per item, (value, names of the arguments the call modified), or the
         :class:`~runner.pack.outcome.Raised` it raised, which does not stop the calls after
         it. NotImplementedError and a failure of the boundary are not outcomes: they raise
-        here, and no call after them runs. A learner's function answers the calls together,
+        here, and no call after them is judged. A learner's function answers the calls together,
         in one exchange with its worker instead of one per call."""
         from runner.pack.outcome import attempt
 
