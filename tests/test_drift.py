@@ -67,18 +67,23 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
+def _probe(code: str, **env: str) -> str:
+    """What a fresh Python prints for ``code`` under ``env``."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        check=True,
+    ).stdout.strip()
+
+
 def _kernel(repo: Path, coretype: str) -> str:
     probe = (
         "import threadpoolctl, numpy;"
         "print([i['architecture'] for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas'][0])"
     )
-    return subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "OPENBLAS_CORETYPE": coretype},
-        check=True,
-    ).stdout.strip()
+    return _probe(probe, OPENBLAS_CORETYPE=coretype)
 
 
 @pytest.mark.parametrize(
@@ -110,13 +115,7 @@ def _simd(disabled: str) -> list[str]:
         "from numpy._core._multiarray_umath import __cpu_features__ as f;"
         "print(' '.join(sorted(k for k, v in f.items() if v)))"
     )
-    return subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NPY_DISABLE_CPU_FEATURES": disabled},
-        check=True,
-    ).stdout.split()
+    return _probe(probe, NPY_DISABLE_CPU_FEATURES=disabled).split()
 
 
 @pytest.mark.parametrize("disabled", ["X86_V3", "X86_V4"])

@@ -29,13 +29,18 @@ def greedy_token(logits):
 """
 
 
-@pytest.fixture
-def session(tmp_path):
+def _opened(tmp_path, source: str, names: list[str]):
+    """A session on a learner file holding ``source``, its worker started."""
     path = tmp_path / "learner.py"
-    path.write_text(LEARNER, encoding="utf-8")
-    with LearnerSession(path, ["logits_memory_bytes", "greedy_token"], WorkerLimits()) as s:
+    path.write_text(source, encoding="utf-8")
+    with LearnerSession(path, names, WorkerLimits()) as s:
         assert s.open() is None
         yield s
+
+
+@pytest.fixture
+def session(tmp_path):
+    yield from _opened(tmp_path, LEARNER, ["logits_memory_bytes", "greedy_token"])
 
 
 def test_each_answers_every_case_as_single_calls_do(session):
@@ -105,11 +110,7 @@ def greedy_token(logits):
 
 @pytest.fixture
 def watched(tmp_path):
-    path = tmp_path / "learner.py"
-    path.write_text(WATCHED, encoding="utf-8")
-    with LearnerSession(path, ["softmax", "greedy_token"], WorkerLimits()) as s:
-        assert s.open() is None
-        yield s
+    yield from _opened(tmp_path, WATCHED, ["softmax", "greedy_token"])
 
 
 def _local_watched():
