@@ -275,10 +275,18 @@ def parse(
         node = loader.get_single_node()
         if node is None:
             return Document(None, {(): 1} if lines else {}, 0)
-        height = _bounded(node, max_nodes) if aliases else None
+        # the walk is linear however far aliases expand; without an alias (no node reached
+        # twice) it has counted the nodes, and the expansion need not be bounded apart
+        walked = _walk(node) if lines else None
+        height = None
+        if aliases:
+            if walked is None or walked[3] > len(walked[0]):
+                height = _bounded(node, max_nodes)
+            elif len(walked[0]) > max_nodes:
+                raise YamlError([Problem(None, msg("yaml.expands", n=max_nodes, unit="count"))])
         data = loader.construct_document(node)
         if loader.found or lines:
-            where, line_of, depth = _walk(node)
+            where, line_of, depth, _ = walked or _walk(node)
             if loader.found:
                 found = sorted(loader.found, key=lambda f: f[1])
                 raise YamlError([Problem(line, m, where.get(id(n), ())) for n, line, m in found])
@@ -328,8 +336,9 @@ def _refuse_anchors(text: str) -> None:
         events.dispose()
 
 
-def _walk(root: yaml.Node) -> tuple[dict[int, Path], dict[Path, int], int]:
-    """(each node's first path, the line of every path, how deep containers nest).
+def _walk(root: yaml.Node) -> tuple[dict[int, Path], dict[Path, int], int, int]:
+    """(each node's first path, the line of every path, how deep containers nest, how many
+    references to nodes there are: more than there are nodes when an alias names one again).
 
     A key's node has its mapping's path; an alias is not followed (its lines are those of
     its first path), so this is linear in the text however far the aliases expand.
@@ -337,6 +346,7 @@ def _walk(root: yaml.Node) -> tuple[dict[int, Path], dict[Path, int], int]:
     where: dict[int, Path] = {}
     lines: dict[Path, int] = {}
     depth = 0
+    reached = 1
     stack: list[tuple[Path, yaml.Node]] = [((), root)]
     while stack:
         path, node = stack.pop()
@@ -346,15 +356,17 @@ def _walk(root: yaml.Node) -> tuple[dict[int, Path], dict[Path, int], int]:
         where[id(node)] = path
         if isinstance(node, yaml.SequenceNode):
             depth = max(depth, len(path) + 1)
+            reached += len(node.value)
             stack.extend(((*path, i), child) for i, child in enumerate(node.value))
         elif isinstance(node, yaml.MappingNode):
             depth = max(depth, len(path) + 1)
+            reached += 2 * len(node.value)
             for key_node, value_node in node.value:
                 where.setdefault(id(key_node), path)
                 sub = (*path, _text(key_node))
                 lines[sub] = key_node.start_mark.line + 1
                 stack.append((sub, value_node))
-    return where, lines, depth
+    return where, lines, depth, reached
 
 
 def _bounded(root: yaml.Node, max_nodes: int) -> int:

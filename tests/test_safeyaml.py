@@ -252,6 +252,21 @@ def test_with_aliases_an_alias_bomb_is_refused_in_time_linear_in_the_text():
     assert shape(problems_of(bomb)) == [(None, (), "yaml.expands", {"n": 100_000, "unit": "count"})]
 
 
+@pytest.mark.parametrize("lines", [True, False])
+def test_with_aliases_allowed_a_document_without_any_is_bounded_by_its_nodes(lines):
+    """Without an alias the walk that records lines has counted the nodes: the same limit,
+    whether or not the expansion is bounded apart."""
+    flat = "[" + ", ".join(["1"] * 9) + "]"  # 10 nodes
+    assert safeyaml.parse(flat, max_nodes=10, lines=lines).data == [1] * 9
+    with pytest.raises(safeyaml.YamlError) as info:
+        safeyaml.parse(flat, max_nodes=9, lines=lines)
+    assert [p.message.code for p in info.value.problems] == ["yaml.expands"]
+    aliased = "a: &x [1, 2]\nb: *x\n"  # 7 nodes written, 9 once expanded
+    assert safeyaml.parse(aliased, max_nodes=9, lines=lines).data == {"a": [1, 2], "b": [1, 2]}
+    with pytest.raises(safeyaml.YamlError):
+        safeyaml.parse(aliased, max_nodes=8, lines=lines)
+
+
 def test_with_aliases_a_cycle_is_refused():
     assert [p.message.code for p in problems_of("a: &a [1, *a]\n")] == ["yaml.cycle"]
 
