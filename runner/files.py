@@ -62,3 +62,11 @@ def refuse_overwriting(outputs: list[str | None], inputs: list[Path]) -> None:
     hit = overwritten_input(named, inputs)
     if hit is not None:
         raise UsageError("use.output_is_input", path=display_path(hit))
+
+
+def shipped(module_file: str, *parts: str) -> str:
+    """A text file shipped beside a module of this package (its ``__file__``), as pip
+    installs it. Not importlib.resources, whose import brings tempfile, zipfile and random
+    into every command's start-up for a zip import this package cannot run from anyway."""
+    with open(os.path.join(os.path.dirname(module_file), *parts), "rb") as f:
+        return f.read().decode("utf-8")

@@ -19,7 +19,6 @@ import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any, Literal
 
 Lang = Literal["zh", "en"]
@@ -134,7 +133,9 @@ def is_bilingual(value: Any) -> bool:
 def catalog(lang: Lang) -> Catalog:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; one of {', '.join(LANGS)}")
-    text = resources.files("runner").joinpath("locales", f"{lang}.json").read_text("utf-8")
+    from runner.files import shipped
+
+    text = shipped(__file__, "locales", f"{lang}.json")
     return Catalog(lang, json.loads(text))
 
 

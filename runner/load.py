@@ -4,7 +4,6 @@ no pack is imported: finding the pack a module names is validation's step
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -369,6 +368,8 @@ def _misspellings(
             unknown.append(path)
     out = {}
     for path in unknown:
+        import difflib  # only for a key that is misspelt
+
         close = difflib.get_close_matches(str(path[-1]), missing.get(path[:-1], []), n=1)
         if close:
             out[path] = (*path[:-1], close[0])

@@ -22,7 +22,6 @@ with a different map.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import inspect
 import tracemalloc
@@ -454,6 +453,8 @@ class UnknownName(LookupError):
     def __init__(self, kind: str, name: str, known: list[str]) -> None:
         self.kind = kind
         self.name = name
+        import difflib  # only for a name that is not registered
+
         self.close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
         self.known = sorted(known)
         hint = f"; did you mean {', '.join(self.close)}?" if self.close else ""

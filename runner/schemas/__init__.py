@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import json
-from importlib import resources
 from typing import Any
 
 EVIDENCE = "learn-llm.evidence.v1.json"
@@ -18,5 +17,7 @@ CLAIM_FILE = "claim-file.v1.json"
 @functools.cache
 def load(name: str) -> dict[str, Any]:
     """A schema shipped in this package, parsed (cached: it never changes while running)."""
-    schema: dict[str, Any] = json.loads(resources.files(__name__).joinpath(name).read_text("utf-8"))
+    from runner.files import shipped
+
+    schema: dict[str, Any] = json.loads(shipped(__file__, name))
     return schema

@@ -219,14 +219,17 @@ class GitObjects:
 
     def _open_packs(self, objects: str) -> list[tuple[Pack, int]]:
         if self._packs is None:
-            from dulwich.object_format import DEFAULT_OBJECT_FORMAT
-            from dulwich.pack import Pack
-
             folder = os.path.join(objects, "pack")
             # not isdir(), which says False for a folder this user may not look into; and a
             # symlinked folder is refused: it leads to another repository's objects
             names = os.listdir(folder) if _own_folder(folder) else []
             packs: list[tuple[Pack, int]] = []
+            if not any(n.endswith(".pack") for n in names):
+                self._packs = packs  # loose objects only: dulwich's pack reader not imported
+                return packs
+            from dulwich.object_format import DEFAULT_OBJECT_FORMAT
+            from dulwich.pack import Pack
+
             try:
                 for name in sorted(n for n in names if n.endswith(".pack")):
                     base = os.path.join(folder, name[: -len(".pack")])
