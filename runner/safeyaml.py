@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -280,10 +280,10 @@ def parse(
         walked = _walk(node) if lines else None
         height = None
         if aliases:
-            if walked is None or walked[3] > len(walked[0]):
+            if walked is None or walked.references > len(walked.where):
                 height = _bounded(node, max_nodes)
-            elif len(walked[0]) > max_nodes:
-                raise YamlError([Problem(None, msg("yaml.expands", n=max_nodes, unit="count"))])
+            elif len(walked.where) > max_nodes:
+                raise _expands(max_nodes)
         data = loader.construct_document(node)
         if loader.found or lines:
             where, line_of, depth, _ = walked or _walk(node)
@@ -336,9 +336,20 @@ def _refuse_anchors(text: str) -> None:
         events.dispose()
 
 
-def _walk(root: yaml.Node) -> tuple[dict[int, Path], dict[Path, int], int, int]:
-    """(each node's first path, the line of every path, how deep containers nest, how many
-    references to nodes there are: more than there are nodes when an alias names one again).
+class _Walk(NamedTuple):
+    where: dict[int, Path]  # each node's first path
+    lines: dict[Path, int]  # the line of every path
+    depth: int  # how deep containers nest
+    references: int  # to nodes: more than there are nodes when an alias names one again
+
+
+def _expands(max_nodes: int) -> YamlError:
+    return YamlError([Problem(None, msg("yaml.expands", n=max_nodes, unit="count"))])
+
+
+def _walk(root: yaml.Node) -> _Walk:
+    """Every node's path and line, how deep the document nests, and how many references
+    to nodes it holds.
 
     A key's node has its mapping's path; an alias is not followed (its lines are those of
     its first path), so this is linear in the text however far the aliases expand.
@@ -366,7 +377,7 @@ def _walk(root: yaml.Node) -> tuple[dict[int, Path], dict[Path, int], int, int]:
                 sub = (*path, _text(key_node))
                 lines[sub] = key_node.start_mark.line + 1
                 stack.append((sub, value_node))
-    return where, lines, depth, reached
+    return _Walk(where, lines, depth, reached)
 
 
 def _bounded(root: yaml.Node, max_nodes: int) -> int:
@@ -387,7 +398,7 @@ def _bounded(root: yaml.Node, max_nodes: int) -> int:
                 height = 1 + max((sizes[id(c)][1] for c in children), default=0)
             sizes[key] = (size, height)
             if size > max_nodes:
-                raise YamlError([Problem(None, msg("yaml.expands", n=max_nodes, unit="count"))])
+                raise _expands(max_nodes)
             continue
         if key in sizes:
             continue

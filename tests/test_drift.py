@@ -9,6 +9,7 @@ measured value beyond its precision.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import os
 import shutil
@@ -41,6 +42,7 @@ def _cli(repo: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]
 NEEDS = {"Haswell": "avx2", "Sandybridge": "avx", "Prescott": "pni", "SkylakeX": "avx512f"}
 
 
+@functools.cache
 def _cpu_flags() -> set[str]:
     try:
         text = Path("/proc/cpuinfo").read_text(encoding="utf-8")

@@ -505,14 +505,10 @@ class LearnerSession:
         values of the cases answered, and the exception of the first that raised (or could
         not be answered), after which no case runs, as in a loop of single calls."""
         values: list[Any] = []
-        for start, encoded, n in self._batches(name, cases):
-            replies = self._exchange(name, encoded, n)
-            for offset, reply in enumerate(replies):
-                args, kwargs = cases[start + offset]
-                try:
-                    values.append(self._answer(name, reply, len(args), kwargs, False).value)
-                except Exception as exc:  # the outcome of this case; the batch ends here
-                    return values, exc
+        for answer in self._answers(name, cases, through_raises=False):
+            if isinstance(answer, Exception):  # the outcome of this case; the batch ends here
+                return values, answer
+            values.append(answer.value)
         return values, None
 
     def attempt_each(
@@ -526,19 +522,29 @@ class LearnerSession:
         given. The worker goes on through every raised exception, NotImplementedError
         included: the replies of the cases after it are read, to stay in step, and dropped."""
         outcomes: list[Answer | ForeignError] = []
-        for start, encoded, n in self._batches(name, cases, through_raises=True):
-            replies = self._exchange(name, encoded, n, through_raises=True)
-            for offset, reply in enumerate(replies):
+        for answer in self._answers(name, cases, through_raises=True):
+            if isinstance(answer, Exception) and not isinstance(answer, ForeignError):
+                return outcomes, answer  # not written yet (ForeignNotImplemented), or the boundary
+            outcomes.append(answer)
+        return outcomes, None
+
+    def _answers(
+        self,
+        name: str,
+        cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]],
+        through_raises: bool,
+    ) -> Iterator[Answer | Exception]:
+        """Each case's answer, or the exception its reply stands for, in order, the cases
+        sent in as few requests as the request limit allows; ``through_raises`` as in
+        :meth:`_batches` (and its calls are watched). A caller may stop at any exception:
+        the worker stopped there too, unless it goes on through raised ones."""
+        for start, encoded, n in self._batches(name, cases, through_raises):
+            for offset, reply in enumerate(self._exchange(name, encoded, n, through_raises)):
                 args, kwargs = cases[start + offset]
                 try:
-                    outcomes.append(self._answer(name, reply, len(args), kwargs, True))
-                except ForeignNotImplemented as exc:
-                    return outcomes, exc
-                except ForeignError as exc:
-                    outcomes.append(exc)
-                except Exception as exc:  # the boundary failed: the batch ends here
-                    return outcomes, exc
-        return outcomes, None
+                    yield self._answer(name, reply, len(args), kwargs, through_raises)
+                except Exception as exc:
+                    yield exc
 
     def _batches(
         self,

@@ -375,14 +375,10 @@ class Implementation:
         outcomes: list[Any] = []
         answered, error = remote(cases)
         for (args, kwargs), one in zip(cases, answered, strict=False):
-            if isinstance(one, Exception):
-                outcome = attempt(_reraise, one)
-                outcomes.append(outcome)
-            else:
-                outcome = one[0]
-                outcomes.append(one)
-            if self.log is not None:
-                self.log.add(name, args, kwargs, outcome)
+            outcome = attempt(_reraise, one) if isinstance(one, Exception) else one
+            outcomes.append(outcome)
+            if self.log is not None:  # the log holds what the call gave: a value, or Raised
+                self.log.add(name, args, kwargs, outcome if outcome is not one else one[0])
         if error is not None:  # not an outcome (attempt would raise it too): not logged
             raise error
         return outcomes
