@@ -40,7 +40,7 @@ import numpy as np
 import pytest
 
 from runner.cli import main
-from tests.conftest import MODULE, ROOT, VERSION
+from tests.conftest import MODULE, ROOT, VERSION, quick_module
 
 MODULE_ID = "23-design-tradeoffs"
 HOSTILE = ROOT / "tests" / "learners" / "hostile"
@@ -172,12 +172,15 @@ def shown_name(path: Path) -> str:
     return f"{path.stem}/{path.name}" if folder != path else path.name
 
 
-def judge(cli: Any, work: Path, path: Path, *extra: str) -> Judged:
-    """``run claims --impl PATH --format json`` in-process; what a grader would see."""
+def judge(cli: Any, work: Path, path: Path, *extra: str, whole: bool = False) -> Judged:
+    """``run claims --impl PATH --format json`` in-process; what a grader would see. On the
+    quick module (the claim a hostile file breaks, claims before and after it) unless
+    ``whole``: what a boundary does around one claim does not need 65 claims to show."""
     start = time.monotonic()
     handed, entry = submission(path)
+    module = MODULE if whole else quick_module()
     result = cli(
-        "run", str(MODULE), "--impl", str(handed), *entry, "--out", str(work / "ev"),
+        "run", str(module), "--impl", str(handed), *entry, "--out", str(work / "ev"),
         "--timeout", str(TIMEOUT), "--format", "json", "--lang", "en", *extra,
     )  # fmt: skip
     seconds = time.monotonic() - start
@@ -322,7 +325,7 @@ def test_an_empty_file_skips_every_claim(cli, work, reference_source):
     path = learner_dir(work, reference_source) / "empty.py"
     path.write_text("", encoding="utf-8")
 
-    judged = judge(cli, work, path)
+    judged = judge(cli, work, path, whole=True)
 
     assert judged.code == 1
     assert set(judged.statuses().values()) == {"skipped"}
@@ -368,11 +371,17 @@ CALL_ERRORS = {
 }
 
 
+# judged on the whole pack: the worker dies in one claim, and every claim after it, of every
+# function, passes with the worker started afresh (the others show it on the quick module)
+WHOLE_PACK = {"call_os_exit.py", "call_segfault.py"}
+
+
 @pytest.mark.parametrize("name", sorted(CALL_ERRORS))
 def test_a_misbehaving_function_errors_its_claim_only(cli, work, reference_source, name, capfd):
     code, message = CALL_ERRORS[name]
 
-    judged = judge(cli, work, hostile(work, reference_source, name), *sleeping(name))
+    whole = name in WHOLE_PACK
+    judged = judge(cli, work, hostile(work, reference_source, name), *sleeping(name), whole=whole)
 
     assert judged.code == 1
     claim = judged.claims[LOGITS]
@@ -425,7 +434,7 @@ def test_huge_or_non_finite_answers_never_pass_and_keep_evidence_small(
 
 
 def test_patching_the_judge_numpy_and_builtins_changes_no_verdict(cli, work, reference_source):
-    judged = judge(cli, work, hostile(work, reference_source, "patch_judge.py"))
+    judged = judge(cli, work, hostile(work, reference_source, "patch_judge.py"), whole=True)
 
     assert judged.code == 1
     assert judged.claims[LOGITS]["status"] == "failed"
@@ -492,7 +501,7 @@ def test_terminal_escapes_from_a_learner_are_shown_not_obeyed(cli, work, referen
 
     judged = judge(cli, work, path)
     handed, entry = submission(path)
-    text = cli("run", str(MODULE), "--impl", str(handed), *entry, "--timeout", str(TIMEOUT), "-v",
+    text = cli("run", str(quick_module()), "--impl", str(handed), *entry, "--timeout", str(TIMEOUT), "-v",
                "--out", str(work / "ev"), "--lang", "en")  # fmt: skip
 
     claim = judged.claims[LOGITS]
@@ -513,7 +522,7 @@ def test_a_surrogate_or_a_bidi_override_in_what_a_learner_raises_stops_nothing(
 
     judged = judge(cli, work, path, "--junit-xml", str(work / "j.xml"))
     handed, entry = submission(path)
-    text = cli("run", str(MODULE), "--impl", str(handed), *entry, "--lang", "zh",
+    text = cli("run", str(quick_module()), "--impl", str(handed), *entry, "--lang", "zh",
                "--out", str(work / "ev"))  # fmt: skip
 
     claim = judged.claims[LOGITS]
@@ -548,7 +557,7 @@ def test_a_learner_cannot_hide_memory_from_the_cost_claims(cli, work, reference_
     by the claims that measure memory."""
     path = hostile(work, reference_source, name)
 
-    judged = judge(cli, work, path, "-k", "structure.averaging-cost")
+    judged = judge(cli, work, path, "-k", "structure.averaging-cost", whole=True)
 
     assert judged.code == 1
     assert judged.statuses() == {"structure.averaging-cost": "failed"}
