@@ -32,8 +32,7 @@ class Result:
     err: str
 
 
-@pytest.fixture
-def cli() -> Callable[..., Result]:
+def cli_in_process() -> Callable[..., Result]:
     """Run ``python -m runner ARGS`` in this process; return exit code, stdout, stderr."""
 
     def invoke(*args: str) -> Result:
@@ -43,6 +42,12 @@ def cli() -> Callable[..., Result]:
         return Result(code, out.getvalue(), err.getvalue())
 
     return invoke
+
+
+@pytest.fixture
+def cli() -> Callable[..., Result]:
+    """Run ``python -m runner ARGS`` in this process; return exit code, stdout, stderr."""
+    return cli_in_process()
 
 
 @pytest.fixture(autouse=True)

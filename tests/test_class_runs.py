@@ -21,7 +21,7 @@ import yaml
 
 from runner import api
 from runner.learner.session import WorkerLimits
-from tests.conftest import MODULE, ROOT
+from tests.conftest import MODULE, ROOT, cli_in_process
 from tests.test_boundary import MODULE_ID, N_CLAIMS, VERSION, claims_calling, scaffold_reference
 
 TIMEOUT = "2"
@@ -68,6 +68,10 @@ def klass(tmp_path: Path, reference_text: str, monkeypatch: pytest.MonkeyPatch) 
     """``tmp_path/class``: the class directory; ``tmp_path/late/alice.py``: a file named on
     its own whose stem collides with one in the class."""
     monkeypatch.chdir(tmp_path)
+    return make_class(tmp_path, reference_text)
+
+
+def make_class(tmp_path: Path, reference_text: str) -> Path:
     folder = tmp_path / "class"
     folder.mkdir()
     (folder / "alice.py").write_text(reference_text, encoding="utf-8")
@@ -107,6 +111,19 @@ def class_run(cli: Any, *extra: str) -> Any:
     )  # fmt: skip
 
 
+@pytest.fixture(scope="module")
+def judged_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any, Any]:
+    """The class judged once, as JSON and JUnit XML at the same time, for the tests that
+    only read what that run wrote: (its directory, the result, the parsed JSON)."""
+    here = tmp_path_factory.mktemp("judged-class")
+    make_class(here, scaffold_reference())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(here)
+        patch.setenv("LEARN_LLM_LANG", "en")
+        result = class_run(cli_in_process(), "--format", "json", "--junit-xml", "class.xml")
+    return here, result, json.loads(result.out)
+
+
 def verdicts(results: list[dict[str, Any]]) -> dict[str, tuple[str, str | None]]:
     """claim id -> (status, reason code): what a class row must share with a run alone."""
     return {
@@ -116,14 +133,14 @@ def verdicts(results: list[dict[str, Any]]) -> dict[str, tuple[str, str | None]]
     }
 
 
-def test_a_class_run_judges_each_file_as_a_run_of_it_alone_would(cli, klass):
-    result = class_run(cli, "--format", "json")
+def test_a_class_run_judges_each_file_as_a_run_of_it_alone_would(cli, judged_class, monkeypatch):
+    klass, result, payload = judged_class
+    monkeypatch.chdir(klass)
 
     assert result.code == 1
     # stdout is one JSON document at the end: progress is a line per learner on stderr
     progress = [line.split()[:2] for line in result.err.splitlines()]
     assert progress == [[f"[{i}/{len(ROWS)}]", f] for i, (f, _, _) in enumerate(ROWS, 1)]
-    payload = json.loads(result.out)
     assert [row["file"] for row in payload["learners"]] == [f for f, _, _ in ROWS]
     for row, (file, code, _) in zip(payload["learners"], ROWS, strict=True):
         if (klass / file).is_dir():  # alone, a directory is a class of its own (see below)
@@ -139,8 +156,8 @@ def test_a_class_run_judges_each_file_as_a_run_of_it_alone_would(cli, klass):
         assert row.get("load_failure", {}).get("code") == single.get("load_failure", {}).get("code")
 
 
-def test_each_row_says_what_its_file_deserves_and_nothing_more(cli, klass):
-    payload = json.loads(class_run(cli, "--format", "json").out)
+def test_each_row_says_what_its_file_deserves_and_nothing_more(judged_class):
+    _, _, payload = judged_class
     rows = {row["file"]: row for row in payload["learners"]}
 
     for file, _, what in ROWS:
@@ -191,8 +208,8 @@ def test_every_learner_gets_evidence_of_its_own_and_the_reference_none(cli, klas
         assert doc["implementation"]["name"] == name
 
 
-def test_junit_has_one_suite_per_learner(cli, klass):
-    class_run(cli, "--junit-xml", "class.xml")
+def test_junit_has_one_suite_per_learner(judged_class):
+    klass, _, _ = judged_class
 
     root = ET.parse(klass / "class.xml").getroot()
     suites = root.findall("testsuite")
