@@ -21,7 +21,7 @@ import pytest
 from runner.load import load_packs
 from runner.record import drift
 from runner.run import functions_of
-from tests.conftest import CLAIMS, N_CLAIMS, REGISTRY, ROOT, VERSION, claim_ids
+from tests.conftest import CLAIMS, N_CLAIMS, REGISTRY, ROOT, VERSION, claim_ids, cli_in_process
 
 MODULE_ID = "23-design-tradeoffs"
 CURRENT = f"{MODULE_ID}-v{VERSION}.json"  # the claim pack's version
@@ -43,12 +43,35 @@ def evidence_validator():
     return jsonschema.Draft202012Validator(schema)
 
 
+@pytest.fixture(scope="module")
+def course_repo(tmp_path_factory):
+    """A course repository holding a copy of ``claims/``, committed once: each test works
+    in a copy of it (its .git too, so every copy is at the same commit)."""
+    repo = tmp_path_factory.mktemp("course")
+    shutil.copytree(CLAIMS, repo / "claims")
+    git_commit_all(repo)
+    return repo
+
+
+@pytest.fixture(scope="module")
+def recorded_ev(course_repo, tmp_path_factory):
+    """``ev/`` as a passing run of the whole pack writes it, at the course's commit: run
+    once, copied into each test that starts from a run already written."""
+    here = tmp_path_factory.mktemp("ran")
+    shutil.copytree(course_repo, here, symlinks=True, dirs_exist_ok=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(here)
+        patch.setenv("LEARN_LLM_LANG", "en")
+        result = cli_in_process()("run", "claims/", "--out", "ev")
+    assert result.code == 0, result.out + result.err
+    return here / "ev"
+
+
 @pytest.fixture
-def work(tmp_path, monkeypatch):
+def work(tmp_path, monkeypatch, course_repo):
     """``tmp_path`` as a course repository holding a copy of ``claims/`` (committed), and
     the current directory: evidence records this repository's commit."""
-    shutil.copytree(CLAIMS, tmp_path / "claims")
-    git_commit_all(tmp_path)
+    shutil.copytree(course_repo, tmp_path, symlinks=True, dirs_exist_ok=True)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -72,10 +95,9 @@ def module_dir(work):
 
 
 @pytest.fixture
-def ran(cli, work):
-    """A passing run already written to ``ev/``."""
-    result = cli("run", "claims/", "--out", "ev")
-    assert result.code == 0, result.out + result.err
+def ran(work, recorded_ev):
+    """A passing run already written to ``ev/`` (a copy of the one run at this commit)."""
+    shutil.copytree(recorded_ev, work / "ev")
     return work / "ev"
 
 
