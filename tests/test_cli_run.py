@@ -376,6 +376,15 @@ def test_check_right_after_a_run_finds_no_drift(cli, ran):
     assert snapshot(ran) == before  # --check writes nothing
 
 
+def test_check_of_the_module_by_another_path_finds_no_drift(cli, ran):
+    """Recorded by ``run claims/``, checked by ``run claims/<module>/``: the same module
+    measured again; the command recorded (provenance) is not what --check compares."""
+    result = cli("run", f"claims/{MODULE_ID}/", "--out", "ev", "--check")
+
+    assert result.code == 0, result.out + result.err
+    assert result.out.splitlines()[-1] == "no drift: the committed evidence matches this run"
+
+
 def test_check_reports_an_edited_actual_as_drift(cli, ran):
     doc = load(ran / CURRENT)
     assert doc["metrics"][0]["name"] == "support_log10_gpt2_vocab_1000_ctx"
