@@ -186,13 +186,15 @@ def _note_failure(fb: FunctionFeedback, r: ClaimResult) -> None:
             )
     mismatch = r.observations.get("first_mismatch")
     if fb.first_call is None and isinstance(mismatch, dict):
+        at, expected, actual = where_they_part(mismatch)
         fb.first_call = FirstCall(
             claim=r.id,
             inputs=fb.name,
             arguments=mismatch.get("inputs"),
-            expected=mismatch.get("expected"),
-            actual=mismatch.get("actual"),
+            expected=expected,
+            actual=actual,
             label=mismatch.get("label"),
+            at=at,
         )
     modification = r.observations.get("first_modification")
     if not fb.modified and isinstance(modification, dict):
@@ -222,3 +224,14 @@ def _order(pack_run: PackRun, calls: Mapping[str, Sequence[str]]) -> list[str]:
     called = {name for names in calls.values() for name in names}
     ordered = [name for name in module_subjects([pack_run.pack]) if name in called]
     return ordered + sorted(called - set(ordered))
+
+
+def where_they_part(mismatch: dict[str, Any]) -> tuple[str, Any, Any]:
+    """A contract claim's first mismatch as (where inside the value, the reference's value
+    there, the function's): the first element that differs when the two have the same
+    shape (two summaries of arrays alike say nothing), else ("", both values whole)."""
+    why = mismatch.get("why")
+    if isinstance(why, dict) and isinstance(why.get("at"), list) and "expected_at" in why:
+        at = "[" + ", ".join(str(i) for i in why["at"]) + "]"
+        return at, why.get("expected_at"), why.get("actual_at")
+    return "", mismatch.get("expected"), mismatch.get("actual")

@@ -164,6 +164,8 @@ def _in_parallel(
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    from runner.pools import stop_pool
+
     _FAULT_WORK = (pack, faults, registry, reference, answers)
     try:
         pool = ProcessPoolExecutor(
@@ -173,12 +175,17 @@ def _in_parallel(
         _FAULT_WORK = None
         return None
     try:
-        return list(pool.map(_one_fault, range(len(faults))))
+        runs = list(pool.map(_one_fault, range(len(faults))))
     except (BrokenProcessPool, OSError):  # a process could not start or died
+        stop_pool(pool)
         return None
+    except BaseException:  # Ctrl-C, SIGTERM: its processes end now, not after their fault
+        stop_pool(pool)
+        raise
     finally:
         _FAULT_WORK = None
-        _end(pool)
+    pool.shutdown(wait=True)
+    return runs
 
 
 def _quiet_worker() -> None:
@@ -193,19 +200,6 @@ def _one_fault(index: int) -> FaultRun:
         raise RuntimeError("no fault work in this process")
     pack, faults, registry, reference, answers = _FAULT_WORK
     return run_fault(pack, faults[index], registry, reference, answers)
-
-
-def _end(pool: Any) -> None:
-    """Shut the pool down; its processes are ended first if the work was interrupted."""
-    import contextlib
-
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(Exception):
-            if process.is_alive():
-                process.terminate()
-    pool.shutdown(wait=True)
 
 
 def run_remembering(

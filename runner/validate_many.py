@@ -7,13 +7,10 @@ import signal
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from runner.machine import usable_cpus
+from runner.pools import stop_pool
 from runner.submission import Report, SubmissionFile, Validator
-
-if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
 
 _WORKER: Validator | None = None
 
@@ -90,7 +87,7 @@ def validate_files(
             except BrokenProcessPool:
                 pool.shutdown()  # a worker died (killed, out of memory): the rest are judged here
             except BaseException:  # Ctrl-C, or the reader left: stop now, not after the batch
-                _stop(pool)
+                stop_pool(pool)
                 raise
             finally:
                 _WORKER = None
@@ -117,13 +114,3 @@ def _sigint_deferred() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
     if pending:
         signal.raise_signal(signal.SIGINT)  # now through the handler it would have met
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Cancel what is queued and end the workers (they ignore SIGINT): an interrupted batch
-    ends at once, not when every queued file has been judged."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        with contextlib.suppress(Exception):
-            process.terminate()
-    pool.shutdown(wait=True)

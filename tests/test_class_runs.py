@@ -265,7 +265,7 @@ def test_gradescope_results_per_learner_carry_points_and_visibility(cli, klass):
     ]
     # then the summary by function, of the claims shown now (not the hidden one)
     (wrong,) = [line for line in shown if line.split()[:2] == ["WRONG", "logits_memory_bytes"]]
-    assert wrong.endswith("1 claim fails: contract.logits-memory-bytes")
+    assert wrong.endswith("1 claim does not pass: contract.logits-memory-bytes")
     alice = json.loads((klass / "gs" / "alice.json").read_text(encoding="utf-8"))
     assert (alice["score"], alice["max_score"]) == (N_CLAIMS - 1 + 5, N_CLAIMS - 1 + 5)
     dave = json.loads((klass / "gs" / "dave.json").read_text(encoding="utf-8"))

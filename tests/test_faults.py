@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import shutil
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -198,6 +199,24 @@ def test_inject_all_prints_the_score(cli):
     assert doc["matrix"]["temperature-zero"]["temperature.rejects-nonpositive"] == "failed"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_faults_first_mismatch_names_the_twin_and_where_the_values_part(cli, lang):
+    """What inject shows is the fault's twin's, not the reader's own code ("yours"), and an
+    array that differs is shown where it differs, not as two summaries alike."""
+    result = cli("inject", "--fault", "mask-multiply-zero", str(CLAIMS), "--lang", lang)
+
+    lines = [line.strip() for line in result.out.splitlines() if "(case 1, T=2)" in line
+             or "（第 1 组，T=2）" in line]  # fmt: skip
+    assert lines == [
+        {
+            "en": "first mismatch (case 1, T=2): at [0, 0] the reference gives 1, "
+            "the fault's twin gives 0.994513",
+            "zh": "第一个不一致（第 1 组，T=2）：在 [0, 0] 处参考实现给出 1，故障的孪生实现给出 0.994513",
+        }[lang]
+    ]
+    assert "yours" not in result.out and "你的" not in result.out
+
+
 def test_a_weakened_claim_lets_its_fault_survive(cli, tmp_path):
     """A tolerance too loose to notice [0.4, 0.3, 0, 0, 0]: inject must exit 1 and say so."""
     module = tmp_path / "23-design-tradeoffs"
@@ -237,3 +256,30 @@ def test_run_records_fault_variants_and_matrix(cli, tmp_path):
     assert {"contract.softmax-temperature", "temperature.rejects-nonpositive"} <= broken
     assert temp["observed_as_declared"] is True
     assert temp["expected_signal"]["zh"] == "分母为 0，输出 NaN"
+
+
+def _nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_an_interrupted_pool_leaves_no_thread_or_process_of_it():
+    """What a pool stopped midway leaves: nothing. Its manager thread still running at exit
+    raced Python's own exit hook for the pool's pipe ("Bad file descriptor", printed once
+    by an outside author's run)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from runner.pools import stop_pool
+
+    pool = ProcessPoolExecutor(2, multiprocessing.get_context("fork"))
+    futures = [pool.submit(_nap, 30.0) for _ in range(4)]
+    while not any(f.running() for f in futures):
+        time.sleep(0.01)
+    manager = pool._executor_manager_thread
+    processes = list(pool._processes.values())
+
+    stop_pool(pool)
+
+    assert manager is not None and not manager.is_alive()
+    assert processes and not any(p.is_alive() for p in processes)

@@ -124,7 +124,7 @@ def test_four_of_the_functions_written_one_wrong_is_a_short_report_naming_it(
     summary = lines[start + 1 :]
     assert summary[0].split()[:2] == ["WRONG", WRONG]
     assert summary[0].endswith(
-        "2 claims fail: tokenizer.logits-memory, contract.logits-memory-bytes"
+        "2 claims do not pass: tokenizer.logits-memory, contract.logits-memory-bytes"
     )
     assert summary[1].strip() == (
         f"first differing call {WRONG}(batch=1, length=1000, vocab=50257, bytes_per_value=4): "
@@ -192,7 +192,7 @@ def test_math_right_and_argument_checks_missing_reads_as_such(cli, work, referen
     assert " 0 failed" in propositions and "error" not in propositions
     assert "1 failed" in contract
     (row,) = [line for line in lines if line.split()[:2] == ["WRONG", WRONG]]
-    assert row.endswith("1 claim fails: contract.logits-memory-bytes")
+    assert row.endswith("1 claim does not pass: contract.logits-memory-bytes")
     after = lines[lines.index(row) + 1]
     assert after.strip().startswith("first differing call ")
     assert "the reference gives raises ValueError" in after  # the check it does not make

@@ -447,3 +447,35 @@ def test_a_path_pack_that_imports_itself_by_name_is_told_how_to_import(tmp_path)
     (problem,) = problems
     assert problem.message.code == "pack.absolute_self_import"
     assert "relatively" in problem.render(__import__("runner.i18n").i18n.catalog("en"))
+
+
+def test_evidence_says_which_pack_code_measured_even_outside_the_course(cli, tmp_path, monkeypatch):
+    """An installed pack's code is in no commit of the course: its evidence records a digest
+    of that code, so changed pack code is drift, not a silent rewrite of the same version."""
+    site = tmp_path / "site"
+    shutil.copytree(EXAMPLE / "pack", site / "outside_softmax")
+    monkeypatch.syspath_prepend(str(site))
+    course = tmp_path / "course"
+    shutil.copytree(
+        EXAMPLE, course / "claims" / EXAMPLE.name, ignore=shutil.ignore_patterns("pack")
+    )
+    meta = course / "claims" / EXAMPLE.name / "module.yaml"
+    meta.write_text(
+        meta.read_text(encoding="utf-8").replace("pack: ./pack", "pack: outside_softmax")
+    )
+    subprocess.run(["git", "init", "-q", str(course)], check=True)
+    subprocess.run(["git", "-C", str(course), "add", "-A"], check=True)
+    subprocess.run([*GIT, "-C", str(course), "commit", "-qm", "claims"], check=True)
+    monkeypatch.chdir(course)
+    assert cli("run", "claims/").code == 0
+    (evidence,) = (course / "evidence").glob(f"{EXAMPLE.name}-v*[0-9].json")
+    recorded = json.loads(evidence.read_text(encoding="utf-8"))["claim_pack"]["code_sha256"]
+    assert re.fullmatch("[0-9a-f]{64}", recorded)
+    assert cli("run", "claims/", "--check").code == 0
+
+    reference = site / "outside_softmax" / "reference.py"
+    reference.write_text(reference.read_text(encoding="utf-8") + "\n# changed\n")
+    checked = cli("run", "claims/", "--check")
+
+    assert checked.code == 1
+    assert "$.claim_pack" in checked.out

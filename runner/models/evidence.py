@@ -89,6 +89,12 @@ class ClaimPackIdentity(_Record):
     )
     files: list[PackFile]
     sha256: str = Field(pattern=SHA256)
+    code_sha256: str | None = Field(
+        default=None,
+        pattern=SHA256,
+        description="Runner: every file of the pack's own code (its packages), by path inside "
+        "them: an installed pack's code is in no commit of the course, and changes no file of it.",
+    )
     expectations_sha256: str = Field(
         pattern=SHA256, description="What the claims assert; evidence of a version keeps it."
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -161,8 +162,25 @@ def claim_pack_identity(pack: ClaimPack, commit: Commit | None) -> dict[str, Any
         "pack": pack.code.name if pack.pack is not None else pack.meta.pack,
         "files": files,
         "sha256": whole.hexdigest(),
+        "code_sha256": code_sha256(pack.pack.code_directories()) if pack.pack else None,
         "expectations_sha256": expectations_sha256(pack),
     }
+
+
+def code_sha256(places: tuple[str, ...]) -> str:
+    """One digest of every file under the pack's code directories (and of a pack that is
+    one file), each by its path inside them; compiled bytecode, which Python writes beside
+    the code, left out. Where the code is installed does not change it."""
+    whole = hashlib.sha256()
+    for place in places:
+        root = Path(place)
+        found = sorted(root.rglob("*")) if root.is_dir() else [root]
+        for path in found:
+            if "__pycache__" in path.parts or path.suffix == ".pyc" or not path.is_file():
+                continue
+            rel = path.relative_to(root).as_posix() if root.is_dir() else path.name
+            whole.update(rel.encode("utf-8", "surrogatepass") + b"\0" + path.read_bytes() + b"\0")
+    return whole.hexdigest()
 
 
 def expectations_sha256(pack: ClaimPack) -> str:

@@ -11,7 +11,14 @@ from typing import Any
 
 from runner.api import PackRun, Run
 from runner.facts import render
-from runner.feedback import FirstCall, FunctionFeedback, PackFeedback, not_written, pack_feedback
+from runner.feedback import (
+    FirstCall,
+    FunctionFeedback,
+    PackFeedback,
+    not_written,
+    pack_feedback,
+    where_they_part,
+)
 from runner.i18n import Catalog, is_bilingual
 from runner.inject import FactResult, FaultRun
 from runner.models import ClaimResult, Detail, Diagnosis, MeasurementResult, MistakeMatch
@@ -116,12 +123,17 @@ def pack_lines(
 
 
 def claim_detail_lines(
-    r: ClaimResult, words: Catalog, verbose: bool = False, explained: set[str] | None = None
+    r: ClaimResult,
+    words: Catalog,
+    verbose: bool = False,
+    explained: set[str] | None = None,
+    twin: bool = False,
 ) -> list[str]:
     """Why a claim did not pass (each failing measurement, the reason, the diagnosis, what
     the learner's code printed); with ``verbose``, every measurement of every claim. Given
     ``explained`` (the functions whose diagnosis an earlier claim showed), a function's
-    diagnosis is shown only the first time (the set is updated)."""
+    diagnosis is shown only the first time (the set is updated). ``twin``: the code judged
+    is a fault's twin, not the reader's own."""
     lines: list[str] = []
     if r.reason is not None:
         lines.append(detail(r.reason, words))
@@ -137,19 +149,29 @@ def claim_detail_lines(
         explained_here = explained_here or any(d.function in explained for d in r.diagnosis)
         explained.update(d.function for d in r.diagnosis if d.matches or d.first_difference)
     if r.status == "failed" and isinstance(first, dict) and not explained_here:
+        at, expected, actual = where_they_part(first)
         lines.append(
             words(
-                "run.first_mismatch",
+                MISMATCH[bool(at), twin],
                 case=first.get("case", "?"),
                 label=localize(first.get("label", ""), words),
-                expected=summary_text(first.get("expected", ""), words, SHOWN_OUTCOME),
-                actual=summary_text(first.get("actual", ""), words, SHOWN_OUTCOME),
+                at=at,
+                expected=summary_text(expected, words, SHOWN_OUTCOME),
+                actual=summary_text(actual, words, SHOWN_OUTCOME),
             )
         )
     if r.output and (verbose or r.status != "passed"):
         lines.append(words("run.printed"))
         lines += printed_lines(r.output, r.output_dropped, words)
     return lines
+
+
+MISMATCH = {  # (at a place inside the value, the code judged is a fault's twin)
+    (False, False): "run.first_mismatch",
+    (True, False): "run.first_mismatch_at",
+    (False, True): "run.first_mismatch.twin",
+    (True, True): "run.first_mismatch_at.twin",
+}
 
 
 def measurement_line(m: MeasurementResult, words: Catalog, mark: bool = False) -> str:
@@ -427,7 +449,7 @@ def fault_run_lines(pack_run: PackRun, run: FaultRun, words: Catalog) -> list[st
         role = words("fault.catcher") if r.id in catchers else words("fault.also_broke")
         status = status_word(r.status, words) if r.status != "passed" else words("status.survived")
         lines.append(f"  {pad(status, 8)} {r.id:<{width}}  {words.pick(r.stage)}  ({role})")
-        lines += [f"{INDENT}{line}" for line in claim_detail_lines(r, words)]
+        lines += [f"{INDENT}{line}" for line in claim_detail_lines(r, words, twin=True)]
     lines.append(words("fault.expected_signal", signal=words.pick(fault.expected_signal)))
     lines.append(words("fault.observed_signal"))
     for fact in run.facts:
