@@ -156,3 +156,37 @@ def test_attempt_each_splits_a_batch_too_large_for_one_request(watched):
     big = np.full(codec.REQUEST.max_elements // 3, 2.0)
     outcomes = impl.attempt_each("softmax", [(big.copy(),) for _ in range(4)])
     assert outcomes == [(2.0 * big.size, [])] * 4
+
+
+QUICK_SPINNER = """
+import time
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    start = time.process_time()
+    while time.process_time() - start < 0.02:  # 20 ms of CPU, quicker than a reading's period
+        pass
+    return batch * length * vocab * bytes_per_value
+"""
+
+
+def test_quick_calls_are_charged_to_their_claim_however_seldom_the_cpu_is_read(tmp_path):
+    """The worker's CPU is read at most every 50 ms of wall, not after every call: 100
+    calls of 20 ms of CPU each (2 s) still exhaust a claim's 0.5 s, and the next claim
+    starts with its own budget, not the previous claim's unread time."""
+    from runner.pack import BoundaryError
+
+    path = tmp_path / "learner.py"
+    path.write_text(QUICK_SPINNER, encoding="utf-8")
+    with LearnerSession(path, ["logits_memory_bytes"], WorkerLimits(timeout_s=0.5)) as s:
+        assert s.open() is None
+        s.begin_claim()
+        with pytest.raises(BoundaryError) as stopped:
+            for _ in range(100):
+                s.implementation()["logits_memory_bytes"](1, 2, 3)
+        assert stopped.value.code == "boundary.timeout"
+        s.end_claim()
+        s.begin_claim()
+        calls = [s.implementation()["logits_memory_bytes"](1, 2, 3) for _ in range(10)]
+        assert calls == [24] * 10  # 0.2 s of CPU: within this claim's own 0.5 s
+        s.end_claim()

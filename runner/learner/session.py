@@ -290,6 +290,8 @@ class LearnerSession:
         self._cpu_base = 0.0  # ... when the exchange under way began
         self._cpu_spent = 0.0  # what the exchange under way has used, across worker restarts
         self._cpu_read_at = -math.inf  # when _cpu_seen was read (time.monotonic())
+        self._cpu_charged = 0.0  # the current worker's CPU time charged to claims so far
+        self._cpu_unread = False  # an exchange ended with no reading after it
         self._process: Any = None
         self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
@@ -410,8 +412,11 @@ class LearnerSession:
     def kill(self) -> None:
         """Kill the worker and everything it started (see :func:`_kill_tree`)."""
         process, self._process = self._process, None
-        self._cpu_seen = self._cpu_base = 0.0  # the next worker's time starts at its zero
+        self._budget -= self._cpu_seen - self._cpu_charged  # read, not yet charged
+        # the next worker's time starts at its zero
+        self._cpu_seen = self._cpu_base = self._cpu_charged = 0.0
         self._cpu_read_at = -math.inf
+        self._cpu_unread = False
         if process is not None and process.pid is not None:
             own = sandbox_uid(process.pid) if self.isolation == "own-user" else None
             _kill_tree(process.pid, own)
@@ -447,6 +452,8 @@ class LearnerSession:
     # -- claims -------------------------------------------------------------------------
     def begin_claim(self) -> None:
         self.last_returned: str | None = None
+        if self._cpu_unread:  # the previous claim's last exchanges: not this claim's time
+            self._charge()
         self._budget = self.limits.timeout_s
         self._wall_budget = self.limits.wall_s
         self.capture = ClaimCapture()
@@ -661,23 +668,35 @@ class LearnerSession:
             self.kill()
             raise BoundaryError("boundary.stalled", self._stalled_params(name))
         started = time.monotonic()
-        # reading the worker's processes in /proc is most of what a quick call costs the
-        # judge: a reading younger than CPU_POLL_S (the previous exchange's last, while the
-        # worker has waited for this request) is this one's base
+        # Reading the worker's processes in /proc is most of what a quick call costs the
+        # judge, so they are read at most every CPU_POLL_S, before an exchange, while it
+        # waits, or after it: quick exchanges between two readings are charged at the next
+        # (a claim pays for at most CPU_POLL_S of wall before it is stopped).
         if started - self._cpu_read_at >= CPU_POLL_S:
-            self._worker_cpu()
-        self._cpu_base = self._cpu_seen
-        # after the reading: it updates what was spent, measured from the previous base, and
-        # that (the previous exchange's time) must not be charged to this one again
-        self._cpu_spent = 0.0
+            self._charge()
+            if self._budget <= 0:
+                self.kill()
+                raise BoundaryError("boundary.timeout", self._timeout_params(name))
+        self._cpu_base = self._cpu_charged
+        self._cpu_spent = self._cpu_seen - self._cpu_charged  # read, not yet charged
         self._cpu_limit = self._budget
         self._deadline = started + self._wall_budget
         try:
             return exchange()
         finally:
-            self._worker_cpu()
+            if time.monotonic() - self._cpu_read_at >= CPU_POLL_S:
+                self._charge()
+            else:
+                self._cpu_unread = True
             self._wall_budget -= time.monotonic() - started
-            self._budget -= self._cpu_spent
+
+    def _charge(self) -> None:
+        """Read the worker's CPU time and charge the claim what it used since the last
+        charge."""
+        self._worker_cpu()
+        self._budget -= self._cpu_seen - self._cpu_charged
+        self._cpu_charged = self._cpu_seen
+        self._cpu_unread = False
 
     def _worker_cpu(self) -> float:
         """CPU seconds the worker and every process it started have used (Linux: /proc;
