@@ -117,11 +117,20 @@ def judged_class(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any, A
     only read what that run wrote: (its directory, the result, the parsed JSON)."""
     here = tmp_path_factory.mktemp("judged-class")
     make_class(here, scaffold_reference())
+    PROJECT_EVIDENCE["before"] = project_evidence()
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(here)
         patch.setenv("LEARN_LLM_LANG", "en")
         result = class_run(cli_in_process(), "--format", "json", "--junit-xml", "class.xml")
+    PROJECT_EVIDENCE["after"] = project_evidence()
     return here, result, json.loads(result.out)
+
+
+PROJECT_EVIDENCE: dict[str, dict[str, bytes]] = {}  # the project's evidence around that run
+
+
+def project_evidence() -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in (ROOT / "evidence").glob("*.json")}
 
 
 def verdicts(results: list[dict[str, Any]]) -> dict[str, tuple[str, str | None]]:
@@ -368,9 +377,6 @@ def test_a_judge_that_dies_costs_only_its_learners_row(klass, reference_text, jo
     }
 
 
-def test_the_evidence_directory_of_the_project_is_untouched(cli, klass):
-    before = {p.name: p.read_bytes() for p in (ROOT / "evidence").glob("*.json")}
-
-    class_run(cli)
-
-    assert {p.name: p.read_bytes() for p in (ROOT / "evidence").glob("*.json")} == before
+def test_the_evidence_directory_of_the_project_is_untouched(judged_class):
+    assert PROJECT_EVIDENCE["after"] == PROJECT_EVIDENCE["before"]
+    assert PROJECT_EVIDENCE["before"]  # the project's evidence was there to be touched
