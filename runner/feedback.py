@@ -232,6 +232,9 @@ def where_they_part(mismatch: dict[str, Any]) -> tuple[str, Any, Any]:
     shape (two summaries of arrays alike say nothing), else ("", both values whole)."""
     why = mismatch.get("why")
     if isinstance(why, dict) and isinstance(why.get("at"), list) and "expected_at" in why:
-        at = "[" + ", ".join(str(i) for i in why["at"]) + "]"
+        # inside a tuple or dict returned: which of its values, as Python would index it
+        outer = f"[{why['key']!r}]" if "key" in why else ""
+        outer += f"[{why['index']}]" if "index" in why else ""
+        at = outer + "[" + ", ".join(str(i) for i in why["at"]) + "]"
         return at, why.get("expected_at"), why.get("actual_at")
     return "", mismatch.get("expected"), mismatch.get("actual")

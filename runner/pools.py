@@ -23,4 +23,9 @@ def stop_pool(pool: Any) -> None:
                 process.terminate()
     pool.shutdown(wait=True)
     if manager is not None:
-        manager.join()
+        # bounded: should a worker have died in the middle of sending a result and left the
+        # thread reading, the caller still hears of the interruption
+        manager.join(timeout=JOIN_S)
+
+
+JOIN_S = 5.0

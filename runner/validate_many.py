@@ -37,6 +37,9 @@ def _init(claims: Path, repo: Path | None, challenge: str | None, course_evidenc
     # Ctrl-C reaches the whole process group: the parent says so once and stops the workers;
     # a worker's own KeyboardInterrupt would be a traceback per worker.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the command line's SIGTERM handler raises in the file being judged, and the pool
+    # would take it for that file's error and go on: a worker told to end ends at once
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _WORKER is None:  # a forked worker has the parent's already
         _WORKER = make_validator(claims, repo, challenge, course_evidence)
 

@@ -324,3 +324,15 @@ def test_gradescope_numbers_are_distinct_and_sort_in_run_order(cli, work, refere
 def test_claim_numbers():
     assert gradescope.claim_numbers([1, 1, 2, 13, 13]) == ["1.1", "1.2", "2.1", "13.1", "13.2"]
     assert gradescope.claim_numbers([3] * 10)[::9] == ["3.01", "3.10"]
+
+
+def test_where_two_returned_values_part_names_which_value_of_a_tuple_or_dict():
+    from runner.feedback import where_they_part
+
+    inside = {"why": "value", "at": [1, 2], "expected_at": 1.0, "actual_at": 7.0, "index": 1}
+    assert where_they_part({"why": inside}) == ("[1][1, 2]", 1.0, 7.0)
+    keyed = {**inside, "key": "loss"}
+    del keyed["index"]
+    assert where_they_part({"why": keyed})[0] == "['loss'][1, 2]"
+    whole = {"why": {"why": "type"}, "expected": "a", "actual": "b"}
+    assert where_they_part(whole) == ("", "a", "b")

@@ -479,3 +479,25 @@ def test_evidence_says_which_pack_code_measured_even_outside_the_course(cli, tmp
 
     assert checked.code == 1
     assert "$.claim_pack" in checked.out
+
+
+def test_the_pack_code_digest_is_the_code_and_only_the_code(tmp_path):
+    """What Python and tools write beside code, and no wheel ships, changes no digest; a
+    folder the pack links to is its code too; an edited file changes it."""
+    from runner.record.build import code_sha256
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "helpers.py").write_text("X = 1\n")
+    pack = tmp_path / "pk"
+    pack.mkdir()
+    (pack / "__init__.py").write_text("from .helpers import X\n")
+    (pack / "linked").symlink_to(shared, target_is_directory=True)
+    before = code_sha256((str(pack) + "/",))
+    for junk in ("__pycache__/m.cpython-311.pyc", ".mypy_cache/x.json", "pk.egg-info/PKG-INFO"):
+        (pack / junk).parent.mkdir(parents=True, exist_ok=True)
+        (pack / junk).write_text("written beside the code\n")
+    (pack / ".DS_Store").write_text("finder\n")
+    assert code_sha256((str(pack) + "/",)) == before
+    (shared / "helpers.py").write_text("X = 2\n")
+    assert code_sha256((str(pack) + "/",)) != before

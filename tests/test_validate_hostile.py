@@ -587,3 +587,40 @@ def test_a_required_metric_no_claim_defines_is_a_bad_claim_pack(cli, work):
 
     assert (result.code, result.out) == (2, "")
     assert "required metric 'no_such_metric' is not a metric of any claim" in result.err
+
+
+def test_an_interrupted_batch_stops_its_workers_before_they_take_more(work, monkeypatch):
+    """Stopped while its workers validate (Ctrl-C, SIGTERM, the reader gone): each worker
+    ends at once when told to, rather than taking the command line's SIGTERM handler for the
+    file's own error and going on with the files queued for it."""
+    from runner.submission import SubmissionFile, Validator
+    from runner.validate_many import validate_files
+
+    folder = work / "subs"
+    folder.mkdir()
+    for i in range(40):
+        (folder / f"s{i:02}.yaml").write_text(GOOD_YAML, encoding="utf-8")
+    done = work / "validated.txt"
+    original = Validator.validate_file
+
+    def slow(self, file):
+        time.sleep(0.3)
+        with open(done, "a", encoding="utf-8") as fh:
+            fh.write("x")
+        return original(self, file)
+
+    monkeypatch.setattr(Validator, "validate_file", slow)
+    # the command line's own SIGTERM handler, which forked workers inherit
+    from runner.cli import _terminated
+
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        files = [SubmissionFile(p, folder) for p in sorted(folder.iterdir())]
+        reports = validate_files(files, MODULE.parent, work / "repo", None, jobs=2)
+        next(reports)  # the first chunk (5 files) is judged: both workers are busy
+        with pytest.raises(KeyboardInterrupt):
+            reports.throw(KeyboardInterrupt)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+    assert len(done.read_text(encoding="utf-8")) <= 15  # what was in hand, not the queue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from runner.record.licenses import PRODUCER, dependency_licenses, own_version
 # Reproduction precision of `run --check` (see runner.record.drift).
 REL, RESIDUE_ABS, MEMORY_REL = 1e-9, 1e-12, 0.25
 COMPARED = [
-    "module, seed, commit, commit_dirty, commands",
+    "module, seed, commit, commit_dirty",
     "claim_pack (files and sha256s)",
     "implementation",
     "summary",
@@ -168,19 +169,38 @@ def claim_pack_identity(pack: ClaimPack, commit: Commit | None) -> dict[str, Any
 
 
 def code_sha256(places: tuple[str, ...]) -> str:
-    """One digest of every file under the pack's code directories (and of a pack that is
-    one file), each by its path inside them; compiled bytecode, which Python writes beside
-    the code, left out. Where the code is installed does not change it."""
+    """One digest of the pack's code: every file under its code directories (symlinked
+    folders followed), each by its path inside them, and of a pack that is one file. Left
+    out: what Python and tools write beside code and no wheel ships (``__pycache__``,
+    compiled bytecode, hidden files and folders such as ``.mypy_cache`` or ``.DS_Store``,
+    ``*.egg-info``), so a checkout and an install of the same code agree."""
     whole = hashlib.sha256()
     for place in places:
         root = Path(place)
-        found = sorted(root.rglob("*")) if root.is_dir() else [root]
-        for path in found:
-            if "__pycache__" in path.parts or path.suffix == ".pyc" or not path.is_file():
-                continue
-            rel = path.relative_to(root).as_posix() if root.is_dir() else path.name
+        for rel, path in _code_files(root) if root.is_dir() else [(root.name, root)]:
             whole.update(rel.encode("utf-8", "surrogatepass") + b"\0" + path.read_bytes() + b"\0")
     return whole.hexdigest()
+
+
+def _code_files(root: Path) -> list[tuple[str, Path]]:
+    found: list[tuple[str, Path]] = []
+    seen: set[str] = set()  # folders by their real path: a link back up is walked once
+    for folder, dirs, files in os.walk(root, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs[:] = sorted(d for d in dirs if not _generated(d))
+        for name in files:
+            path = Path(folder, name)
+            if not _generated(name) and path.suffix not in (".pyc", ".pyo") and path.is_file():
+                found.append((path.relative_to(root).as_posix(), path))
+    return sorted(found)
+
+
+def _generated(name: str) -> bool:
+    return name.startswith(".") or name == "__pycache__" or name.endswith(".egg-info")
 
 
 def expectations_sha256(pack: ClaimPack) -> str:
