@@ -107,8 +107,8 @@ QUICK_FILES = ("7-top-k.yaml", "8-tokenizer-bill.yaml", "10-sampling.yaml")
 
 
 @functools.cache
-def quick_module() -> Path:
-    """The real module, with only ``QUICK_FILES`` of its claims and no faults, committed in
+def quick_module(files: tuple[str, ...] = QUICK_FILES) -> Path:
+    """The real module, with only ``files`` of its claims and no faults, committed in
     a git repository of its own (evidence records the commit holding the claims): for tests
     of what happens around a claim, where the whole pack would only repeat the same
     exchanges for seconds. Made once per test process, removed when it ends."""
@@ -117,7 +117,7 @@ def quick_module() -> Path:
     target = repo / "claims" / MODULE.name
     shutil.copytree(MODULE, target)
     for claim_file in target.glob("*.yaml"):
-        if claim_file.name not in ("module.yaml", *QUICK_FILES):
+        if claim_file.name not in ("module.yaml", *files):
             claim_file.unlink()
     (target / "module.yaml").write_text(partial_module_yaml(), encoding="utf-8")
     for args in (["init", "-q"], ["add", "-A"]):
