@@ -671,7 +671,7 @@ class LearnerSession:
         # Reading the worker's processes in /proc is most of what a quick call costs the
         # judge, so they are read at most every CPU_POLL_S, before an exchange, while it
         # waits, or after it: quick exchanges between two readings are charged at the next
-        # (a claim pays for at most CPU_POLL_S of wall before it is stopped).
+        # (a claim that has spent its budget is stopped within CPU_POLL_S of wall).
         if started - self._cpu_read_at >= CPU_POLL_S:
             self._charge()
             if self._budget <= 0:
