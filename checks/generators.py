@@ -1506,6 +1506,15 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
             2,
         ),
         case(
+            "router scores of ±1e3 with every expert chosen (top_k = E)",
+            "路由分数 ±1e3，且选中全部专家（top_k = E）",
+            x,
+            w_router * 400,
+            w_in,
+            w_out,
+            w_router.shape[1],
+        ),
+        case(
             "every router score far below 0 (exp underflows without the max)",
             "所有路由分数远小于 0（不减最大值 exp 会下溢）",
             np.abs(x) + 1,
@@ -1649,6 +1658,12 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             0.5,
         ),
         case("exact zeros", "精确 0", np.array([0.0, 0.6, 0.0, 0.4]), 0.9),
+        case(
+            "weights summing to 2: the mass is theirs, not normalized first (one token)",
+            "权重之和为 2：按原始质量累计，不先归一化（只留一个 token）",
+            np.array([0.6, 0.6, 0.6, 0.2]),
+            0.5,
+        ),
         case("p as an int (1)", "p 为 int（1）", probs, 1),
         case("invalid: p = 0", "无效：p = 0", probs, 0.0),
         case("invalid: p > 1", "无效：p > 1", probs, 1.5),
@@ -1859,6 +1874,7 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: bias of another width", "无效：bias 宽度不同", x, g, b[:5]),
         case("invalid: eps = 0", "无效：eps = 0", x, g, b, 0.0),
         case("invalid: eps < 0", "无效：eps < 0", x, g, b, -1e-5),
+        case("invalid: eps = NaN", "无效：eps = NaN", x, g, b, math.nan),
         case(
             "invalid: bias of shape (1,) (would broadcast)",
             "无效：bias 形状为 (1,)（会被广播）",

@@ -24,7 +24,8 @@ def layer_norm(x: Array, gain: Array, bias: Array, eps: float = 1e-5) -> Array:
     variance before the square root, as in GPT-2. The result is float64 whatever the inputs'
     dtype (float32 or integer in, float64 out). ValueError for shapes that do not fit (a gain
     or bias of shape (1,) included: nothing is broadcast; a gain of shape (1, d) or a bias of
-    shape (d, 1) has the right size but not the shape (d,), and is refused too) or eps <= 0.
+    shape (d, 1) has the right size but not the shape (d,), and is refused too) or an eps
+    that is not > 0 (NaN included).
     """
     x = np.asarray(x, dtype=np.float64)  # (T, d)
     gain = np.asarray(gain, dtype=np.float64)  # (d,)

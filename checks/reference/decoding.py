@@ -23,7 +23,9 @@ def top_p_renormalize(probs: Array, p: float) -> Array:
     """Stage 6 (top-p): keep the most probable tokens until their mass reaches p, rescale.
 
     Tokens are ranked by probability, highest first (ties: the lower index first, a stable
-    sort). A token is kept when the mass of the tokens ranked before it is still below p, so
+    sort). A token is kept when the mass of the tokens ranked before it is still below p
+    (the probs' own mass: weights that do not sum to 1 are not normalized first, so
+    [0.6, 0.6, 0.6, 0.2] at p = 0.5 keeps one token), so
     the token whose probability carries the mass to p is kept and at least one token always
     is; p = 1 keeps every token, whatever the running sum gives (it may round above 1, or
     overflow: [1e308, 1e308, 1] at p = 1 keeps all three). The mass before a token is a

@@ -18,10 +18,10 @@ def softmax_temperature(logits: Array, temperature: float) -> Array:
     """Stage 6: softmax(logits / T) over the last axis, in the logits' own floating dtype.
 
     ``logits`` is (..., V) with V >= 1 and any leading axes ((V,), (B, V), (B, T, V)): the
-    softmax is over the last axis. Every entry is finite; a float16/float32/float64 array
-    stays in its dtype, anything else becomes float64. T must be a finite real > 0: T = 0 is
-    greedy decoding (an argmax), a separate path, and dividing by it would only manufacture
-    inf - inf = NaN. Every violation is a ValueError. The max is subtracted *before* dividing
+    softmax is over the last axis. Every entry is finite; a floating array (float16 to
+    longdouble) stays in its dtype, integer and bool logits become float64. T must be a
+    finite real > 0: T = 0 is greedy decoding (an argmax), a separate path, and dividing by
+    it would only manufacture inf - inf = NaN. Every violation is a ValueError. The max is subtracted *before* dividing
     by T, so no finite T > 0 overflows: the largest logit's entry is exp(0) = 1 before
     normalizing, whatever the dtype (float16 at T = 1e-5 included). The division is done at
     float64 precision and rounded back: below 6e-8, T itself is 0 in float16 (T = 1e-8).
