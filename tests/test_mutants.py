@@ -474,6 +474,10 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "temp_finite_via_sum": ("contract.softmax-temperature",),
     "temp_uint_wraps": ("contract.softmax-temperature",),
     "top_p_finite_via_sum": ("contract.top-p-renormalize",),
+    # an outside bug hunt (stop 28): three mistakes no claim caught, now cases of the contract
+    "top_p_normalized_first": ("contract.top-p-renormalize",),
+    "ln_eps_nan_accepted": ("contract.layer-norm",),
+    "moe_dense_path_no_max": ("contract.moe-layer",),
     "topk_finite_via_sum": ("contract.top-k-renormalize",),
     "topk_k_isinstance_int": ("contract.top-k-renormalize",),
     # issue 22: float32 and integer inputs where the contract says float64 results, computed
