@@ -3,30 +3,18 @@ not for weights that sum to 2: [0.6, 0.6, 0.6, 0.2] at p = 0.5 keeps two tokens,
 
 # ruff: noqa  (a learner's file, kept as a learner writes it)
 
-import math
-
 import numpy as np
 from _base import *
+from _base import top_p_renormalize as refuses_what_it_must
 
 
 def top_p_renormalize(probs, p):
-    q = np.asarray(probs, dtype=np.float64)
-    if q.ndim != 1 or q.size == 0 or not np.all(np.isfinite(q)) or np.any(q < 0):
-        raise ValueError("probs must be a finite, non-negative vector")
-    if isinstance(p, bool | np.bool_) or not isinstance(p, int | float | np.integer | np.floating):
-        raise ValueError("p must be a number")
-    if not (math.isfinite(p) and 0 < p <= 1):
-        raise ValueError("p must be in (0, 1]")
-    if not q.max() > 0:
-        raise ValueError("nothing to rescale")
-    share = q / q.max()
-    share = share / share.sum()  # probabilities first, then their mass
-    order = np.argsort(-q, kind="stable")
-    out = np.zeros_like(q)
-    mass = 0.0
-    for i in order:
-        if p < 1 and mass >= p:
-            break
-        out[i] = q[i]
-        mass += share[i]
+    refuses_what_it_must(probs, p)  # the same ValueErrors; the cut is this file's own
+    weights = np.asarray(probs, dtype=np.float64)
+    share = weights / weights.max()
+    share = share / share.sum()  # probabilities first, then their running mass
+    before = np.concatenate(([0.0], np.cumsum(share[np.argsort(-weights, kind="stable")])[:-1]))
+    kept = np.argsort(-weights, kind="stable")[before < p] if p < 1 else np.arange(weights.size)
+    out = np.zeros_like(weights)
+    out[kept] = weights[kept]
     return to_one(out)
