@@ -182,7 +182,8 @@ top-k 相同）时为 ValueError；和会溢出的有限 probs 是有效的。""
 下标，是一个整数（这个参考实现返回 Python int；NumPy 整数，例如 np.argmax 给出的 np.int64，
 也一样好，与所有计数相同；浮点数或 bool 则不行）；logits 中有 NaN 时为 ValueError，任何浮点
 类型都一样（float16 与 float32 也算：没有哪个 token 排第一），没有 logits 也是；±inf 的元素
-没有问题（+inf 排第一：[-inf, inf, 0] 给出 1，尽管它的和是 NaN）。
+没有问题（+inf 排第一：[-inf, inf, 0] 给出 1，尽管它的和是 NaN）；bool 的 logits 有效（False <
+True：[False, True, True] 给出 1）。
 logits 按它自己的类型比较，从不转换：int64 logits [2**53, 2**53 + 1] 给出 1（转成 float64
 两者都是 2**53，并列会给出 0），float64 [1, 1 + 1e-12] 给出 1（转成 float32 会并列），
 float32 [1, 1 + 2^-20] 给出 1（转成 float16 会并列）。""",

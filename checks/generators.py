@@ -1798,6 +1798,11 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
         case("float16 logits", "float16 logits", np.array([0.5, 3.0, 3.0], dtype=np.float16)),
         case("integer logits", "整数 logits", np.array([3, 9, 2, 9])),
         case(
+            "bool logits: False < True",
+            "bool 的 logits：False < True",
+            np.array([False, True, True]),
+        ),
+        case(
             "int64 logits 2^53 and 2^53 + 1 (equal once cast to float64)",
             "int64 logits 2^53 与 2^53 + 1（转成 float64 后相等）",
             np.array([2**53, 2**53 + 1, 5], dtype=np.int64),

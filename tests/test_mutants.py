@@ -478,6 +478,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "top_p_normalized_first": ("contract.top-p-renormalize",),
     "ln_eps_nan_accepted": ("contract.layer-norm",),
     "moe_dense_path_no_max": ("contract.moe-layer",),
+    "greedy_refuses_bool": ("contract.greedy-token",),
     "topk_finite_via_sum": ("contract.top-k-renormalize",),
     "topk_k_isinstance_int": ("contract.top-k-renormalize",),
     # issue 22: float32 and integer inputs where the contract says float64 results, computed

@@ -73,8 +73,8 @@ def greedy_token(logits: Array) -> int:
     as for every count, while a float or a bool is not); ValueError for logits with a NaN,
     in any float dtype (float16 and float32 included: no token ranks
     first), or no logits at all; ±inf entries are fine (+inf ranks first: [-inf, inf, 0]
-    gives 1, though its sum is NaN).
-    The logits are compared in their own dtype, never cast: int64 logits [2**53, 2**53 + 1]
+    gives 1, though its sum is NaN); bool logits are valid (False < True: [False, True,
+    True] gives 1). The logits are compared in their own dtype, never cast: int64 logits [2**53, 2**53 + 1]
     give 1 (as float64 both are 2**53, a tie that would give 0), float64 [1, 1 + 1e-12]
     give 1 (as float32 they would tie), float32 [1, 1 + 2^-20] give 1 (as float16 they
     would tie).
