@@ -20,7 +20,6 @@ hands in packs directly (a name ``module.yaml`` uses, mapped to a :class:`~runne
 from __future__ import annotations
 
 import collections
-import contextlib
 import multiprocessing
 import os
 import signal
@@ -38,6 +37,7 @@ from runner.load import ClaimPack, LoadedClaim
 from runner.memo import Answers
 from runner.models import ClaimResult
 from runner.pack import Implementation, Pack, Registry
+from runner.pools import stop_pool
 from runner.problems import Problem
 from runner.run import Diagnoser, run_claim, run_claims, select
 from runner.validate import Packs, load_modules, load_runnable
@@ -331,17 +331,10 @@ def run_class(
     except BaseException:
         # stopped (Ctrl-C, SIGTERM, the reader gone): the judges stop too, each cleaning up
         # its learner's worker, rather than finishing the learner they are judging
-        _stop_judges(pool)
+        stop_pool(pool)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _stop_judges(pool: Any) -> None:
-    processes = getattr(pool, "_processes", None) or {}  # private, and only for this
-    for process in list(processes.values()):
-        with contextlib.suppress(OSError, AttributeError, ValueError):
-            process.terminate()
 
 
 def _cpus() -> int:

@@ -9,7 +9,6 @@ catcher still passes.
 from __future__ import annotations
 
 import multiprocessing
-import signal
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,12 +163,12 @@ def _in_parallel(
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from runner.pools import stop_pool
+    from runner.pools import quiet_worker, stop_pool
 
     _FAULT_WORK = (pack, faults, registry, reference, answers)
     try:
         pool = ProcessPoolExecutor(
-            jobs, multiprocessing.get_context("fork"), initializer=_quiet_worker
+            jobs, multiprocessing.get_context("fork"), initializer=quiet_worker
         )
     except (OSError, ValueError):
         _FAULT_WORK = None
@@ -186,13 +185,6 @@ def _in_parallel(
         _FAULT_WORK = None
     pool.shutdown(wait=True)
     return runs
-
-
-def _quiet_worker() -> None:
-    # Ctrl-C reaches the whole process group: the parent says so once and ends the pool;
-    # SIGTERM ends a fault's process at once, without unwinding (no traceback)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _one_fault(index: int) -> FaultRun:

@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import signal
 from typing import Any
+
+
+def quiet_worker() -> None:
+    """A pool worker's signals: Ctrl-C reaches the whole process group, and the parent says
+    so once and ends the pool (a worker's own KeyboardInterrupt would be a traceback per
+    worker); SIGTERM, how the pool ends a worker, ends it at once, without unwinding (the
+    command line's handler would raise inside the task, which the pool takes for that
+    task's error, and the worker would go on with its queue)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def stop_pool(pool: Any) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from runner.machine import usable_cpus
-from runner.pools import stop_pool
+from runner.pools import quiet_worker, stop_pool
 from runner.submission import Report, SubmissionFile, Validator
 
 _WORKER: Validator | None = None
@@ -34,12 +34,7 @@ def make_validator(
 
 def _init(claims: Path, repo: Path | None, challenge: str | None, course_evidence: bool) -> None:
     global _WORKER
-    # Ctrl-C reaches the whole process group: the parent says so once and stops the workers;
-    # a worker's own KeyboardInterrupt would be a traceback per worker.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # the command line's SIGTERM handler raises in the file being judged, and the pool
-    # would take it for that file's error and go on: a worker told to end ends at once
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    quiet_worker()
     if _WORKER is None:  # a forked worker has the parent's already
         _WORKER = make_validator(claims, repo, challenge, course_evidence)
 

@@ -375,10 +375,13 @@ class Implementation:
         outcomes: list[Any] = []
         answered, error = remote(cases)
         for (args, kwargs), one in zip(cases, answered, strict=False):
-            outcome = attempt(_reraise, one) if isinstance(one, Exception) else one
+            if isinstance(one, Exception):
+                outcome = logged = attempt(_reraise, one)
+            else:
+                outcome, logged = one, one[0]  # the log holds the value, not what changed
             outcomes.append(outcome)
-            if self.log is not None:  # the log holds what the call gave: a value, or Raised
-                self.log.add(name, args, kwargs, outcome if outcome is not one else one[0])
+            if self.log is not None:
+                self.log.add(name, args, kwargs, logged)
         if error is not None:  # not an outcome (attempt would raise it too): not logged
             raise error
         return outcomes

@@ -9,8 +9,8 @@ computations of one function, which another BLAS kernel or CPU changes in the la
 25% for bytes allocated (which depend on the NumPy version). Measurements whose value is the
 outcome of last-bit rounding itself (how many sums happen to be exactly 1.0) are recorded,
 not compared. Provenance (environment, licenses, timings, ``verified_at``, the command that
-ran, the producer's version) is recorded, never compared; sentences are rendered from numbers when shown, so
-they are not compared either.
+ran, the producer's version) is recorded, never compared; sentences are rendered from
+numbers when shown, so they are not compared either.
 """
 
 from __future__ import annotations
