@@ -438,15 +438,21 @@ def _as_bytes(data):
 
 
 def _replace_pair(ids, pair, new):
-    out, i = [], 0
-    while i < len(ids):
-        if i + 1 < len(ids) and ids[i] == pair[0] and ids[i + 1] == pair[1]:
-            out.append(new)
-            i += 2
-        else:
-            out.append(ids[i])
-            i += 1
-    return out
+    """Each occurrence of ``pair`` in ``ids`` (an int64 vector), left to right, as ``new``."""
+    a, b = pair
+    hit = np.flatnonzero((ids[:-1] == a) & (ids[1:] == b))  # where an occurrence starts
+    if not hit.size:
+        return ids
+    if a == b:  # in a run "a a a" the second start overlaps the first: taken left to right
+        starts, last = [], -2
+        for i in hit.tolist():
+            if i > last + 1:
+                starts.append(i)
+                last = i
+        hit = np.array(starts, dtype=np.int64)
+    out = ids.copy()
+    out[hit] = new
+    return np.delete(out, hit + 1)
 
 
 def bpe_train(data, vocab_size):
@@ -508,7 +514,9 @@ def bpe_train(data, vocab_size):
 
 
 def bpe_encode(data, merges):
-    ids = _as_bytes(data)
+    """Merge by merge over the whole text, each merge's occurrences found at once in NumPy
+    (textbook.py and adv3_bpe_naive.py keep the pure-Python loops)."""
+    ids = np.array(_as_bytes(data), dtype=np.int64)
     for rank, merge in enumerate(merges):
         if len(merge) != 2:
             raise ValueError("a merge is a pair")
@@ -516,4 +524,4 @@ def bpe_encode(data, merges):
         if not (0 <= a < 256 + rank and 0 <= b < 256 + rank):
             raise ValueError("a merge names a token not made yet")
         ids = _replace_pair(ids, (a, b), 256 + rank)
-    return np.array(ids, dtype=np.int64)
+    return ids
