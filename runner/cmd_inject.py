@@ -14,7 +14,7 @@ from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
 from runner.files import refuse_overwriting
 from runner.i18n import Catalog
 from runner.inject import FaultRun, fault_section, run_all, run_fault, variant
-from runner.load import ClaimPack, LoadedFault
+from runner.load import ClaimPack, LoadedFault, display_path
 from runner.record import to_json_data
 from runner.reporters import json_out, text
 
@@ -53,6 +53,11 @@ def cmd_inject(args: argparse.Namespace, words: Catalog) -> int:
         by_pack.setdefault(pack.meta.id, []).append(run)
     code = EXIT_OK if all(run.caught for _, run in runs) else EXIT_FOUND_WANTING
     pack_runs = {p.meta.id: api.PackRun(p, [], 0.0) for p in packs}
+    if args.junit_xml:  # first, so that the text can say it was written
+        from runner.reporters import junit
+
+        suites = [junit.faults_suite(pack_runs[m], rs, words) for m, rs in by_pack.items()]
+        junit.write(Path(args.junit_xml), suites, "learn-llm faults")
     if args.format == "json":
         payload: dict[str, Any] = {
             **fault_section([run for _, run in runs]),
@@ -75,13 +80,10 @@ def cmd_inject(args: argparse.Namespace, words: Catalog) -> int:
         else:
             for pack, run in runs:
                 lines += text.fault_run_lines(pack_runs[pack.meta.id], run, words)
+        if args.junit_xml:
+            lines.append(words("run.wrote", path=display_path(Path(args.junit_xml))))
         for line in lines:
             print(line)
-    if args.junit_xml:
-        from runner.reporters import junit
-
-        suites = [junit.faults_suite(pack_runs[m], rs, words) for m, rs in by_pack.items()]
-        junit.write(Path(args.junit_xml), suites, "learn-llm faults")
     return final_code(code, problems)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import shlex
 import sys
 from collections.abc import Iterator
@@ -265,6 +266,15 @@ def _single_run(
         written = [display_path(p) for p in recorded.written]
         kept = [display_path(p) for p in recorded.unchanged]
     code = EXIT_FOUND_WANTING if run.exit_code() != EXIT_OK or drifted else EXIT_OK
+    # the report files first, so that the text can say where each one is
+    outputs: list[str] = []
+    if args.junit_xml:
+        from runner.reporters import junit
+
+        junit.write(Path(args.junit_xml), junit.run_suites(run, words), "learn-llm claims")
+        outputs.append(display_path(Path(args.junit_xml)))
+    if args.gradescope_results:
+        outputs.append(_gradescope(Path(args.gradescope_results), run, words, packs, args, None))
     if args.format == "json":
         docs_only = [d for _, d in docs]
         json_out.emit(
@@ -275,15 +285,9 @@ def _single_run(
         lines += text.drift_lines(drifted, words)
         if args.check and not drifted:
             lines.append(words("run.no_drift"))
-        lines += [words("run.wrote", path=p) for p in written]
+        lines += [words("run.wrote", path=p) for p in [*written, *outputs]]
         lines += [words("run.unchanged", path=p) for p in kept] + notes
         _print(lines, args)
-    if args.junit_xml:
-        from runner.reporters import junit
-
-        junit.write(Path(args.junit_xml), junit.run_suites(run, words), "learn-llm claims")
-    if args.gradescope_results:
-        _gradescope(Path(args.gradescope_results), run, words, packs, args, None)
     return code
 
 
@@ -330,9 +334,9 @@ def _class_run(
                 steps.append(
                     lambda run=run, variant=variant: _class_evidence(run, variant, commit, args)
                 )
-            if gradescope_dir is not None:
+            if gradescope_dir is not None:  # its folder is said once, below, not per learner
                 steps.append(lambda run=run, variant=variant: _gradescope(
-                    gradescope_dir, run, words, packs, args, variant))  # fmt: skip
+                    gradescope_dir, run, words, packs, args, variant) and None)  # fmt: skip
             for step in steps:
                 try:
                     written += step() or []
@@ -348,18 +352,22 @@ def _class_run(
         _sandbox_warnings(list(report.missing), words)
         ok = report.all_ok and not unrecorded
         code = EXIT_OK if ok else EXIT_FOUND_WANTING
-        if args.format == "json":
-            report.emit_json(sys.stdout, written, code, notes)
-        else:  # the rows were printed as each learner was judged (-v: after every detail)
-            lines = report.lines() if args.verbose else []
-            lines += [words("run.wrote", path=p) for p in written] + notes
-            _print(lines, args)
+        outputs: list[str] = []  # the class's report files (each learner's are in written)
         if args.junit_xml:
             from runner.reporters import junit
 
             junit.write_parts(
                 Path(args.junit_xml), report.junit_parts(), report.junit_totals, "learn-llm class"
             )
+            outputs.append(display_path(Path(args.junit_xml)))
+        if gradescope_dir is not None:
+            outputs.append(os.path.join(display_path(gradescope_dir), ""))
+        if args.format == "json":
+            report.emit_json(sys.stdout, written, code, notes)
+        else:  # the rows were printed as each learner was judged (-v: after every detail)
+            lines = report.lines() if args.verbose else []
+            lines += [words("run.wrote", path=p) for p in [*written, *outputs]] + notes
+            _print(lines, args)
     finally:
         report.close()
     return code
@@ -422,15 +430,16 @@ def _gradescope(
     packs: list[ClaimPack],
     args: argparse.Namespace,
     variant: str | None,
-) -> None:
+) -> str:
     """results.json for Gradescope: at ``target`` (a file), or in it as ``<variant>.json``
-    when it is a directory (always, for a class)."""
+    when it is a directory (always, for a class); the path it was written to, as shown."""
     from runner.reporters import gradescope
 
     if variant is not None or target.is_dir():
         target = target / f"{variant or _variant(run, args, None) or 'results'}.json"
     claims = [c for p in packs for c in select(p.claims, args.pattern, p.code.registry)]
     gradescope.write(target, run, words, claims)
+    return display_path(target)
 
 
 def _no_commit(measured: Commit | Unmeasured, words: Catalog) -> str:

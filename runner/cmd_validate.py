@@ -110,6 +110,8 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
         junit.write(
             Path(args.junit_xml), [suite], "learn-llm submissions"
         )  # one line if unwritable
+        if args.format == "text":
+            print(words("run.wrote", path=display_path(Path(args.junit_xml))))
     return EXIT_OK if invalid == 0 else EXIT_FOUND_WANTING
 
 

@@ -257,6 +257,7 @@ def test_gradescope_results_per_learner_carry_points_and_visibility(cli, klass):
     )  # fmt: skip
 
     assert result.code == 1, result.err
+    assert "wrote gs/" in result.out.splitlines()  # the folder said once, not per learner
     files = sorted(p.name for p in (klass / "gs").iterdir())
     assert files == ["alice.json", "bob.json", "carol.json", "dave.json", "reference-learner.json",
                      "x.json", "zero.json"]  # fmt: skip

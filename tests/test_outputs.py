@@ -56,6 +56,7 @@ def test_junit_for_a_run_has_one_case_per_claim_with_the_failure_text(cli, tmp_p
     xml_path = tmp_path / "junit.xml"
     result = cli("run", str(module), "--out", str(tmp_path / "ev"), "--junit-xml", str(xml_path))
     assert result.code == 1
+    assert f"wrote {xml_path}" in result.out.splitlines()  # said, as evidence is
     root = ET.parse(xml_path).getroot()
     assert_jenkins_junit(root)
     [suite] = list(root)
@@ -75,7 +76,9 @@ def test_junit_for_a_run_has_one_case_per_claim_with_the_failure_text(cli, tmp_p
 
 def test_junit_for_faults_and_submissions(cli, tmp_path):
     faults = tmp_path / "faults.xml"
-    assert cli("inject", "--all", str(CLAIMS), "--junit-xml", str(faults)).code == 0
+    injected = cli("inject", "--all", str(CLAIMS), "--junit-xml", str(faults))
+    assert injected.code == 0
+    assert injected.out.splitlines()[-1] == f"wrote {faults}"  # said where it is
     root = ET.parse(faults).getroot()
     assert_jenkins_junit(root)
     assert [c.get("name") for c in root.iter("testcase")][:2] == [
@@ -85,7 +88,9 @@ def test_junit_for_faults_and_submissions(cli, tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("schema: learn-llm.evidence.v1\n", encoding="utf-8")
     subs = tmp_path / "subs.xml"
-    assert cli("validate", str(bad), "--junit-xml", str(subs), "--claims", str(CLAIMS)).code == 1
+    validated = cli("validate", str(bad), "--junit-xml", str(subs), "--claims", str(CLAIMS))
+    assert validated.code == 1
+    assert validated.out.splitlines()[-1] == f"wrote {subs}"
     root = ET.parse(subs).getroot()
     assert_jenkins_junit(root)
     [case] = list(root.iter("testcase"))
