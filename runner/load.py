@@ -4,6 +4,7 @@ no pack is imported: finding the pack a module names is validation's step
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -314,12 +315,21 @@ def read_yaml(path: Path, problems: list[Problem]) -> Document | None:
         )
         return None
     try:
-        return parse(raw)
+        return _parsed(raw)
     except YamlError as exc:
         problems.extend(
             Problem.in_file(display_path(path), p.line, p.message) for p in exc.problems
         )
         return None
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(raw: bytes) -> Document:
+    """The same bytes parsed once per process: a process that reads the claims again (the
+    API serving several runs, a class run's judges, a test suite) parses them once. Claim
+    data is never changed after loading (the models are built from it), so one document
+    can serve every load; a file that does not parse is parsed again, and fails again."""
+    return parse(raw)
 
 
 def to_model(model: type[M], doc: Document, path: Path, problems: list[Problem]) -> M | None:

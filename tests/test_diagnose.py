@@ -478,10 +478,8 @@ def learners(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def chapter_runs(learners: Path) -> dict[str, api.Run]:
     """Each learner file of CAUGHT_BY, run on the claim that catches it.
 
-    One learner at a time: ``api.run_class(..., jobs=2)`` forks its judging processes from
-    this one, and once any learner has run here (as earlier tests do) the forked judges
-    inherit a forkserver that is not their child and cannot start a worker (ChildProcessError;
-    reported to the lead, not fixed here: the worker boundary is not this branch's)."""
+    One learner at a time: each is judged on one claim of its own (42 claims for 139
+    files), where a class run, one claim pattern for all, would judge each on every one."""
     return {
         twin_id: run_learner(learners / f"{twin_id.replace('-', '_')}.py", claim)
         for twin_id, claim in CAUGHT_BY.items()
