@@ -768,3 +768,30 @@ def test_a_chapter_file_that_is_a_link_is_a_problem_of_module_yaml(
     (line, summary_line) = result.err.splitlines()
     assert line.startswith("mod/module.yaml:") and "chapter.zh.txt" in line
     assert summary_line == summary(1)
+
+
+def test_a_claim_file_changed_between_two_loads_in_one_process_is_read_anew(tmp_path):
+    """Loads of the same bytes share one parse; a file whose bytes changed, even to the
+    same size, is parsed again, and one that stopped parsing is refused again each time."""
+    from runner.errors import InvalidClaims
+    from runner.load import load_packs
+
+    module = tmp_path / MODULE.name
+    shutil.copytree(MODULE, module)
+    card = module / "7-top-k.yaml"
+    text = card.read_text(encoding="utf-8")
+    (first,) = load_packs([module])
+    assert "value: 2\n" in text
+    card.write_text(text.replace("value: 2\n", "value: 3\n"), encoding="utf-8")  # same size
+    (second,) = load_packs([module])
+    expects = [
+        [e.value for e in c.claim.expect if e.measure == "kept"]
+        for pack in (first, second)
+        for c in pack.claims
+        if c.claim.id == "topk.renormalize"
+    ]
+    assert expects == [[2], [3]]
+    card.write_text(text + "  - [unclosed\n", encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(InvalidClaims):
+            load_packs([module])
