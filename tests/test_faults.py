@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
+import random
 import shutil
 import time
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from runner import api
 from runner.facts import render
@@ -117,10 +116,11 @@ def test_mask_multiply_zero_produces_no_nan_but_leaks_the_future():
     assert by_name["upper_triangle_nonzero_count"] == 28
 
 
-@settings(max_examples=10, deadline=None)
-@given(st.permutations(FAULT_IDS))
-def test_no_fault_leaks_into_a_later_reference_run(order):
-    for fault_id in order[:3]:
+def test_no_fault_leaks_into_a_later_reference_run():
+    """Every fault, each followed by a reference run in the same process (30 random draws of
+    three faults each, as this was, left some faults out of most runs)."""
+    order = random.Random(23).sample(FAULT_IDS, len(FAULT_IDS))
+    for fault_id in order:
         broken = api.run_packs([PACK], api.Fault(fault_id), WHOLE_FUNCTIONS)
         assert any(r.status == "failed" for r in broken.results), fault_id
         statuses = reference_statuses()
