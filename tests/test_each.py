@@ -190,3 +190,23 @@ def test_quick_calls_are_charged_to_their_claim_however_seldom_the_cpu_is_read(t
         calls = [s.implementation()["logits_memory_bytes"](1, 2, 3) for _ in range(10)]
         assert calls == [24] * 10  # 0.2 s of CPU: within this claim's own 0.5 s
         s.end_claim()
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        [{"$d": {"x": 1}}],  # a parameter as a dict: p[0] is a KeyError
+        [["x", float("inf"), False]],  # int(inf) is an OverflowError
+        [["x", 10**30, False]],
+        [["x"]],
+        ["x"],
+        [None],
+    ],
+)
+def test_a_forged_loaded_frame_of_any_shape_leaves_a_usable_signature(params):
+    """The "loaded" frame is the learner's to forge (its code runs before the worker's own
+    reply): signatures of any shape are read as (*args, **kwargs), never an error of ours."""
+    from runner.learner.session import _signatures
+
+    (signature,) = _signatures({"softmax_temperature": params}, ["softmax_temperature"]).values()
+    signature.bind(1, 2, key=3)  # it takes anything: the call is made as the claim writes it

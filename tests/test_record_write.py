@@ -303,3 +303,20 @@ def test_provenance_and_last_bits_do_not_count_as_new(recorded, edit):
 )
 def test_anything_asserted_differently_counts_as_new(recorded, edit):
     assert not same_assertions(changed(recorded, edit), recorded)
+
+
+@pytest.mark.parametrize(
+    ("stems", "names"),
+    [
+        ([" bob", "bob"], ["bob-2", "bob"]),  # a name that cleans up to a classmate's
+        (["!bob", "bob", "bob-2"], ["bob-3", "bob", "bob-2"]),
+        (["bob", "bob", "bob-2"], ["bob", "bob-3", "bob-2"]),  # one stem in two folders
+        (["bad name", "bad_name"], ["bad_name-2", "bad_name"]),
+        (["alice", "bob"], ["alice", "bob"]),
+    ],
+)
+def test_a_learner_named_as_it_stands_keeps_its_name_in_a_class(stems, names):
+    """Each learner's evidence and Gradescope results are named from its file's stem: a
+    file named so that it cleans up to a classmate's name never takes the classmate's."""
+    assert write.learner_variants(stems) == names
+    assert len(set(names)) == len(names)

@@ -360,18 +360,26 @@ def _bytes(path: Path) -> bytes | None:
 
 def learner_variants(stems: list[str]) -> list[str]:
     """A distinct evidence variant per learner file of a class (``alice``, ``alice-2``), in
-    the order given: two files with one stem never overwrite each other's evidence."""
+    the order given: two files with one stem never overwrite each other's evidence. A stem
+    that is a variant name as it stands keeps it: a file named so that its name cleans up
+    to a classmate's (`` bob.py``, ``!bob.py`` beside ``bob.py``) never takes the
+    classmate's evidence or results file; it gets a numbered one."""
+    out: list[str | None] = [None] * len(stems)
     taken: set[str] = set()
-    out: list[str] = []
-    for stem in stems:
-        base = variant_name(stem)
-        name, n = base, 1
-        while name in taken:
-            n += 1
-            name = f"{base}-{n}"
-        taken.add(name)
-        out.append(name)
-    return out
+    for i, stem in enumerate(stems):  # names as they stand first, the first of each once
+        if variant_name(stem) == stem and stem not in taken:
+            taken.add(stem)
+            out[i] = stem
+    for i, stem in enumerate(stems):  # then the rest, numbered past every name taken
+        if out[i] is None:
+            base, n = variant_name(stem), 1
+            name = base
+            while name in taken:
+                n += 1
+                name = f"{base}-{n}"
+            taken.add(name)
+            out[i] = name
+    return [name for name in out if name is not None]
 
 
 def _refuse_changed_meaning(path: Path, pack: ClaimPack, doc: dict[str, Any]) -> Any:
