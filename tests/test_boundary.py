@@ -1011,3 +1011,16 @@ def test_inputs_too_large_for_the_worker_are_the_judges_error_and_the_worker_liv
         with pytest.raises(TypeError, match="over the limit"):
             s.call("logits_memory_bytes", too_big, {"note": "x" * 4096}, measure=False)
         assert s.call("logits_memory_bytes", (1, 2, 3), {}, measure=False).value == 24
+
+
+def test_the_out_of_memory_killer_takes_a_worker_first(cli, work, reference_source):
+    """The memory limit binds each process, so many processes of a learner could together
+    exhaust the machine: the kernel must then kill the learner's worker, not the judge or a
+    classmate's. Its oom_score_adj is the highest, and a worker that dropped root cannot
+    lower it."""
+    judged = judge(cli, work, hostile(work, reference_source, "call_oom_score.py"))
+    assert judged.code == 0, judged.payload
+    output = judged.claims[LOGITS]["output"]
+    assert output.startswith("oom_score_adj 1000; lowering: "), output
+    if judged.payload["sandbox"]["isolation"] in ("own-user", "nobody"):
+        assert "LOWERED" not in output and output.endswith("now 1000\n"), output

@@ -194,6 +194,7 @@ def confine(
         os.close(output_fd)
     for name, value in setup["rlimits"].items():
         _limit(getattr(resource, name), int(value))
+    _first_to_go()
     _hide_command_line()
     workdir = str(setup["workdir"])
     submission = os.path.join(workdir, "submission")
@@ -474,6 +475,19 @@ def _give(workdir: str, uid: int) -> None:
         os.chmod(top, 0o700)
         for name in files:
             os.chown(os.path.join(top, name), uid, uid, follow_symlinks=False)
+
+
+def _first_to_go() -> None:
+    """The kernel's out-of-memory killer takes this worker, and what it starts, first: the
+    memory limit binds each process, so a learner's many processes could together exhaust
+    the machine's memory, and then the judge or a classmate's worker must not be what goes.
+    Raising one's own score needs no privilege; lowering it again needs CAP_SYS_RESOURCE,
+    which a worker that dropped root does not have."""
+    try:
+        with open("/proc/self/oom_score_adj", "w", encoding="ascii") as fh:
+            fh.write("1000")
+    except OSError:  # no /proc (not Linux): the memory limit per process still holds
+        pass
 
 
 def _drop_root(uid: int) -> str:
