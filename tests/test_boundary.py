@@ -917,7 +917,7 @@ def test_every_hostile_fixture_is_judged_here():
         "call_fork_child.py", "call_fork_escape.py", "call_fork_bomb.py", "call_spy.py",
         "call_terminal_escapes.py", "raise_surrogate.py",
         "cost_reset_peak.py", "cost_in_mmap.py", "cost_stop_tracing.py",
-        "return_numpy_scalar.py",
+        "return_numpy_scalar.py", "call_oom_score.py",
     }  # fmt: skip
     assert {p.name for p in HOSTILE.glob("*.py")} == tested
 
