@@ -137,6 +137,12 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
     j34 = _joint(rng, 3, 4, 1.0)
     j23 = _joint(rng, 2, 3, 0.3)
     edges = [
+        case(
+            "invalid: joint sums to 0.9 at T=1 (checked before any shortcut)",
+            "无效：T=1 时 joint 之和为 0.9（在任何捷径之前检查）",
+            np.array([0.3, 0.6]),
+            [1],
+        ),
         case("V=3 T=4 (list)", "V=3 T=4（list）", j34, [0, 2, 1, 2]),
         case(
             "tokens as NumPy int64 array", "tokens 为 NumPy int64 数组", j34, np.array([2, 2, 0, 1])
@@ -321,6 +327,21 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("giant_mlp_parameter_log10", subject="giant_mlp_parameter_log10")
 def gen_giant_mlp(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
+        # hunt, 2026-12-03: an argument check after a shortcut for a degenerate size
+        case(
+            "invalid V=0 at T=0 (checked before any shortcut)",
+            "无效：T=0 时 V=0（在任何捷径之前检查）",
+            0,
+            0,
+            5,
+        ),
+        case(
+            "invalid T<0 at V=1 (checked before any shortcut)",
+            "无效：V=1 时 T<0（在任何捷径之前检查）",
+            1,
+            -1,
+            4096,
+        ),
         case(
             "chapter V=50257 T=1000 hidden=4096",
             "本章 V=50257 T=1000 hidden=4096",
@@ -354,6 +375,11 @@ def gen_giant_mlp(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("averaging_model", subject="averaging_model")
 def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
+        case(
+            "float16 x 1000 apart: summed at a wider precision",
+            "相差 1000 的 float16 x：以更高精度求和",
+            np.array([[1000.0], [0.1]], dtype=np.float16),
+        ),
         case("T=1 d=1", "T=1 d=1", rng.standard_normal((1, 1))),
         case("T=1", "T=1", rng.standard_normal((1, 8))),
         case("d=1", "d=1", rng.standard_normal((16, 1))),
@@ -398,6 +424,16 @@ POSITIONS = ("none", "sinusoidal", "rope", "learned")
 def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
     gpt2 = (50257, 768, 12, 3072, 1024)
     edges = [
+        case("V·d past int64 (exact ints)", "V·d 超出 int64（精确整数）", 2**40, 2**30, 1, 1, 0),
+        case(
+            "a total past 2^53, odd (exact ints)",
+            "超过 2^53 的奇数总数（精确整数）",
+            3,
+            2**27 + 1,
+            1,
+            1,
+            0,
+        ),
         case("chapter GPT-2 small", "本章 GPT-2 small", 50257, 768, 12, 3072, 1000, n_head=12),
         case(
             "real GPT-2 small",
@@ -610,6 +646,19 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("attention_parameter_count", subject="attention_parameter_count")
 def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
+        case("invalid: d<0 (H=1 divides it)", "无效：d<0（H=1 整除它）", -768, 1),
+        case(
+            "d=2^32: 4d^2 = 2^66, past int64 (an exact int)",
+            "d=2^32：4d^2 = 2^66，超出 int64（精确整数）",
+            2**32,
+            1,
+        ),
+        case(
+            "d=2^30+1: 4d^2 past 2^53 (an exact int)",
+            "d=2^30+1：4d^2 超过 2^53（精确整数）",
+            2**30 + 1,
+            1,
+        ),
         case("chapter d=768 H=1", "本章 d=768 H=1", 768, 1),
         case("chapter d=768 H=8", "本章 d=768 H=8", 768, 8),
         case("chapter d=768 H=64", "本章 d=768 H=64", 768, 64),
@@ -639,6 +688,21 @@ def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("moe_parameter_count", subject="moe_parameter_count")
 def gen_moe_count(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
+        case("invalid: E<0", "无效：E<0", 16, 64, -1),
+        case(
+            "E·d·d_ff past int64 (an exact int)",
+            "E·d·d_ff 超出 int64（精确整数）",
+            2**20,
+            2**22,
+            2**22,
+        ),
+        case(
+            "a count past 2^53, odd (an exact int)",
+            "超过 2^53 的奇数计数（精确整数）",
+            2**27 + 1,
+            2**27 + 3,
+            1,
+        ),
         case("beyond.moe E=1", "beyond.moe E=1", 16, 64, 1),
         case("beyond.moe E=16", "beyond.moe E=16", 16, 64, 16),
         case("NumPy int64", "NumPy int64", np.int64(4096), np.int64(14336), np.int64(8)),
@@ -819,6 +883,16 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
     trap = np.full((t, t), 1e4)  # the future scores +1e4 ...
     trap[np.tril_indices(t)] = -1e4  # ... the visible ones -1e4: a -1e4 mask leaves them tied
     edges = [
+        case(
+            "float16 scores keep their dtype",
+            "float16 的分数保持其 dtype",
+            np.array([[0.0, 0.0], [0.0, 0.001]], dtype=np.float16),
+        ),
+        case(
+            "integer scores 1000 apart: the max is subtracted for ints too",
+            "相差 1000 的整数分数：整数也要减去最大值",
+            np.array([[1000, 0], [1000, 1000]]),
+        ),
         case("T=1", "T=1", rng.standard_normal((1, 1))),
         case("T=2", "T=2", rng.standard_normal((2, 2)) * 3),
         case("heads (H, T, T)", "多头 (H, T, T)", rng.standard_normal((4, 7, 7)) * 3),
@@ -1013,6 +1087,31 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
     chapter = np.array([2.0, 1.0, -1.0])
     z16 = (rng.standard_normal(12) * 3).astype(np.float16)
     edges = [
+        case(
+            "logits 1e-6 apart at T = 1e-4: not yet greedy",
+            "T = 1e-4 时相差 1e-6 的 logits：尚非贪心",
+            np.array([0.0, 1e-6]),
+            1e-4,
+        ),
+        # hunt, 2026-12-03: an argument check after a shortcut, integer and bool logits
+        case(
+            "invalid: T=0 at V=1 (checked before any shortcut)",
+            "无效：V=1 时 T=0（在任何捷径之前检查）",
+            np.array([2.0]),
+            0.0,
+        ),
+        case(
+            "integer logits [1000, 0]: the max is subtracted for ints too",
+            "整数 logits [1000, 0]：整数也要减去最大值",
+            np.array([1000, 0]),
+            1.0,
+        ),
+        case(
+            "bool logits (False < True)",
+            "bool 型 logits（False < True）",
+            np.array([False, True, True]),
+            1.0,
+        ),
         *(case(f"chapter T={t:g}", f"本章 T={t:g}", chapter, t) for t in (0.1, 1.0, 10.0, 1000.0)),
         case("V=1", "V=1", np.array([0.3]), 0.7),
         case("ties in the logits", "logits 中有并列", np.array([1.0, 3.0, 3.0, -2.0, 1.0]), 0.5),
@@ -1169,6 +1268,18 @@ def _tied_probs(r: np.random.Generator, v: int, k: int) -> Array:
 def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
     chapter = np.array([0.4, 0.3, 0.15, 0.1, 0.05])
     edges = [
+        case(
+            "invalid: a negative probability at k = V (checked before any shortcut)",
+            "无效：k = V 时出现负概率（在任何捷径之前检查）",
+            np.array([0.7, -0.1, 0.4]),
+            3,
+        ),
+        case(
+            "uint8 probs, k=1 (no negation in uint8)",
+            "uint8 的 probs，k=1（不在 uint8 中取负）",
+            np.array([0, 5, 3], dtype=np.uint8),
+            1,
+        ),
         case("chapter k=2", "本章 k=2", chapter, 2),
         case("k=1", "k=1", chapter, 1),
         case("k=V", "k=V", chapter, 5),
@@ -1287,6 +1398,15 @@ def _qkv_extreme(r: np.random.Generator, sign: float) -> tuple[Array, ...]:
 def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
     q, k, v = _qkv(rng, 10, 4, 3)
     edges = [
+        # hunt, 2026-12-03: shapes the reference refuses, and T = 0
+        case(
+            "invalid: v has more rows than k",
+            "无效：v 的行数多于 k",
+            *_qkv(rng, 4, 2, 3)[:2],
+            rng.standard_normal((6, 3)),
+            2,
+        ),
+        case("invalid: T=0", "无效：T=0", *_qkv(rng, 0, 2, 3), 2),
         case("T=1", "T=1", *_qkv(rng, 1, 4, 4), 4),
         case("block=1", "block=1", *_qkv(rng, 9, 4, 2), 1),
         case("block=T", "block=T", *_qkv(rng, 8, 3, 5), 8),
@@ -1383,6 +1503,13 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
 def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
     q, k, v = _qkv(rng, 6, 3, 2)
     edges = [
+        case(
+            "invalid: v has more rows than k",
+            "无效：v 的行数多于 k",
+            *_qkv(rng, 4, 2, 3)[:2],
+            rng.standard_normal((6, 3)),
+        ),
+        case("invalid: T=0", "无效：T=0", *_qkv(rng, 0, 2, 3)),
         case("T=1", "T=1", *_qkv(rng, 1, 4, 4)),
         case("d=1", "d=1", *_qkv(rng, 9, 1, 3)),
         case("d_v != d", "d_v != d", *_qkv(rng, 12, 2, 7)),
@@ -1631,6 +1758,12 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
     probs = np.array([0.4, 0.3, 0.15, 0.1, 0.05])
     edges = [
         case(
+            "invalid: a negative probability at p = 1 (checked before any shortcut)",
+            "无效：p = 1 时出现负概率（在任何捷径之前检查）",
+            np.array([0.7, -0.1, 0.4]),
+            1.0,
+        ),
+        case(
             "p = 0.5: the token crossing p is kept", "p = 0.5：越过 p 的那个 token 保留", probs, 0.5
         ),
         case(
@@ -1773,6 +1906,16 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("greedy_token", subject="greedy_token")
 def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
+        case(
+            "invalid: a NaN logit at V=1 (checked before any shortcut)",
+            "无效：V=1 时的 NaN logit（在任何捷径之前检查）",
+            np.array([np.nan]),
+        ),
+        case(
+            "the largest finite float beside +inf",
+            "最大的有限浮点数与 +inf 并列",
+            np.array([np.finfo(np.float64).max, np.inf]),
+        ),
         case("chapter logits", "本章的 logits", np.array([2.0, 1.0, -1.0])),
         case("V=1", "V=1", np.array([-3.0])),
         case(
@@ -1862,6 +2005,14 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
 
     x, g, b = ln(rng, 4, 6)
     edges = [
+        case(
+            "invalid: eps=0 at d=1 (checked before any shortcut)",
+            "无效：d=1 时 eps=0（在任何捷径之前检查）",
+            np.ones((3, 1)),
+            np.ones(1),
+            np.zeros(1),
+            0.0,
+        ),
         case("T=1", "T=1", *ln(rng, 1, 8)),
         case("d=1: every row normalizes to 0", "d=1：每行归一化后为 0", *ln(rng, 5, 1)),
         case(
@@ -1942,6 +2093,13 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
 def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
     table = rng.standard_normal((10, 4))
     edges = [
+        case(
+            "invalid: a (V, d, d) table",
+            "无效：(V, d, d) 的表",
+            np.array([0, 1]),
+            rng.standard_normal((3, 2, 2)),
+        ),
+        case("invalid: ids as a list of floats", "无效：id 为浮点数列表", [1.7, 0.0], table),
         case("ids as int64", "id 为 int64", np.array([0, 9, 3, 3]), table),
         case("ids as int32", "id 为 int32", np.array([2, 1], dtype=np.int32), table),
         case("ids as uint8", "id 为 uint8", np.array([7], dtype=np.uint8), table),
@@ -2069,6 +2227,12 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("sinusoidal_positions", subject="sinusoidal_positions")
 def gen_sinusoidal(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
+        case(
+            "invalid: an odd d at T=0 (checked before any shortcut)",
+            "无效：T=0 时 d 为奇数（在任何捷径之前检查）",
+            0,
+            5,
+        ),
         case("T=0", "T=0", 0, 8),
         case("d=2: one pair", "d=2：一对", 5, 2),
         case("GPT-2 width", "GPT-2 的宽度", 16, 768),
@@ -2129,6 +2293,15 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
 @generator("kv_cache_bytes", subject="kv_cache_bytes")
 def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
     edges = [
+        case(
+            "invalid: length<0 at batch=0 (checked before any shortcut)",
+            "无效：batch=0 时 length<0（在任何捷径之前检查）",
+            0,
+            -1,
+            12,
+            768,
+            0,
+        ),
         case("GPT-2 small, FP32", "GPT-2 small，FP32", 1, 1024, 12, 768),
         case("batch 8, FP16", "batch 8，FP16", 8, 4096, 32, 4096, 2),
         case("zero tokens", "0 个 token", 4, 0, 12, 768),
@@ -2298,6 +2471,12 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
     a, b = ord("a"), ord("b")
     rich = _byte_rich(rng, 600, 256)  # every byte value, the first far more frequent
     edges = [
+        case(
+            "invalid: a later merge names a token not made yet, after the text is one token",
+            "无效：文本已成一个 token 后，后面的合并指向尚未生成的 token",
+            np.frombuffer(b"ab", dtype=np.uint8).copy(),
+            [(a, b), (300, 1)],
+        ),
         case("no merges", "没有合并", line, []),
         case("merges as tuples", "merges 为 tuple", abab, [(a, b), (256, 256)]),
         case("merges as lists", "merges 为 list", abab, [[a, b], [256, 256]]),

@@ -479,6 +479,21 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "ln_eps_nan_accepted": ("contract.layer-norm",),
     "moe_dense_path_no_max": ("contract.moe-layer",),
     "greedy_refuses_bool": ("contract.greedy-token",),
+    # a second outside bug hunt (2026-12-03): an argument check after a shortcut, counts past
+    # int64 or 2^53, integer or uint8 inputs, shapes the reference refuses; now cases of the
+    # contract's generators
+    "giant_t0_shortcut_before_checks": ("contract.giant-mlp-parameter-log10",),
+    "chain_t1_shortcut_before_checks": ("contract.chain-rule-nll",),
+    "attn_count_int64_wraps": ("contract.attention-parameter-count",),
+    "moe_count_negative_experts": ("contract.moe-parameter-count",),
+    "temp_int_logits_no_max": ("contract.softmax-temperature",),
+    "mask_int_scores_no_max": ("contract.causal-masked-attention",),
+    "topk_uint8_negation": ("contract.top-k-renormalize",),
+    "greedy_nan_to_num": ("contract.greedy-token",),
+    "avg_float16_running_sum": ("contract.averaging-model",),
+    "flash_v_longer_accepted": ("contract.flash-attention",),
+    "linear_empty_t_accepted": ("contract.linear-attention",),
+    "embedding_3d_table_accepted": ("contract.embedding-lookup",),
     "topk_finite_via_sum": ("contract.top-k-renormalize",),
     "topk_k_isinstance_int": ("contract.top-k-renormalize",),
     # issue 22: float32 and integer inputs where the contract says float64 results, computed
