@@ -1883,3 +1883,23 @@ def test_a_large_batch_whose_output_streams_adds_no_progress_lines(cli, work, fm
 
     assert (result.code, result.err) == (0, "")
     assert len(result.out.splitlines()) == 61  # a line a file as judged, and the summary
+
+
+@pytest.mark.parametrize(
+    ("text", "a_path"),
+    [
+        ("CPython 3.11.7 at \\home\\alice\\.venv", True),  # Windows' path on the current drive
+        ("CPython 3.11.7 at %5Chome%5Calice", True),
+        ("CPython 3.11.7 at ＼ｈｏｍｅ＼ａｌｉｃｅ", True),  # full-width: NFKC makes it \home\alice
+        ("venv home/alice/.venv", True),  # relative, named from where a home hangs
+        ("CPython 3.11.7 in Users\\alice\\llm", True),
+        ("CPython 3.11.7, NumPy 2.4.6, Linux x86_64, CPU only", False),  # the chapter's template
+        ("docker linux/amd64, homebrew/python, OpenBLAS / MKL", False),
+    ],
+)
+def test_a_home_folder_is_a_path_however_it_is_written(text, a_path):
+    from runner.submission.context import Submission
+    from runner.submission.provenance import environment
+
+    found = list(environment(Submission({"environment": text}, {}, {}), None))  # type: ignore[arg-type]
+    assert [m.code for _, m in found] == (["sub.env_path"] if a_path else []), found

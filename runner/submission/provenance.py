@@ -20,7 +20,13 @@ COMMIT = re.compile(r"[0-9a-f]{7,40}")
 FUTURE_SLACK = dt.timedelta(hours=14)
 MAX_ENV_TEXT = 500  # a sanitized environment is a line; the patterns below stay linear
 UNSANITIZED_KEYS = {"user", "username", "login", "host", "hostname", "node", "home", "cwd"}
-PATH_LIKE = re.compile(r"(?:^|[\s=:'\"(])(?:~[/\\]|/[^\s/]+/|[A-Za-z]:\\|\\\\[^\s\\]+\\)")
+# a path from the root (/home/, \home\ as Windows writes one on the current drive), a drive
+# (C:\), a share (\\server\), or a home folder named from where it hangs (home/alice, Users\alice)
+PATH_LIKE = re.compile(
+    r"(?:^|[\s=:'\"(])(?:~[/\\]|/[^\s/]+/|\\[^\s\\]+\\|[A-Za-z]:\\|\\\\[^\s\\]+\\"
+    r"|(?:home|users)[/\\][^\s/\\])",
+    re.IGNORECASE,
+)
 # a home directory by its user's name (~alice), or ~ alone: anything but the ~= of a version
 TILDE = re.compile(r"~(?!=)")
 # slashes NFKC keeps apart from / and \ (division, fraction and big solidus, and reverse)
