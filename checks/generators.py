@@ -883,16 +883,6 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
     trap = np.full((t, t), 1e4)  # the future scores +1e4 ...
     trap[np.tril_indices(t)] = -1e4  # ... the visible ones -1e4: a -1e4 mask leaves them tied
     edges = [
-        case(
-            "float16 scores keep their dtype",
-            "float16 的分数保持其 dtype",
-            np.array([[0.0, 0.0], [0.0, 0.001]], dtype=np.float16),
-        ),
-        case(
-            "integer scores 1000 apart: the max is subtracted for ints too",
-            "相差 1000 的整数分数：整数也要减去最大值",
-            np.array([[1000, 0], [1000, 1000]]),
-        ),
         case("T=1", "T=1", rng.standard_normal((1, 1))),
         case("T=2", "T=2", rng.standard_normal((2, 2)) * 3),
         case("heads (H, T, T)", "多头 (H, T, T)", rng.standard_normal((4, 7, 7)) * 3),
@@ -954,6 +944,16 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
             "integer scores: float64 weights",
             "整数分数：float64 权重",
             rng.integers(-5, 6, size=(5, 5)),
+        ),
+        case(
+            "integer scores 1000 apart: the max is subtracted for ints too",
+            "相差 1000 的整数分数：整数也要减去最大值",
+            np.array([[1000, 0], [1000, 1000]]),
+        ),
+        case(
+            "float16 scores keep their dtype",
+            "float16 的分数保持其 dtype",
+            np.array([[0.0, 0.0], [0.0, 0.001]], dtype=np.float16),
         ),
     ]
 
