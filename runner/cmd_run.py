@@ -241,7 +241,8 @@ def _single_run(
         if args.format == "json":
             json_out.emit(json_out.run_payload(run, words, [], [], [], run.exit_code()))
         if args.gradescope_results:
-            _gradescope(Path(args.gradescope_results), run, words, packs, args, None)
+            path = _gradescope_file(Path(args.gradescope_results), run, args, None)
+            _gradescope(path, run, words, packs, args)
         return run.exit_code()
     if args.pattern and not run.results:
         raise UsageError("use.no_match", pattern=args.pattern)
@@ -274,7 +275,9 @@ def _single_run(
         junit.write(Path(args.junit_xml), junit.run_suites(run, words), "learn-llm claims")
         outputs.append(display_path(Path(args.junit_xml)))
     if args.gradescope_results:
-        outputs.append(_gradescope(Path(args.gradescope_results), run, words, packs, args, None))
+        path = _gradescope_file(Path(args.gradescope_results), run, args, None)
+        _gradescope(path, run, words, packs, args)
+        outputs.append(display_path(path))
     if args.format == "json":
         docs_only = [d for _, d in docs]
         json_out.emit(
@@ -336,7 +339,7 @@ def _class_run(
                 )
             if gradescope_dir is not None:  # its folder is said once, below, not per learner
                 steps.append(lambda run=run, variant=variant: _gradescope(
-                    gradescope_dir, run, words, packs, args, variant) and None)  # fmt: skip
+                    _gradescope_file(gradescope_dir, run, args, variant), run, words, packs, args))  # fmt: skip
             for step in steps:
                 try:
                     written += step() or []
@@ -423,23 +426,23 @@ def _sandbox_warnings(missing: list[str], words: Catalog) -> None:
         print(printable_line(words("run.sandbox_missing", what=what)), file=sys.stderr)
 
 
+def _gradescope_file(
+    target: Path, run: api.Run, args: argparse.Namespace, variant: str | None
+) -> Path:
+    """Where results.json for Gradescope goes: ``target`` (a file), or ``<variant>.json`` in
+    it when it is a directory (always, for a class)."""
+    if variant is not None or target.is_dir():
+        return target / f"{variant or _variant(run, args, None) or 'results'}.json"
+    return target
+
+
 def _gradescope(
-    target: Path,
-    run: api.Run,
-    words: Catalog,
-    packs: list[ClaimPack],
-    args: argparse.Namespace,
-    variant: str | None,
-) -> str:
-    """results.json for Gradescope: at ``target`` (a file), or in it as ``<variant>.json``
-    when it is a directory (always, for a class); the path it was written to, as shown."""
+    path: Path, run: api.Run, words: Catalog, packs: list[ClaimPack], args: argparse.Namespace
+) -> None:
     from runner.reporters import gradescope
 
-    if variant is not None or target.is_dir():
-        target = target / f"{variant or _variant(run, args, None) or 'results'}.json"
     claims = [c for p in packs for c in select(p.claims, args.pattern, p.code.registry)]
-    gradescope.write(target, run, words, claims)
-    return display_path(target)
+    gradescope.write(path, run, words, claims)
 
 
 def _no_commit(measured: Commit | Unmeasured, words: Catalog) -> str:

@@ -134,32 +134,3 @@ def _chapter_pack_registry() -> Any:
 
 
 REGISTRY = _chapter_pack_registry()  # chapter 23's pack's registry, as the engine finds it
-
-
-# The suite's longest files (seconds of test time, --durations on this 2-core machine), run
-# first: the workers take whole files (--dist loadfile), so a long file started last keeps
-# one worker busy while the other has nothing left. An unlisted file runs after these.
-LONGEST_FIRST = (
-    "test_boundary.py",
-    "test_cli_run.py",
-    "test_correct_alternatives.py",
-    "test_faults.py",
-    "test_mutants.py",
-    "test_diagnose.py",
-    "test_validate_submissions.py",
-    "test_class_runs.py",
-    "test_outputs.py",
-    "test_sandbox.py",
-    "test_twins.py",
-    "test_packs.py",
-    "test_learner.py",
-    "test_bundle.py",
-    "test_drift.py",
-    "test_report_figures.py",
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    # a stable sort: within a file, and among unlisted files, the order stays as collected
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))

@@ -364,22 +364,22 @@ def learner_variants(stems: list[str]) -> list[str]:
     that is a variant name as it stands keeps it: a file named so that its name cleans up
     to a classmate's (`` bob.py``, ``!bob.py`` beside ``bob.py``) never takes the
     classmate's evidence or results file; it gets a numbered one."""
-    out: list[str | None] = [None] * len(stems)
+    named: dict[int, str] = {}
     taken: set[str] = set()
     for i, stem in enumerate(stems):  # names as they stand first, the first of each once
         if variant_name(stem) == stem and stem not in taken:
+            named[i] = stem
             taken.add(stem)
-            out[i] = stem
     for i, stem in enumerate(stems):  # then the rest, numbered past every name taken
-        if out[i] is None:
+        if i not in named:
             base, n = variant_name(stem), 1
             name = base
             while name in taken:
                 n += 1
                 name = f"{base}-{n}"
             taken.add(name)
-            out[i] = name
-    return [name for name in out if name is not None]
+            named[i] = name
+    return [named[i] for i in range(len(stems))]
 
 
 def _refuse_changed_meaning(path: Path, pack: ClaimPack, doc: dict[str, Any]) -> Any:
