@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import threading
+from concurrent.futures import InvalidStateError
 from typing import Any
 
 
@@ -27,6 +29,8 @@ def stop_pool(pool: Any) -> None:
     """
     manager = getattr(pool, "_executor_manager_thread", None)  # private, and only for this
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    if isinstance(manager, threading.Thread):
+        quiet_settled_futures(manager)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         with contextlib.suppress(Exception):
@@ -40,3 +44,23 @@ def stop_pool(pool: Any) -> None:
 
 
 JOIN_S = 5.0
+
+
+def quiet_settled_futures(manager: threading.Thread) -> None:
+    """Silence one known stdlib error of this manager thread, and only that.
+
+    Python 3.11's manager, on finding a worker gone (the ones ``stop_pool`` ends), marks every
+    future still pending as failed, and ``set_exception`` raises ``InvalidStateError`` for
+    one the caller cancelled meanwhile: ``pool.map`` cancels what is left as soon as its
+    reader stops. The thread's traceback would then follow the one line Ctrl-C prints.
+    CPython ignores that error itself from 3.12 on (gh-107219). Pools are stopped only when
+    a command is interrupted, so these hooks do not pile up.
+    """
+    previous = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if args.thread is manager and isinstance(args.exc_value, InvalidStateError):
+            return
+        previous(args)
+
+    threading.excepthook = hook
