@@ -299,3 +299,43 @@ def assert_plain(value: Any) -> None:
         assert value.dtype.name in DTYPES and value.dtype.isnative
         return
     assert isinstance(value, np.generic) and value.dtype.name in DTYPES, type(value)
+
+
+# -- arrays placed in shared memory ------------------------------------------------------------
+def _shared_message(**entry: Any) -> bytes:
+    tree = {"$m": "float64", "shape": [2], "offset": 0, "nbytes": 16, **entry}
+    header = json.dumps(tree).encode()
+    return struct.pack("<4sI", codec.MAGIC, len(header)) + header
+
+
+def test_a_placed_array_is_a_writable_view_of_the_shared_memory():
+    shared = bytearray(256)
+    shared[64:80] = np.array([1.5, -2.0]).tobytes()
+    placed = codec.Placed("float64", (2,), 64, bytes(shared[64:80]))
+    view = decode(encode([placed]), shared=shared)[0]
+    assert view.tolist() == [1.5, -2.0] and view.flags.writeable
+    view[0] = 7.0  # what the learner's function does to it, the judge reads back
+    assert np.frombuffer(bytes(shared[64:72]))[0] == 7.0
+    empty = codec.Placed("int64", (0, 3), 0, b"")
+    assert decode(encode(empty), shared=shared).shape == (0, 3)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {},  # valid, but no shared memory to be in: the judge never accepts one from a worker
+        {"offset": 250},  # past the end
+        {"offset": -16},
+        {"offset": 3},  # not on the dtype's alignment
+        {"offset": "0"},
+        {"nbytes": 8},  # not what the shape says
+        {"shape": [2**62, 2**62]},
+        {"shape": [-1]},
+        {"$m": "object"},
+        {"extra": 1},
+    ],
+)
+def test_a_placed_array_outside_what_is_shared_is_refused(entry):
+    shared = None if not entry else bytearray(256)
+    with pytest.raises(CodecError):
+        decode(_shared_message(**entry), shared=shared)

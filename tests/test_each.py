@@ -210,3 +210,117 @@ def test_a_forged_loaded_frame_of_any_shape_leaves_a_usable_signature(params):
 
     (signature,) = _signatures({"softmax_temperature": params}, ["softmax_temperature"]).values()
     signature.bind(1, 2, key=3)  # it takes anything: the call is made as the claim writes it
+
+
+# -- what a call changed is seen by the judge, not told by the worker --------------------------
+FORGER = """
+import sys
+
+import numpy as np
+
+
+def _forge():
+    # up the stack to the worker's frames: its report of changed arguments is rewritten,
+    # and the copies it compares with are made to match what this call leaves behind
+    frame = sys._getframe(1)
+    while frame is not None:
+        frame.f_globals["_modified"] = lambda before, after: []
+        before = frame.f_locals.get("before")
+        if before is not None:
+            (args0, _), (args1, _) = before, (frame.f_locals["args"], frame.f_locals["kwargs"])
+            for a, b in zip(args0, args1):
+                if isinstance(a, np.ndarray):
+                    a[...] = b
+        frame = frame.f_back
+
+
+def softmax(x):
+    x -= x.max()  # in place: the caller's array is changed
+    np.exp(x, out=x)
+    x /= x.sum()
+    _forge()
+    return x.copy()
+
+
+def top_k_filter(probs, k):
+    probs[np.argsort(probs)[:-k]] = 0.0  # in place, nested in a list below
+    _forge()
+    return probs / probs.sum()
+"""
+
+
+@pytest.fixture
+def forger(tmp_path):
+    yield from _opened(tmp_path, FORGER, ["softmax", "top_k_filter"])
+
+
+def test_an_argument_changed_in_place_is_seen_however_the_worker_report_is_forged(forger):
+    """A learner's code runs in the worker, so it can rewrite what the worker says it did
+    to its arguments; the judge reads the arrays back from the memory it placed them in."""
+    impl = forger.implementation()
+    x = np.array([1.0, 2.0, 3.0])
+    (outcome,) = impl.attempt_each("softmax", [(x,)])
+    assert outcome[1] == ["x"]
+    assert np.array_equal(x, [1.0, 2.0, 3.0])  # the judge's own array is not the one changed
+    value, changed = forger.implementation().functions["softmax"].modifies(np.array([0.0, 1.0]))
+    assert changed == ["x"] and np.isclose(sum(value), 1.0)
+    (outcome,) = impl.attempt_each("top_k_filter", [case("kw", probs=np.full(4, 0.25), k=2)])
+    assert outcome[1] == ["probs"]
+
+
+def test_a_call_that_changes_nothing_is_not_blamed_for_the_shared_memory(watched):
+    """Arrays placed in shared memory, read back unchanged, in many batches (the placement
+    wraps around the memory): nothing is said to have changed."""
+    impl = watched.implementation()
+    big = np.full(codec.REQUEST.max_elements // 4, 2.0)
+    for _ in range(6):  # 4 MiB a case: past the shared memory's end and round again
+        outcomes = impl.attempt_each("softmax", [(big.copy(),), (np.array([3.0, 4.0]),)])
+        assert outcomes == [(2.0 * big.size, []), (7.0, [])]
+
+
+SEEKER = """
+import gc
+import sys
+
+
+def _strings(value, depth=0, seen=None):
+    seen = set() if seen is None else seen
+    if depth > 5 or id(value) in seen:
+        return
+    seen.add(id(value))
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in list(value.items()):
+            yield from _strings(k, depth + 1, seen)
+            yield from _strings(v, depth + 1, seen)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for v in list(value):
+            yield from _strings(v, depth + 1, seen)
+    elif hasattr(value, "__dict__") and not isinstance(value, type(sys)):
+        yield from _strings(vars(value), depth + 1, seen)
+
+
+def greedy_token(logits):
+    # everything the worker's frames, and every dict alive in this process, still hold
+    found = []
+    frame = sys._getframe()
+    while frame is not None:
+        found += [s for s in _strings(dict(frame.f_locals)) if "judge-folder" in s]
+        frame = frame.f_back
+    for obj in gc.get_objects():
+        if isinstance(obj, dict):
+            found += [s for s in _strings(obj) if "judge-folder" in s]
+    return len(found)
+"""
+
+
+def test_the_judges_folders_are_not_left_in_the_workers_memory(tmp_path):
+    """The worker's setup named the judge's private folders (to keep them out of its view);
+    by the time the learner's code runs, nothing of the worker's still holds them."""
+    path = tmp_path / "learner.py"
+    path.write_text(SEEKER, encoding="utf-8")
+    private = (str(tmp_path / "judge-folder" / "claims"),)
+    with LearnerSession(path, ["greedy_token"], WorkerLimits(), private=private) as s:
+        assert s.open() is None
+        assert s.implementation()["greedy_token"]([0.0]) == 0

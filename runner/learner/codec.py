@@ -59,6 +59,22 @@ REQUEST = Limits()
 PLAIN = (bool, int, float, str, list, tuple, dict)
 
 
+@dataclass(frozen=True)
+class Placed:
+    """An array the judge placed in the memory it shares with a worker (see
+    :mod:`runner.learner.arena`): a message names it by its place, and the bytes it put
+    there are kept to compare with after the call."""
+
+    dtype: str
+    shape: tuple[int, ...]
+    offset: int
+    data: bytes
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data)
+
+
 def kind_of(value: Any) -> str:
     """What a value is, as a learner would say it, for messages: ``a set``, ``a
     decimal.Decimal``, ``a F (a subclass of float)``."""
@@ -145,6 +161,10 @@ class _Encoder:
             return {"$d": out}
         if cls is np.ndarray:
             return self.array(value, where)
+        if cls is Placed:
+            self.count(math.prod(value.shape), where)
+            return {"$m": value.dtype, "shape": list(value.shape), "offset": value.offset,
+                    "nbytes": value.nbytes}  # fmt: skip
         if isinstance(value, np.generic) and cls.__module__ == "numpy":
             name = value.dtype.name
             if name not in DTYPES:
@@ -163,8 +183,11 @@ class _Encoder:
 
 
 # -- decoding -------------------------------------------------------------------------------
-def decode(message: bytes, limits: Limits | None = None) -> Any:
-    """The value a message describes. Trusts nothing: CodecError for anything malformed."""
+def decode(message: bytes, limits: Limits | None = None, shared: Any = None) -> Any:
+    """The value a message describes. Trusts nothing: CodecError for anything malformed.
+    ``shared``, a writable buffer (the worker's mapping of the memory the judge shares with
+    it), is where arrays named by their place are: they come back as views of it, not
+    copies. Without it, a message that names one is malformed."""
     limits = limits or Limits()
     if len(message) > limits.max_bytes:
         raise CodecError(f"{len(message):,} bytes, over the limit of {limits.max_bytes:,}")
@@ -177,7 +200,7 @@ def decode(message: bytes, limits: Limits | None = None) -> Any:
         tree = json.loads(message[_HEADER.size : _HEADER.size + size])
     except (ValueError, RecursionError) as exc:  # incl. UnicodeDecodeError, int digit limits
         raise CodecError(f"an unreadable header ({type(exc).__name__})") from None
-    reader = _Reader(memoryview(message)[_HEADER.size + size :], limits)
+    reader = _Reader(memoryview(message)[_HEADER.size + size :], limits, shared)
     value = reader.value(tree, 0)
     if reader.offset != len(reader.data):
         raise CodecError("bytes left over after the last array")
@@ -185,8 +208,9 @@ def decode(message: bytes, limits: Limits | None = None) -> Any:
 
 
 class _Reader:
-    def __init__(self, data: memoryview, limits: Limits) -> None:
+    def __init__(self, data: memoryview, limits: Limits, shared: Any = None) -> None:
         self.data = data
+        self.shared = shared
         self.offset = 0
         self.limits = limits
         self.elements = 0
@@ -206,7 +230,7 @@ class _Reader:
             return tree
         if isinstance(tree, list):
             return [self.value(v, depth + 1) for v in tree]
-        if not isinstance(tree, dict) or len(tree) not in (1, 2, 3):
+        if not isinstance(tree, dict) or len(tree) not in (1, 2, 3, 4):
             raise CodecError("a malformed value")
         if "$t" in tree and len(tree) == 1 and isinstance(tree["$t"], list):
             return tuple(self.value(v, depth + 1) for v in tree["$t"])
@@ -230,6 +254,8 @@ class _Reader:
                 raise CodecError("a scalar that does not fit its dtype") from None
         if "$a" in tree and set(tree) == {"$a", "shape", "nbytes"}:
             return self.array(tree)
+        if "$m" in tree and set(tree) == {"$m", "shape", "offset", "nbytes"}:
+            return self.placed(tree)
         raise CodecError("a malformed value")
 
     def array(self, tree: dict[str, Any]) -> np.ndarray:
@@ -249,6 +275,29 @@ class _Reader:
             # a copy in native byte order: owned, writable, and independent of the message
             return np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
         except (ValueError, OverflowError, MemoryError):  # e.g. a shape of [0, 10**30]
+            raise CodecError("a malformed array shape") from None
+
+    def placed(self, tree: dict[str, Any]) -> np.ndarray:
+        """A view of the shared memory: the learner's function writes where the judge reads."""
+        name, shape, offset, nbytes = tree["$m"], tree["shape"], tree["offset"], tree["nbytes"]
+        if self.shared is None or not _dtype_name(name) or not isinstance(shape, list):
+            raise CodecError("a malformed array")
+        if len(shape) > MAX_DEPTH or not all(type(n) is int and n >= 0 for n in shape):
+            raise CodecError("a malformed array shape")
+        dtype = np.dtype(name).newbyteorder("<")
+        count = math.prod(shape)
+        self.count(count)
+        if type(offset) is not int or type(nbytes) is not int or count * dtype.itemsize != nbytes:
+            raise CodecError("an array whose bytes do not match its shape")
+        if offset < 0 or offset % dtype.itemsize or offset + nbytes > len(self.shared):
+            raise CodecError("an array outside the shared memory")
+        if nbytes == 0:
+            return np.zeros(shape, dtype=dtype.newbyteorder("="))
+        try:
+            return np.frombuffer(self.shared, dtype=dtype, count=count, offset=offset).reshape(
+                shape
+            )
+        except (ValueError, OverflowError, MemoryError):
             raise CodecError("a malformed array shape") from None
 
 

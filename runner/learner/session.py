@@ -68,6 +68,7 @@ from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
 from runner.learner import codec
+from runner.learner.arena import Arena, Watched
 from runner.learner.limits import WorkerLimits
 from runner.learner.staging import LoadFailure, Submitted, copy_into, read_submission
 from runner.learner.worker import (
@@ -295,6 +296,7 @@ class LearnerSession:
         self._process: Any = None
         self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
+        self._arena: Arena | None = None  # the arrays of watched calls, shared with the worker
         self._selector: selectors.BaseSelector | None = None  # reply and output, while alive
         self._buffer = bytearray()
         self._decoder = _utf8()
@@ -344,6 +346,7 @@ class LearnerSession:
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         output_r, output_w = os.pipe()
+        self._arena = Arena.create()
         setup = {
             "rlimits": self.limits.rlimits(),
             "workdir": self._workdir,
@@ -357,7 +360,10 @@ class LearnerSession:
             "namespaces": self.limits.namespaces,
             "result_bytes": self.limits.result_mib * 2**20,
             "result_values": self.limits.result_values,
+            "shared_bytes": len(self._arena.memory) if self._arena is not None else 0,
         }
+        # the Connection owns the descriptor from here on, and closes it once it is sent
+        shared = Connection(self._arena.give_fd()) if self._arena is not None else None
         args = (
             Connection(request_r),
             Connection(reply_w),
@@ -365,6 +371,7 @@ class LearnerSession:
             self.source,
             list(self.subjects),
             setup,
+            shared,
         )
         try:
             self._process = _Server.start(serve_connections, args)
@@ -377,6 +384,8 @@ class LearnerSession:
         finally:
             for conn in args[:3]:
                 conn.close()
+            if shared is not None:  # the worker has its own descriptor: ours goes
+                shared.close()
         for fd in (request_w, reply_r, output_r):
             os.set_blocking(fd, False)
         self._fds = (request_w, reply_r, output_r)
@@ -428,6 +437,9 @@ class LearnerSession:
         for fd in fds or ():
             with contextlib.suppress(OSError):
                 os.close(fd)
+        arena, self._arena = self._arena, None
+        if arena is not None:
+            arena.close()
         workdir, self._workdir = self._workdir, None
         if workdir is not None:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -494,15 +506,22 @@ class LearnerSession:
     ) -> Answer:
         """Call the learner's ``name`` in the worker; with ``measure`` the answer carries the
         call's peak memory, with ``watch`` the arguments the call modified."""
-        request = {"name": name, "args": list(args), "kwargs": dict(kwargs), "measure": measure}
+        self._ready(name)
+        request: dict[str, Any] = {"name": name, "measure": measure}
+        request.update(args=list(args), kwargs=dict(kwargs))
+        watched: list[Watched] = [[]]
         if watch:
             request["watch"] = True
+            placed = self._place([[list(args), dict(kwargs)]])
+            if placed is not None:
+                ((request["args"], request["kwargs"]),), watched = placed
         try:
             encoded = _request(request)
         except codec.CodecError as exc:  # our own inputs: a bug in a check, not the learner's
             raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
         (reply,) = self._exchange(name, encoded, 1)
-        return self._answer(name, reply, len(args), kwargs, watch)
+        changed = self._changed(watched[0]) if watch else []
+        return self._answer(name, reply, len(args), kwargs, watch, changed)
 
     def call_each(
         self, name: str, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
@@ -545,11 +564,15 @@ class LearnerSession:
         sent in as few requests as the request limit allows; ``through_raises`` as in
         :meth:`_batches` (and its calls are watched). A caller may stop at any exception:
         the worker stopped there too, unless it goes on through raised ones."""
-        for start, encoded, n in self._batches(name, cases, through_raises):
-            for offset, reply in enumerate(self._exchange(name, encoded, n, through_raises)):
+        for start, encoded, n, watched in self._batches(name, cases, through_raises):
+            replies = self._exchange(name, encoded, n, through_raises)
+            # read back once every reply is in: what the calls left in their arrays
+            changed = [self._changed(w) for w in watched[: len(replies)]]
+            for offset, reply in enumerate(replies):
                 args, kwargs = cases[start + offset]
                 try:
-                    yield self._answer(name, reply, len(args), kwargs, through_raises)
+                    also = changed[offset] if through_raises else []
+                    yield self._answer(name, reply, len(args), kwargs, through_raises, also)
                 except Exception as exc:
                     yield exc
 
@@ -558,18 +581,24 @@ class LearnerSession:
         name: str,
         cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]],
         through_raises: bool = False,
-    ) -> Iterator[tuple[int, bytes, int]]:
-        """The cases as requests within the request limit: (first case, request, cases).
-        ``through_raises``: every call watched, and a raised exception does not end the
-        batch (the worker goes on to the next case)."""
+    ) -> Iterator[tuple[int, bytes, int, list[Watched]]]:
+        """The cases as requests within the request limit: (first case, request, cases,
+        what was placed in shared memory for each). ``through_raises``: every call watched
+        (its arrays placed where the judge reads them back), and a raised exception does not
+        end the batch (the worker goes on to the next case)."""
         start = 0
         while start < len(cases):
+            self._ready(name)
             n = len(cases) - start
             while True:
                 chunk = [[list(a), dict(k)] for a, k in cases[start : start + n]]
+                watched: list[Watched] = [[] for _ in chunk]
                 request: dict[str, Any] = {"name": name, "cases": chunk, "measure": False}
                 if through_raises:
                     request.update(watch=True, through_raises=True)
+                    placed = self._place(chunk)
+                    if placed is not None:
+                        request["cases"], watched = placed
                 try:
                     encoded = _request(request)
                     break
@@ -577,13 +606,38 @@ class LearnerSession:
                     if n == 1:  # our own inputs: a bug in a check, not the learner's
                         raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
                     n = (n + 1) // 2  # too much for one request: fewer cases in it
-            yield start, encoded, n
+            yield start, encoded, n, watched
             start += n
 
+    def _ready(self, name: str) -> None:
+        """A worker to send to, started afresh if an earlier claim's failure ended it: the
+        memory a request's arrays are placed in is that worker's."""
+        if self._process is None:
+            reply = self._start(name)
+            if reply.get("status") != "loaded":
+                self.kill()
+                raise BoundaryError("boundary.reload", {"function": name})
+
+    def _place(self, cases: list[list[Any]]) -> tuple[list[list[Any]], list[Watched]] | None:
+        """The cases' arrays in the worker's shared memory; None where there is none (the
+        worker's own report then says what changed) or they do not fit together."""
+        return self._arena.place_cases(cases) if self._arena is not None else None
+
+    def _changed(self, watched: Watched) -> list[int | str]:
+        return self._arena.changed(watched) if self._arena is not None and watched else []
+
     def _answer(
-        self, name: str, reply: dict[str, Any], n_args: int, kwargs: Mapping[str, Any], watch: bool
+        self,
+        name: str,
+        reply: dict[str, Any],
+        n_args: int,
+        kwargs: Mapping[str, Any],
+        watch: bool,
+        changed: Sequence[int | str] = (),
     ) -> Answer:
-        """One reply as the call's answer, or the exception it stands for."""
+        """One reply as the call's answer, or the exception it stands for. ``changed``: the
+        arguments whose arrays the judge found changed after the call, whatever the worker
+        says (it runs the learner's code, which can rewrite its report)."""
         status = reply.get("status")
         if status == "returned":
             peak = reply.get("peak_bytes")
@@ -591,7 +645,9 @@ class LearnerSession:
             return Answer(
                 reply.get("value"),
                 peak if type(peak) is int and peak >= 0 else None,
-                self._modified(name, reply.get("modified"), n_args, kwargs) if watch else None,
+                self._modified(name, reply.get("modified"), n_args, kwargs, changed)
+                if watch
+                else None,
             )
         if status == "raised":
             error, names = shown(reply.get("type"), 200), reply.get("names")
@@ -619,20 +675,30 @@ class LearnerSession:
         self.kill()
         raise BoundaryError("boundary.garbled", {"function": name})
 
-    def _modified(self, name: str, raw: Any, n_args: int, kwargs: Mapping[str, Any]) -> list[str]:
-        """The worker's list of modified arguments (positions, keyword names) as parameter
-        names; a reply that is not such a list says every argument may have changed."""
+    def _modified(
+        self,
+        name: str,
+        raw: Any,
+        n_args: int,
+        kwargs: Mapping[str, Any],
+        changed: Sequence[int | str] = (),
+    ) -> list[str]:
+        """The worker's list of modified arguments (positions, keyword names), with those the
+        judge saw changed, as parameter names; a reply that is not such a list says every
+        argument may have changed."""
         signature = self.signatures.get(name)  # as the worker reported it, or None
         positions: list[int] = []
         keys: list[str] = []
         if not isinstance(raw, list) or len(raw) > n_args + len(kwargs):
             raw = [*range(n_args), *kwargs]
-        for item in raw:
+        for item in [*raw, *changed]:
             if type(item) is int and 0 <= item < n_args and item not in positions:
                 positions.append(item)
             elif isinstance(item, str) and item in kwargs and item not in keys:
                 keys.append(item)
-        return argument_names(signature, positions, keys)
+        # in the order of the call, whichever side saw the change first
+        keys.sort(key=list(kwargs).index)
+        return argument_names(signature, sorted(positions), keys)
 
     def _exchange(
         self, name: str, request: bytes, cases: int, through_raises: bool = False

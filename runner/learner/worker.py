@@ -85,11 +85,19 @@ def serve_connections(
     source: bytes,
     subjects: list[str],
     setup: dict[str, Any],
+    shared: Connection | None = None,
 ) -> None:
     """The worker's entry point. It lives here, in the module the fork server imported,
-    so a worker imports nothing more (not the judge's registry or checks); the pipes arrive
-    as Connections (so the fork server can pass them) and are used as raw descriptors."""
-    serve(request.fileno(), reply.fileno(), output.fileno(), source, subjects, setup)
+    so a worker imports nothing more (not the judge's registry or checks); the pipes (and
+    the memory the judge shares with it, see :mod:`runner.learner.arena`) arrive as
+    Connections (so the fork server can pass them) and are used as raw descriptors."""
+    memory = None
+    if shared is not None:
+        try:  # mapped before confinement, which closes every descriptor but the pipes
+            memory = mmap.mmap(shared.fileno(), int(setup["shared_bytes"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            memory = None  # a request that names a shared array then ends this worker
+    serve(request.fileno(), reply.fileno(), output.fileno(), source, subjects, setup, memory)
 
 
 def serve(
@@ -99,12 +107,16 @@ def serve(
     source: bytes,
     subjects: list[str],
     setup: dict[str, Any],
+    shared: mmap.mmap | None = None,
 ) -> None:
     """The worker's whole life: confine, load, answer. It never returns; it exits."""
     limits = Limits(max_bytes=int(setup["result_bytes"]), max_elements=int(setup["result_values"]))
     try:
         inherited = _prctl(PR_GET_DUMPABLE, 0)  # the fork server's, before this worker's own
         isolation, missing, path = confine(request_fd, reply_fd, output_fd, setup)
+        # the judge's folders and this worker's place among them: code that walks up to
+        # these frames (or to the Process object holding the same dict) finds them gone
+        setup.clear()
     except BaseException as exc:  # not one line of the learner's code has run yet
         _send(
             reply_fd, {"status": "unconfined", "what": f"{type(exc).__name__}: {exc}"[:300]}, limits
@@ -127,7 +139,7 @@ def serve(
     while True:
         try:
             os.set_blocking(request_fd, True)  # the learner's code may have changed it
-            call = decode(_receive(request_fd), REQUEST)
+            call = decode(_receive(request_fd), REQUEST, shared)
             name, measure, watch = call["name"], call["measure"], call.get("watch") is True
             # one call, or a batch of them (``cases``): one reply each, in order
             cases = call["cases"] if "cases" in call else [[call["args"], call["kwargs"]]]
