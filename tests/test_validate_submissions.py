@@ -1895,6 +1895,12 @@ def test_a_large_batch_whose_output_streams_adds_no_progress_lines(cli, work, fm
         ("CPython 3.11.7 in Users\\alice\\llm", True),
         ("CPython 3.11.7, NumPy 2.4.6, Linux x86_64, CPU only", False),  # the chapter's template
         ("docker linux/amd64, homebrew/python, OpenBLAS / MKL", False),
+        ("CPython 3.11.7, user=alice", "sub.env_key"),  # the keys a mapping may not hold
+        ("CPython 3.11.7; Host: lab-7; NumPy 2.4.6", "sub.env_key"),
+        ("CPython 3.11.7 (login:bob)", "sub.env_key"),
+        ("CPython 3.11.7, hostname = gpu01", "sub.env_key"),
+        ("CPython 3.11.7, users: 1, superuser=no, localhost:8888", False),  # other words
+        ("CPython 3.11.7, user-agent: curl", False),
     ],
 )
 def test_a_home_folder_is_a_path_however_it_is_written(text, a_path):
@@ -1902,4 +1908,5 @@ def test_a_home_folder_is_a_path_however_it_is_written(text, a_path):
     from runner.submission.provenance import environment
 
     found = list(environment(Submission({"environment": text}, {}, {}), None))  # type: ignore[arg-type]
-    assert [m.code for _, m in found] == (["sub.env_path"] if a_path else []), found
+    expected = [a_path] if isinstance(a_path, str) else ["sub.env_path"] if a_path else []
+    assert [m.code for _, m in found] == expected, found

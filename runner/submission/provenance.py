@@ -27,6 +27,11 @@ PATH_LIKE = re.compile(
     r"|(?:home|users)[/\\][^\s/\\])",
     re.IGNORECASE,
 )
+# one of those keys given a value inside a line of text: "CPython 3.11, user=alice"
+KEYED = re.compile(
+    r"(?<![\w-])(user(?:name)?|login|host(?:name)?|home|cwd|pwd)\s*[=:]\s*[^\s,;)]",
+    re.IGNORECASE,
+)
 # a home directory by its user's name (~alice), or ~ alone: anything but the ~= of a version
 TILDE = re.compile(r"~(?!=)")
 # slashes NFKC keeps apart from / and \ (division, fraction and big solidus, and reverse)
@@ -89,7 +94,10 @@ def environment(doc: Submission, ctx: Context) -> Iterator[Finding]:
                 yield at, msg("sub.env_long", n=len(value), limit=MAX_ENV_TEXT, unit="count")
                 continue
             text = _as_read(value)
-            if (("/" in text or "\\" in text) and PATH_LIKE.search(text)) or TILDE.search(text):
+            keyed = KEYED.search(text) if ("=" in text or ":" in text) else None
+            if keyed:
+                yield at, msg("sub.env_key", key=keyed.group(1))
+            elif (("/" in text or "\\" in text) and PATH_LIKE.search(text)) or TILDE.search(text):
                 yield at, msg("sub.env_path", value=printable_line(value))
             elif "@" in text and EMAIL.search(text):
                 yield at, msg("sub.env_email", value=printable_line(value))
