@@ -78,6 +78,13 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
         metavar="SECONDS",
         help=words("help.run.wall_timeout", factor=WALL_FACTOR, least=WALL_MIN_S),
     )
+    run.add_argument(
+        "--learner-wall-timeout",
+        type=_bounded("--learner-wall-timeout", float, 0.1, MAX_TIMEOUT_S * 1000),
+        default=WorkerLimits.learner_wall_s,
+        metavar="SECONDS",
+        help=words("help.run.learner_wall_timeout", default=WorkerLimits.learner_wall_s),
+    )
     run.add_argument("--entry", metavar="NAME", help=words("help.run.entry", default=DEFAULT_ENTRY))
     run.add_argument(
         "--memory-mib",
@@ -128,7 +135,10 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
         pattern=args.pattern,
         challenge=args.challenge,
         limits=WorkerLimits(
-            timeout_s=args.timeout, memory_mib=args.memory_mib, wall_timeout_s=args.wall_timeout
+            timeout_s=args.timeout,
+            memory_mib=args.memory_mib,
+            wall_timeout_s=args.wall_timeout,
+            learner_wall_s=args.learner_wall_timeout,
         ),
         private=_judges_folders(args),
     )

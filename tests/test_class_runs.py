@@ -388,3 +388,14 @@ def test_a_judge_that_dies_costs_only_its_learners_row(klass, reference_text, jo
 def test_the_evidence_directory_of_the_project_is_untouched(judged_class):
     assert PROJECT_EVIDENCE["after"] == PROJECT_EVIDENCE["before"]
     assert PROJECT_EVIDENCE["before"]  # the project's evidence was there to be touched
+
+
+@pytest.mark.parametrize("seconds", ["0", "-5", "nan", "inf", "an hour"])
+def test_a_learners_wall_allowance_out_of_range_is_one_line_and_exit_2(cli, klass, seconds):
+    result = cli(
+        "run", str(MODULE), "--impl", "class", "--learner-wall-timeout", seconds, "--lang", "en"
+    )
+
+    assert (result.code, result.out) == (2, "")
+    assert len(result.err.splitlines()) == 1
+    assert result.err.startswith("error: --learner-wall-timeout: ")

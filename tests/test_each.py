@@ -324,3 +324,43 @@ def test_the_judges_folders_are_not_left_in_the_workers_memory(tmp_path):
     with LearnerSession(path, ["greedy_token"], WorkerLimits(), private=private) as s:
         assert s.open() is None
         assert s.implementation()["greedy_token"]([0.0]) == 0
+
+
+SLEEPER = """
+import time
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    time.sleep(batch)
+    return batch * length * vocab * bytes_per_value
+"""
+
+
+def test_a_learner_whose_calls_sleep_claim_after_claim_is_stopped_once_its_allowance_is_spent(
+    tmp_path,
+):
+    """Each claim's backstop ends a sleeping call; all of a learner's calls together have one
+    allowance too, after which no further call is made (a sleeper would otherwise hold its
+    place in a class for every claim's backstop in turn)."""
+    from runner.pack import BoundaryError
+
+    path = tmp_path / "learner.py"
+    path.write_text(SLEEPER, encoding="utf-8")
+    limits = WorkerLimits(timeout_s=5, wall_timeout_s=0.6, learner_wall_s=1.5)
+    codes = []
+    with LearnerSession(path, ["logits_memory_bytes"], limits) as s:
+        assert s.open() is None
+        for _ in range(4):
+            s.begin_claim()
+            fn = s.implementation()["logits_memory_bytes"]
+            try:
+                fn(30, 1, 1)
+            except BoundaryError as exc:
+                codes.append(exc.code)
+            s.end_claim()
+        s.begin_claim()
+        with pytest.raises(BoundaryError) as later:
+            s.implementation()["logits_memory_bytes"](0, 1, 1)  # would answer at once
+    assert codes == ["boundary.stalled"] * 2 + ["boundary.learner_stalled"] * 2
+    assert later.value.code == "boundary.learner_stalled"
+    assert later.value.params["seconds"] == 1.5

@@ -24,6 +24,10 @@ class WorkerLimits:
     # so a claim that fits its CPU budget on an idle machine still fits it with every core
     # shared by WALL_FACTOR busy processes)
     wall_timeout_s: float | None = None
+    # and all of a learner's calls together: a learner whose every call sleeps would
+    # otherwise hold its place in a class for every claim's backstop in turn (65 × 200 s);
+    # a correct learner's calls take seconds of CPU in all, a slow one's minutes
+    learner_wall_s: float = 1800.0
     memory_mib: int = 2048  # address space of the worker
     tmp_mib: int = 64  # its /tmp and its /dev/shm, each (in its own namespaces)
     result_mib: int = 16  # one answer of one call

@@ -285,6 +285,8 @@ class LearnerSession:
         self.capture = ClaimCapture()
         self._budget = limits.timeout_s  # CPU seconds the current claim may still use
         self._wall_budget = limits.wall_s  # and wall-clock seconds it may still wait
+        self._learner_wall = limits.learner_wall_s  # ... and all its claims together
+        self._deadline_is_learners = False  # the exchange under way ends at that one
         self._deadline = 0.0  # the wall-clock backstop of the exchange under way
         self._cpu_limit = 0.0  # CPU seconds the exchange under way may use (inf: starting)
         self._cpu_seen = 0.0  # the current worker's CPU time, as last read
@@ -733,6 +735,9 @@ class LearnerSession:
         if self._wall_budget <= 0:
             self.kill()
             raise BoundaryError("boundary.stalled", self._stalled_params(name))
+        if self._learner_wall <= 0:  # nothing more is called: every claim left says so
+            self.kill()
+            raise BoundaryError("boundary.learner_stalled", self._learner_params(name))
         started = time.monotonic()
         # Reading the worker's processes in /proc is most of what a quick call costs the
         # judge, so they are read at most every CPU_POLL_S, before an exchange, while it
@@ -746,7 +751,8 @@ class LearnerSession:
         self._cpu_base = self._cpu_charged
         self._cpu_spent = self._cpu_seen - self._cpu_charged  # read, not yet charged
         self._cpu_limit = self._budget
-        self._deadline = started + self._wall_budget
+        self._deadline = started + min(self._wall_budget, self._learner_wall)
+        self._deadline_is_learners = self._learner_wall < self._wall_budget
         try:
             return exchange()
         finally:
@@ -754,7 +760,9 @@ class LearnerSession:
                 self._charge()
             else:
                 self._cpu_unread = True
-            self._wall_budget -= time.monotonic() - started
+            waited = time.monotonic() - started
+            self._wall_budget -= waited
+            self._learner_wall -= waited
 
     def _charge(self) -> None:
         """Read the worker's CPU time and charge the claim what it used since the last
@@ -782,6 +790,9 @@ class LearnerSession:
 
     def _stalled_params(self, name: str) -> dict[str, Any]:
         return {"function": name, "seconds": self.limits.wall_s}
+
+    def _learner_params(self, name: str) -> dict[str, Any]:
+        return {"function": name, "seconds": self.limits.learner_wall_s}
 
     def _write(self, data: bytes, name: str) -> None:
         """Send one framed request; a full pipe is waited on (reading what the learner's
@@ -817,10 +828,11 @@ class LearnerSession:
             raise BoundaryError("boundary.timeout", self._timeout_params(name))
         if remaining <= 0:
             self.kill()
-            code = "boundary.stalled" if self._cpu_limit != float("inf") else "boundary.timeout"
-            params = self._stalled_params(name) if code == "boundary.stalled" else {
-                "function": name, "seconds": START_S}  # fmt: skip
-            raise BoundaryError(code, params)
+            if self._cpu_limit == float("inf"):  # starting: the worker's own deadline
+                raise BoundaryError("boundary.timeout", {"function": name, "seconds": START_S})
+            if self._deadline_is_learners:
+                raise BoundaryError("boundary.learner_stalled", self._learner_params(name))
+            raise BoundaryError("boundary.stalled", self._stalled_params(name))
         until_read = self._cpu_read_at + CPU_POLL_S - now  # not positive: no reading (no /proc)
         return min(remaining, until_read if until_read > 0 else CPU_POLL_S)
 
