@@ -150,6 +150,10 @@ def runnable_problems(packs: list[ClaimPack]) -> list[Problem]:
                         ("expect", i, "tolerance", "error"),
                     )
         problems.extend(fault_problems(pack, registry))
+        where = display_path(pack.directory / MODULE_FILE)
+        for owner, name, close in registry.unknown_subjects():
+            message = msg("pack.unknown_subject", owner=owner, name=name, hint=_closest(close))
+            problems.append(Problem.in_file(where, pack.pack_line, message, field="pack"))
     return problems
 
 

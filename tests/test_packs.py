@@ -501,3 +501,62 @@ def test_the_pack_code_digest_is_the_code_and_only_the_code(tmp_path):
     assert code_sha256((str(pack) + "/",)) == before
     (shared / "helpers.py").write_text("X = 2\n")
     assert code_sha256((str(pack) + "/",)) != before
+
+
+# -- a maintainer's slips in a pack: one line each, at load, in the pack's own file ------------
+PACK_DIR = ("claims", "05-softmax", "pack")
+
+
+def _slip(course: Path, file: str, old: str, new: str) -> None:
+    path = course.joinpath(*PACK_DIR, file)
+    text = path.read_text("utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def _one_line_refusal(cli, *args: str) -> str:
+    result = cli(*args, "--lang", "en")
+    assert result.code == 2, (result.out, result.err)
+    assert "Traceback" not in result.err and "internal error" not in result.err, result.err
+    (line,) = [x for x in result.err.splitlines() if "05-softmax" in x]
+    return line
+
+
+def test_a_check_needing_a_subject_the_pack_does_not_register_is_refused_at_load(cli, course):
+    """Not the reference "not implemented", not a learner asked to write a function that
+    does not exist, not a KeyError from the scaffold."""
+    _slip(course, "checks.py", 'needs=("softmax",)', 'needs=("sofmax",)')
+    for command in (("run", "claims/05-softmax"), ("scaffold", "05-softmax")):
+        line = _one_line_refusal(cli, *command)
+        assert "check 'softmax_properties' needs sofmax()" in line, line
+        assert "closest: softmax" in line and "05-softmax/module.yaml:" in line, line
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ('where={"zh": "故障表：忘记先减去最大值", ', "where={", "where: no zh text"),
+        ('where={"zh": "故障表：忘记先减去最大值", "en": "fault table: the max is not subtracted first"}',
+         'where="the max is not subtracted"', "where must be {'zh': ..., 'en': ...}, not str"),
+    ],
+)  # fmt: skip
+def test_a_twin_whose_texts_are_not_in_both_languages_is_refused_at_load(
+    cli, course, old, new, said
+):
+    """Found only when a learner's run needed the diagnosis before: an internal error that
+    lost the whole run."""
+    _slip(course, "faults.py", old, new)
+    line = _one_line_refusal(cli, "run", "claims/05-softmax")
+    assert "faults.py:" in line and said in line, line  # the pack's line, not the engine's
+
+
+def test_a_precision_kind_the_engine_does_not_know_is_refused_in_the_packs_file(cli, course):
+    _slip(
+        course,
+        "checks.py",
+        'measures=("max_sum_error", "max_shift_difference", "non_finite"),',
+        'measures=("max_sum_error", "max_shift_difference", "non_finite"),\n'
+        '    precision={"max_sum_error": "residu"},',
+    )
+    line = _one_line_refusal(cli, "run", "claims/05-softmax")
+    assert "checks.py:" in line and "precision {'max_sum_error': 'residu'}" in line, line

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import os
 import re
 import sys
 import traceback
@@ -162,9 +163,18 @@ def _held(module: ModuleType) -> Any:
 
 
 def _import_failed(spec: str, exc: BaseException) -> Msg:
-    """Where in the pack's code the import failed: its last frame and the error's line."""
+    """Where in the pack's code the import failed: its last frame outside the engine and the
+    import system (a registration the engine refuses raises in the engine's code, called from
+    the pack's line that registers), and the error's line."""
     frames = traceback.extract_tb(exc.__traceback__)
-    where = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    engine = str(Path(__file__).resolve().parents[1]) + os.sep
+    own = [
+        f
+        for f in frames
+        if not f.filename.startswith("<") and not os.path.realpath(f.filename).startswith(engine)
+    ]
+    last = (own or frames)[-1] if frames else None
+    where = f"{Path(last.filename).name}:{last.lineno}" if last is not None else ""
     lines = str(exc).strip().splitlines()
     return msg(
         "pack.import_failed",

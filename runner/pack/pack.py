@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from runner.pack.registry import Bilingual, Precision, Registry
+from runner.pack.registry import Bilingual, Precision, Registry, bilingual
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -120,6 +120,8 @@ class Pack:
     ) -> None:
         self.name = name
         self.registry = Registry()
+        if scaffold is not None:
+            bilingual(scaffold.contract, f"pack {name!r}: Scaffold(contract=...)")
         self.scaffold = scaffold or Scaffold()
         self.figures: dict[str, FigureSpec] = {}
         if code is None:
@@ -196,6 +198,7 @@ class Pack:
         def register(fn: F) -> F:
             if name in self.figures:
                 raise ValueError(f"figure {name!r} is registered twice")
+            bilingual(caption, f"figure {name!r}: caption")
             self.figures[name] = FigureSpec(name, caption, fn, claims)
             return fn
 

@@ -47,6 +47,19 @@ INJECTED = ("impl", "rng", "registry")
 # "memory" (bytes allocated, which depend on the NumPy version) to 25%; "rounding" (a count
 # decided by last-bit rounding, such as how many sums are exactly 1.0) is not compared.
 Precision = Literal["value", "residue", "memory", "rounding"]
+PRECISIONS: tuple[str, ...] = ("value", "residue", "memory", "rounding")
+
+
+def bilingual(text: Any, what: str) -> None:
+    """Refuse a text a pack brings unless it is ``{"zh": ..., "en": ...}``, both non-empty
+    strings: it is shown in the reader's language, and a missing one would surface only
+    when a learner's run needs it."""
+    if not isinstance(text, Mapping):
+        raise TypeError(f"{what} must be {{'zh': ..., 'en': ...}}, not {type(text).__name__}")
+    missing = [lang for lang in ("zh", "en") if not isinstance(text.get(lang), str)]
+    empty = [lang for lang in ("zh", "en") if lang not in missing and not text[lang].strip()]
+    if missing or empty:
+        raise TypeError(f"{what}: no {' or '.join(missing + empty)} text")
 
 
 class MissingSubject(LookupError):
@@ -498,6 +511,11 @@ class Registry:
             unknown = (set(context) | set(precision or {})) - set(measures)
             if unknown:
                 raise TypeError(f"check {name}: {sorted(unknown)} are not among its measures")
+            kinds = {m: k for m, k in (precision or {}).items() if k not in PRECISIONS}
+            if kinds:
+                raise TypeError(
+                    f"check {name}: precision {kinds} is not one of {', '.join(PRECISIONS)}"
+                )
             self.checks[name] = CheckSpec(
                 name, fn, needs, measures, context, precision or {}, subject_input
             )
@@ -516,6 +534,8 @@ class Registry:
     ) -> Callable[[F], F]:
         def register(fn: F) -> F:
             _refuse_duplicate(self.twins, twin_id, "twin")
+            bilingual(explanation, f"{kind} {twin_id!r}: explanation")
+            bilingual(where, f"{kind} {twin_id!r}: where")
             self.twins[twin_id] = TwinSpec(twin_id, replaces, fn, explanation, where, kind)
             return fn
 
@@ -543,6 +563,25 @@ class Registry:
             return fn
 
         return register
+
+    def unknown_subjects(self) -> list[tuple[str, str, list[str]]]:
+        """(what names it, the name, the closest registered subjects) for each subject that
+        a check's ``needs``, a subject's ``uses``, a twin's ``replaces`` or a generator's
+        ``subject`` names and no ``@subject`` registers (known once the pack is imported)."""
+        import difflib
+
+        known = list(self.subjects)
+        named = [
+            *((f"check {c.name!r} needs", n) for c in self.checks.values() for n in c.needs),
+            *((f"subject {s.name!r} uses", n) for s in self.subjects.values() for n in s.uses),
+            *((f"{t.kind} {t.id!r} replaces", t.replaces) for t in self.twins.values()),
+            *((f"generator {g.name!r} is for", g.subject) for g in self.generators.values()),
+        ]
+        return [
+            (owner, name, difflib.get_close_matches(name, known, n=3, cutoff=0.5))
+            for owner, name in named
+            if name not in self.subjects
+        ]
 
     # -- lookup -------------------------------------------------------------------------
     def resolve_check(self, name: str) -> CheckSpec:
