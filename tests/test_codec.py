@@ -137,6 +137,38 @@ def test_what_does_not_cross_is_named(value, message):
     assert caught.value.what == message
 
 
+def test_subclasses_of_list_tuple_and_dict_cross_as_the_plain_ones_whatever_they_override():
+    """What the contract calls a dict or a (left, right) pair may be an OrderedDict, a
+    defaultdict or a namedtuple; their contents cross, read as the plain type reads them."""
+    import collections
+
+    class Lying(dict):  # type: ignore[type-arg]
+        def items(self):  # type: ignore[override]
+            return [("total", 0)]
+
+    class Shorter(list):  # type: ignore[type-arg]
+        def __iter__(self):  # type: ignore[override]
+            return iter([])
+
+    pair = collections.namedtuple("pair", "left right")
+    counts = collections.defaultdict(int, {"total": 7})
+    value = {
+        "ordered": collections.OrderedDict([("a", 1), ("b", 2)]),
+        "default": counts,
+        "merges": [pair(101, 32), pair(256, 116)],
+        "lying": Lying(total=124_439_808),
+        "shorter": Shorter([1, 2]),
+    }
+    assert decode(encode(value)) == {
+        "ordered": {"a": 1, "b": 2},
+        "default": {"total": 7},
+        "merges": [(101, 32), (256, 116)],
+        "lying": {"total": 124_439_808},
+        "shorter": [1, 2],
+    }
+    assert type(decode(encode(pair(1, 2)))) is tuple
+
+
 def test_the_place_inside_a_value_is_named():
     with pytest.raises(CodecError) as caught:
         encode({"probs": [1.0, 2.0, {3}]})

@@ -91,3 +91,13 @@ def test_the_scaffolded_reference_passes_every_claim(tmp_path: Path, lang: str):
     run = api.run_packs([PACK], api.LearnerFile(path), api.RunOptions())
     assert run.load_failure is None, run.load_failure
     assert not failures(run), "\n".join(failures(run))
+
+
+def test_a_lazily_imported_numpy_module_is_not_charged_to_the_first_measured_call(tmp_path):
+    """np.ma loads on first use (1.16 MB): run alone, the memory claim's first call used to
+    carry that import, and a correct mask failed it (growth 1.71 against >= 1.8) though the
+    full run passed. The worker loads NumPy's lazy modules before any learner's code."""
+    folder = handed_in(CORRECT_DIR / "adv4_mask_numpy_ma.py", tmp_path)
+    options = api.RunOptions(pattern="beyond.flash-memory")
+    run = api.run_packs([PACK], api.LearnerFile(folder), options)
+    assert [r.status for r in run.results] == ["passed"], failures(run)

@@ -146,12 +146,17 @@ class _Encoder:
             return value if abs(value) < 2**53 else {"$i": str(value)}
         if cls is float:
             return value if math.isfinite(value) else {"$f": repr(value)}
-        if cls is list or cls is tuple:
-            items = [self.tree(v, depth + 1, f"{where}[{i}]") for i, v in enumerate(value)]
-            return items if cls is list else {"$t": items}
-        if cls is dict:
+        # a container crosses as the plain one it is a subclass of (an OrderedDict, a
+        # defaultdict, a namedtuple: what the contract calls a dict or a pair), read with the
+        # plain type's own methods, so no override of the subclass decides what is sent
+        if isinstance(value, list | tuple):
+            is_list = isinstance(value, list)
+            elements = list.__iter__(value) if is_list else tuple.__iter__(value)  # type: ignore[arg-type]
+            items = [self.tree(v, depth + 1, f"{where}[{i}]") for i, v in enumerate(elements)]
+            return items if is_list else {"$t": items}
+        if isinstance(value, dict):
             out = {}
-            for k, v in value.items():
+            for k, v in dict.items(value):
                 if type(k) is not str:
                     raise CodecError(f"a dict key that is {kind_of(k)}", where)
                 if depth == 0 and self.answer is not None:  # in the answer, no text at all
