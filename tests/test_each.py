@@ -364,3 +364,38 @@ def test_a_learner_whose_calls_sleep_claim_after_claim_is_stopped_once_its_allow
     assert codes == ["boundary.stalled"] * 2 + ["boundary.learner_stalled"] * 2
     assert later.value.code == "boundary.learner_stalled"
     assert later.value.params["seconds"] == 1.5
+
+
+CLOSER = """
+import os
+import time
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    for fd in (1, 2):  # its output closed: the judge's end of that pipe is at its end for ever
+        try:
+            os.close(fd)
+        except OSError:  # closed by an earlier call
+            pass
+    time.sleep(1.5)
+    return batch * length * vocab * bytes_per_value
+"""
+
+
+def test_a_learner_that_closes_its_output_does_not_make_the_judge_spin(tmp_path):
+    """An ended pipe is always readable; waiting on it spun the judge at 100 % CPU for as
+    long as the call lasted (an outside attack: 45 s of the judge's CPU for a 15 s sleep).
+    What the judge spends while the call sleeps is a small part of the sleep, on any machine
+    (a busy one gives the judge less CPU, not more)."""
+    import time
+
+    path = tmp_path / "learner.py"
+    path.write_text(CLOSER, encoding="utf-8")
+    with LearnerSession(path, ["logits_memory_bytes"], WorkerLimits()) as s:
+        assert s.open() is None
+        fn = s.implementation()["logits_memory_bytes"]
+        start = time.process_time()
+        assert fn(2, 3, 5) == 120
+        spent = time.process_time() - start
+        assert fn(1, 1, 1) == 4  # and the worker goes on answering
+    assert spent < 0.5, f"{spent:.2f} s of the judge's CPU during a 1.5 s sleep"

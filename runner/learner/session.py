@@ -299,6 +299,7 @@ class LearnerSession:
         self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
         self._arena: Arena | None = None  # the arrays of watched calls, shared with the worker
+        self._output_open = False  # the worker's output pipe, until its end is read
         self._selector: selectors.BaseSelector | None = None  # reply and output, while alive
         self._buffer = bytearray()
         self._decoder = _utf8()
@@ -394,6 +395,7 @@ class LearnerSession:
         self._selector = selectors.DefaultSelector()
         self._selector.register(reply_r, selectors.EVENT_READ)
         self._selector.register(output_r, selectors.EVENT_READ)
+        self._output_open = True
         self._buffer.clear()
         # the worker's first word, before any of the learner's code has run: trustworthy
         self._deadline = time.monotonic() + START_S
@@ -810,7 +812,8 @@ class LearnerSession:
                 self._died(name)
             with selectors.DefaultSelector() as sel:
                 sel.register(request_fd, selectors.EVENT_WRITE)
-                sel.register(output_fd, selectors.EVENT_READ)
+                if self._output_open:
+                    sel.register(output_fd, selectors.EVENT_READ)
                 for key, _ in sel.select(self._remaining(name)):
                     if key.fd == output_fd:
                         self._drain_output(name)
@@ -918,6 +921,12 @@ class LearnerSession:
                 except (BlockingIOError, OSError):
                     return
                 if not chunk:
+                    # the learner's code closed its output: an ended pipe is readable for
+                    # ever, and waiting on it would spin the judge until the call returns
+                    self._output_open = False
+                    if self._selector is not None:
+                        with contextlib.suppress(KeyError, ValueError):
+                            self._selector.unregister(fd)
                     return
                 read += len(chunk)
                 self._keep_bytes(chunk)
