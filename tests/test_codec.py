@@ -371,3 +371,31 @@ def test_a_placed_array_outside_what_is_shared_is_refused(entry):
     shared = None if not entry else bytearray(256)
     with pytest.raises(CodecError):
         decode(_shared_message(**entry), shared=shared)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"k" * 1_001: 1}, "a dict key of 1,001 characters"),
+        ([{f"{i:0999d}": i} for i in range(1_100)], "of text"),  # 1,100 keys of 999 characters
+        (["x" * 100_000] * 11, "of text"),
+    ],
+)
+def test_text_is_bounded_in_keys_and_in_all(value, message):
+    """A reply of 16 MiB of dict keys cost the judge seconds of CPU to escape and a 0.5 GB
+    evidence file (an outside attack): keys are a line at most, and a message holds at most
+    a million characters of text, however they are split. The decoder, which reads what a
+    learner's worker sent, holds to the same."""
+    with pytest.raises(CodecError) as caught:
+        encode(value)
+    assert message in caught.value.what
+
+    # what a worker that wrote its own bytes would send
+    def plain(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {"$d": {k: plain(x) for k, x in v.items()}}
+        return [plain(x) for x in v] if isinstance(v, list) else v
+
+    header = json.dumps(plain(value)).encode()
+    with pytest.raises(CodecError):
+        decode(struct.pack("<4sI", codec.MAGIC, len(header)) + header, Limits(max_bytes=2**26))

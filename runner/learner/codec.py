@@ -31,6 +31,10 @@ DTYPES = frozenset(
 )
 MAX_DEPTH = 32
 MAX_STRING = 100_000
+MAX_KEY = 1_000  # a dict key names something (a parameter table's rows): a line at most
+# every string and key of a message together: the judge escapes each character it shows and
+# records, so a reply of 16 MiB of keys cost it seconds of CPU and a 0.5 GB evidence file
+MAX_TEXT = 1_000_000
 MAX_INT_DIGITS = 4_000  # below Python's 4,300-digit limit on int <-> str conversion
 INTEGER = re.compile(r"-?[0-9]+")
 
@@ -122,11 +126,17 @@ class _Encoder:
         self.texts = True  # strings allowed (not inside the answer)
         self.max = max_elements
         self.used = 0
+        self.characters = 0
 
     def count(self, n: int, where: str) -> None:
         self.used += n
         if self.max is not None and self.used > self.max:
             raise CodecError(f"a value of more than {self.max:,} numbers", where)
+
+    def text(self, n: int, where: str) -> None:
+        self.characters += n
+        if self.characters > MAX_TEXT:
+            raise CodecError(f"a value of more than {MAX_TEXT:,} characters of text", where)
 
     def tree(self, value: Any, depth: int, where: str) -> Any:
         if depth > MAX_DEPTH:
@@ -139,6 +149,8 @@ class _Encoder:
                 raise CodecError(kind_of(value), where)
             if cls is str and len(value) > MAX_STRING:
                 raise CodecError(f"a string of {len(value):,} characters", where)
+            if cls is str:
+                self.text(len(value), where)
             return value
         if cls is int:
             if value.bit_length() > MAX_INT_DIGITS * 3:
@@ -159,6 +171,9 @@ class _Encoder:
             for k, v in dict.items(value):
                 if type(k) is not str:
                     raise CodecError(f"a dict key that is {kind_of(k)}", where)
+                if len(k) > MAX_KEY:
+                    raise CodecError(f"a dict key of {len(k):,} characters", where)
+                self.text(len(k), where)
                 if depth == 0 and self.answer is not None:  # in the answer, no text at all
                     self.texts = k != self.answer
                 out[k] = self.tree(v, depth + 1, f"{where}[{k[:40]!r}]")
@@ -219,17 +234,26 @@ class _Reader:
         self.offset = 0
         self.limits = limits
         self.elements = 0
+        self.characters = 0
 
     def count(self, n: int) -> None:
         self.elements += n
         if self.elements > self.limits.max_elements:
             raise CodecError(f"more than {self.limits.max_elements:,} values")
 
+    def text(self, value: str, limit: int) -> str:
+        self.characters += len(value)
+        if len(value) > limit or self.characters > MAX_TEXT:
+            raise CodecError("more text than a message may hold")
+        return value
+
     def value(self, tree: Any, depth: int) -> Any:
         if depth > MAX_DEPTH:
             raise CodecError(f"nested more than {MAX_DEPTH} levels deep")
         self.count(1)
-        if tree is None or isinstance(tree, bool | int | float | str):
+        if isinstance(tree, str):
+            return self.text(tree, MAX_STRING)
+        if tree is None or isinstance(tree, bool | int | float):
             if isinstance(tree, float) and not math.isfinite(tree):
                 raise CodecError("a non-finite number outside its marker")
             return tree
@@ -240,7 +264,8 @@ class _Reader:
         if "$t" in tree and len(tree) == 1 and isinstance(tree["$t"], list):
             return tuple(self.value(v, depth + 1) for v in tree["$t"])
         if "$d" in tree and len(tree) == 1 and isinstance(tree["$d"], dict):
-            return {str(k): self.value(v, depth + 1) for k, v in tree["$d"].items()}
+            items = tree["$d"].items()
+            return {self.text(str(k), MAX_KEY): self.value(v, depth + 1) for k, v in items}
         if "$f" in tree and len(tree) == 1 and tree["$f"] in ("nan", "inf", "-inf"):
             return float(tree["$f"])
         if "$i" in tree and len(tree) == 1 and isinstance(tree["$i"], str):
