@@ -305,6 +305,18 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             _certain((2, 2, 2), (1, 0, 1)),
             [1, 0, 0],
         ),
+        case(
+            "invalid: joint sums to 0.9 at V=1 (checked before any shortcut)",
+            "无效：V=1 时 joint 之和为 0.9（在任何捷径之前检查）",
+            np.full((1, 1, 1), 0.9),
+            [0, 0, 0],
+        ),
+        case(
+            "invalid: a token outside 0..V-1 at V=1 (checked before any shortcut)",
+            "无效：V=1 时 token 超出 0..V-1（在任何捷径之前检查）",
+            np.ones((1, 1, 1)),
+            [0, 1, 0],
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -625,6 +637,25 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
             layernorm=True,
             tied=False,
         ),
+        case(
+            "invalid: d_ff=0 with no layers (checked before any shortcut)",
+            "无效：没有层时 d_ff=0（在任何捷径之前检查）",
+            1000,
+            100,
+            0,
+            0,
+            64,
+        ),
+        case(
+            "invalid: n_head=12 does not divide d_model=100, with no layers",
+            "无效：没有层时 n_head=12 不整除 d_model=100",
+            1000,
+            100,
+            0,
+            400,
+            64,
+            n_head=12,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -795,6 +826,24 @@ def gen_logits_memory(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: length < 0", "无效：length < 0", 1, -1, 50257, 4),
         case("invalid: vocab < 0", "无效：vocab < 0", 1, 1000, -1, 4),
         case("invalid: bytes_per_value=0", "无效：bytes_per_value=0", 1, 1000, 50257, 0),
+        # hunt, 2026-12-04: checked before any shortcut at a size of 0 (drawn apart: the
+        # random cases stay as they were)
+        case(
+            "invalid: length<0 at batch=0 (checked before any shortcut)",
+            "无效：batch=0 时 length<0（在任何捷径之前检查）",
+            0,
+            -1,
+            50257,
+            4,
+        ),
+        case(
+            "invalid: bytes_per_value=0 at length 0 (checked before any shortcut)",
+            "无效：length 为 0 时 bytes_per_value=0（在任何捷径之前检查）",
+            1,
+            0,
+            50257,
+            0,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1069,6 +1118,18 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
             w_o,
             2,
         ),
+        case(
+            "invalid: n_head=3 does not divide W=8, at T=1 (checked before any shortcut)",
+            "无效：T=1 时 n_head=3 不整除 W=8（在任何捷径之前检查）",
+            *_mha(np.random.default_rng(20261204), 1, 8, 2, 4, 8)[:5],
+            3,
+        ),
+        case(
+            "invalid: n_head=0 at T=1 (checked before any shortcut)",
+            "无效：T=1 时 n_head=0（在任何捷径之前检查）",
+            *_mha(np.random.default_rng(20261205), 1, 8, 2, 4, 8)[:5],
+            0,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1232,6 +1293,24 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             logits=chapter,
             temperature=0.5,
         ),
+        case(
+            "invalid: a NaN logit at V=1 (checked before any shortcut)",
+            "无效：V=1 时 logit 为 NaN（在任何捷径之前检查）",
+            np.array([np.nan]),
+            1.0,
+        ),
+        case(
+            "invalid: an inf logit in a batch of V=1 rows (checked before any shortcut)",
+            "无效：V=1 的一批行里有 inf（在任何捷径之前检查）",
+            np.array([[np.inf], [0.0]]),
+            1.0,
+        ),
+        case(
+            "float32 at T=1e-50 (0 in float32: one-hot, never NaN)",
+            "float32，T=1e-50（在 float32 里为 0：one-hot，绝不是 NaN）",
+            np.array([2.0, 1.0, -1.0], dtype=np.float32),
+            1e-50,
+        ),
     ]
     dtypes = (np.float64, np.float64, np.float32, np.float16)
 
@@ -1355,6 +1434,18 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
             "整数权重（计数）：结果为 float64",
             np.array([3, 1, 4, 1, 5, 9, 2, 6]),
             3,
+        ),
+        case(
+            "invalid: a NaN at V=1 (checked before any shortcut)",
+            "无效：V=1 时为 NaN（在任何捷径之前检查）",
+            np.array([np.nan]),
+            1,
+        ),
+        case(
+            "invalid: the one kept entry is 0 at V=1 (checked before any shortcut)",
+            "无效：V=1 时保留的唯一一项为 0（在任何捷径之前检查）",
+            np.array([0.0]),
+            1,
         ),
     ]
 
@@ -1486,6 +1577,12 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             "整数 q、k、v：结果为 float64",
             *_qkv_integer(rng, 9, 3, 2),
             4,
+        ),
+        case(
+            "invalid: block=0 at T=1 (checked before any shortcut)",
+            "无效：T=1 时 block=0（在任何捷径之前检查）",
+            *_qkv(np.random.default_rng(20261204), 1, 4, 4),
+            0,
         ),
     ]
 
@@ -1714,6 +1811,18 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
             w_out,
             2,
         ),
+        case(
+            "invalid: top_k=0 with one expert (checked before any shortcut)",
+            "无效：只有一个专家时 top_k=0（在任何捷径之前检查）",
+            *_moe(np.random.default_rng(20261204), 5, 4, 8, 1, 1)[:4],
+            0,
+        ),
+        case(
+            "invalid: top_k=2 with one expert (checked before any shortcut)",
+            "无效：只有一个专家时 top_k=2（在任何捷径之前检查）",
+            *_moe(np.random.default_rng(20261205), 5, 4, 8, 1, 1)[:4],
+            2,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1875,6 +1984,12 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             "float32 的 probs，p 比一个 float64 前缀和大 1e-9",
             F32_PROBS,
             float(np.cumsum(np.sort(F32_PROBS.astype(np.float64))[::-1])[4]) + 1e-9,
+        ),
+        case(
+            "invalid: a negative probability at V=1 (checked before any shortcut)",
+            "无效：V=1 时概率为负（在任何捷径之前检查）",
+            np.array([-1.0]),
+            0.5,
         ),
     ]
 
@@ -2164,6 +2279,12 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
             tokens=np.array([1, 2]),
             table=table,
         ),
+        case(
+            "invalid: a (V, d, d) table and no tokens (checked before any shortcut)",
+            "无效：没有 token 时表为 (V, d, d)（在任何捷径之前检查）",
+            np.zeros(0, dtype=np.int64),
+            np.random.default_rng(20261204).standard_normal((3, 2, 2)),
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -2281,6 +2402,17 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
             2**24 + 1,
         ),
         case("arguments by name (x=, offset=)", "按参数名传参（x=、offset=）", x=x, offset=3),
+        case(
+            "invalid: an odd hs at T=0 (checked before any shortcut)",
+            "无效：T=0 时 hs 为奇数（在任何捷径之前检查）",
+            np.zeros((0, 5)),
+        ),
+        case(
+            "invalid: offset < 0 at T=0 (checked before any shortcut)",
+            "无效：T=0 时 offset < 0（在任何捷径之前检查）",
+            np.zeros((0, 4)),
+            -1,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -2447,6 +2579,12 @@ def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
             data=line,
             vocab_size=270,
         ),
+        case(
+            "invalid: vocab_size < 256 on an empty text (checked before any shortcut)",
+            "无效：空文本上 vocab_size < 256（在任何捷径之前检查）",
+            np.zeros(0, dtype=np.uint8),
+            255,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -2526,6 +2664,18 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
             "按参数名传参（data=、merges=）",
             data=abab,
             merges=[(a, b), (256, 256)],
+        ),
+        case(
+            "invalid: a merge of a token not made yet, on 1 byte (checked before any shortcut)",
+            "无效：1 字节的文本，合并规则引用尚未产生的 token（在任何捷径之前检查）",
+            np.array([97], dtype=np.uint8),
+            [(300, 1)],
+        ),
+        case(
+            "invalid: a merge of a token not made yet, on no bytes (checked before any shortcut)",
+            "无效：空文本，合并规则引用尚未产生的 token（在任何捷径之前检查）",
+            np.zeros(0, dtype=np.uint8),
+            [(300, 1)],
         ),
     ]
 

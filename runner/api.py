@@ -129,7 +129,11 @@ class Run:
         if self.load_failure is not None:
             return EXIT_MISUSE
         failing = any(r.status != "passed" for r in self.results)
-        return EXIT_FOUND_WANTING if failing else EXIT_OK
+        # a reference run's faults: one that got through, or a faults.yaml fact that no
+        # longer holds, is found wanting as a failing claim is
+        faults = [f for p in self.packs for f in p.faults or []]
+        wanting = any(not f.caught or not f.observed_as_declared for f in faults)
+        return EXIT_FOUND_WANTING if failing or wanting else EXIT_OK
 
     def counts(self) -> dict[str, int]:
         statuses = ("passed", "failed", "error", "skipped")

@@ -18,6 +18,7 @@ from runner.load import ClaimPack, LoadedClaim, LoadedFault
 from runner.machine import usable_cpus
 from runner.memo import Answers, worth_recording
 from runner.models import ClaimResult, Detail, Fault, Text
+from runner.numbers import show_expectation
 from runner.pack import Implementation, Registry
 from runner.run import recorded, run_claim
 
@@ -51,9 +52,17 @@ class FaultRun:
 
     @property
     def survivors(self) -> list[str]:
-        """Catchers that did not break: each one is a way the fault got through."""
+        """Catchers that did not fail: each one is a way the fault got through. One that
+        errored proves nothing about the fault (a twin that cannot even be called errors
+        every claim), so it does not catch it either."""
         statuses = self.statuses
-        return [c for c in self.fault.catchers if statuses.get(c) not in BROKEN]
+        return [c for c in self.fault.catchers if statuses.get(c) != "failed"]
+
+    @property
+    def errored(self) -> list[str]:
+        """The survivors that errored rather than passed."""
+        statuses = self.statuses
+        return [c for c in self.fault.catchers if statuses.get(c) == "error"]
 
     @property
     def caught(self) -> bool:
@@ -109,6 +118,9 @@ def run_fault(
         key = (fact.claim, fact.measure)
         if key in values:
             verdict, detail = judge(fact.as_expectation(), values[key])
+            if verdict != "passed" and detail is None:  # say what faults.yaml expected
+                expected = show_expectation(fact.as_expectation())
+                detail = Detail.of("fault.fact_expected", expected=expected)
         else:
             verdict = "failed"
             detail = Detail.of("fault.measured_no", claim=fact.claim, measure=fact.measure)

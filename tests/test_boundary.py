@@ -260,6 +260,9 @@ def unloadable(work: Path, reference_source: str, kind: str) -> Path:
         path.mkdir()
     elif kind == "dev_zero":
         path.symlink_to("/dev/zero")
+    elif kind == "classmate_link":  # a class folder's entry naming a classmate's file
+        (path.parent / "classmate_own.py").write_text(reference_source, encoding="utf-8")
+        path.symlink_to(path.parent / "classmate_own.py")
     elif kind == "fifo":
         os.mkfifo(path)
     return path
@@ -269,7 +272,8 @@ UNLOADABLE = {
     "syntax_error": ("load.raised", r"^syntax_error\.py:3: SyntaxError while importing the file"),
     "not_utf8": ("load.raised", r"^not_utf8\.py:\d+: SyntaxError while importing the file"),
     "too_large": ("load.too_large", r"^too_large\.py: 2,\d{3},\d{3} bytes; the limit is 1,000,000"),
-    "dev_zero": ("load.not_a_file", r"^dev_zero\.py: not a regular file$"),
+    "dev_zero": ("load.link", r"^dev_zero\.py: a symbolic link; .* no link is followed$"),
+    "classmate_link": ("load.link", r"^classmate_link\.py: a symbolic link"),
     "fifo": ("load.not_a_file", r"^fifo\.py: not a regular file$"),
 }
 

@@ -311,6 +311,8 @@ def greedy_token(logits):
     for obj in gc.get_objects():
         if isinstance(obj, dict):
             found += [s for s in _strings(obj) if "judge-folder" in s]
+    # the judge's command line, as Python keeps it (the fork server's names its import path)
+    found += [a for a in sys.orig_argv if "runner" in a or "judge-folder" in a]
     return len(found)
 """
 
@@ -399,3 +401,31 @@ def test_a_learner_that_closes_its_output_does_not_make_the_judge_spin(tmp_path)
         spent = time.process_time() - start
         assert fn(1, 1, 1) == 4  # and the worker goes on answering
     assert spent < 0.5, f"{spent:.2f} s of the judge's CPU during a 1.5 s sleep"
+
+
+LOCKER = """
+import numpy as np
+
+
+def softmax(x):
+    x.flags.writeable = False  # the caller's array, made read-only: changed
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def greedy_token(logits):
+    logits.shape = (1, -1)  # the caller's array, reshaped in place: changed
+    return 0
+"""
+
+
+def test_an_array_made_read_only_or_reshaped_in_place_is_a_modified_argument(tmp_path):
+    path = tmp_path / "learner.py"
+    path.write_text(LOCKER, encoding="utf-8")
+    with LearnerSession(path, ["softmax", "greedy_token"], WorkerLimits()) as s:
+        assert s.open() is None
+        impl = s.implementation()
+        ((_, changed),) = impl.attempt_each("softmax", [(np.array([1.0, 2.0]),)])
+        assert changed == ["x"]
+        ((_, changed),) = impl.attempt_each("greedy_token", [(np.array([1.0, 2.0]),)])
+        assert changed == ["logits"]

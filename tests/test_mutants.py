@@ -511,6 +511,22 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "top_p_zeros_give_uniform": ("contract.top-p-renormalize",),
     "top_p_fsum_prefix": ("contract.top-p-renormalize",),
     "count_flags_python_bool_only": ("contract.transformer-parameter-count",),
+    # from an adversarial tester's fourth held-out set: a shortcut at a degenerate size taken
+    # before the argument checks, and float32 division below float32's range
+    "adv4_bpe_encode_short_shortcut": ("contract.bpe-encode",),
+    "adv4_bpe_train_empty_shortcut": ("contract.bpe-train",),
+    "adv4_chain_v1_shortcut": ("contract.chain-rule-nll",),
+    "adv4_count_no_layers_skips_layer_checks": ("contract.transformer-parameter-count",),
+    "adv4_embedding_empty_shortcut": ("contract.embedding-lookup",),
+    "adv4_flash_t1_shortcut": ("contract.flash-attention",),
+    "adv4_logits_zero_shortcut": ("contract.logits-memory-bytes",),
+    "adv4_mha_t1_shortcut": ("contract.multi-head-attention",),
+    "adv4_moe_e1_shortcut": ("contract.moe-layer",),
+    "adv4_rotary_empty_shortcut": ("contract.rotary-embedding",),
+    "adv4_softmax_divides_float32_for_halves": ("contract.softmax-temperature",),
+    "adv4_softmax_v1_shortcut_before_finite_check": ("contract.softmax-temperature",),
+    "adv4_topk_v1_shortcut": ("contract.top-k-renormalize",),
+    "adv4_topp_v1_shortcut": ("contract.top-p-renormalize",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.

@@ -560,3 +560,49 @@ def test_a_precision_kind_the_engine_does_not_know_is_refused_in_the_packs_file(
     )
     line = _one_line_refusal(cli, "run", "claims/05-softmax")
     assert "checks.py:" in line and "precision {'max_sum_error': 'residu'}" in line, line
+
+
+def _commit_all(course: Path) -> None:
+    subprocess.run([*GIT, "add", "-A"], cwd=course, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "slip"], cwd=course, check=True)
+
+
+def _fault_slip(course: Path, old: str, new: str) -> None:
+    path = course / "claims" / "05-softmax" / "faults.yaml"
+    text = path.read_text("utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), "utf-8")
+    _commit_all(course)
+
+
+def test_a_fault_that_survives_makes_the_reference_run_exit_1_and_says_so(cli, course):
+    """A catcher that does not fail under the fault: inject said so, but run, which runs
+    the faults too, exited 0 and printed nothing about them."""
+    _fault_slip(
+        course,
+        "catchers: [softmax.distribution, softmax.contract]",
+        "catchers: [softmax.distribution, softmax.contract, bigram.abab]",
+    )
+    ran = cli("run", "claims/05-softmax", "--lang", "en")
+    assert ran.code == 1, ran.out
+    assert "still passing: bigram.abab" in ran.out
+    assert "1 of the faults of 05-softmax are not caught as faults.yaml says" in ran.out
+    assert cli("inject", "--all", "claims/05-softmax").code == 1
+
+
+def test_a_stale_observed_fact_fails_and_says_what_was_expected(cli, course):
+    _fault_slip(course, "tolerance: {kind: range, min: 1}", "tolerance: {kind: range, min: 100000}")
+    injected = cli("inject", "--all", "claims/05-softmax", "--lang", "en")
+    assert injected.code == 1
+    assert "(faults.yaml expects ≥ 100000)" in injected.out, injected.out
+    assert cli("run", "claims/05-softmax").code == 1
+
+
+def test_a_twin_that_cannot_be_called_does_not_catch_its_fault(cli, course):
+    """Every claim errors under a twin with the wrong signature: that is no catch."""
+    _slip(course, "faults.py", "def softmax_without_max(z", "def softmax_without_max(z, extra")
+    _commit_all(course)
+    injected = cli("inject", "--all", "claims/05-softmax", "--lang", "en")
+    assert injected.code == 1, injected.out
+    assert "errored instead of failing" in injected.out
+    assert "0/1" in injected.out

@@ -187,8 +187,10 @@ SHOWS: dict[str, Shows] = {
     "mha-scale-by-width": lambda a, kw: _heads(a)[0] > 1,
     "temperature-divides-before-max": lambda a, kw: _divided_overflows(a),
     "temperature-one-max-per-batch": lambda a, kw: _rows_apart(a) > 50,
+    # a T below the logits' own dtype's range: 0 there, and 0/0 for the max entry
     "temperature-divides-in-own-dtype": lambda a, kw: (
-        np.asarray(a[0]).dtype == np.float16 and float(a[1]) < 6e-8
+        (np.asarray(a[0]).dtype == np.float16 and float(a[1]) < 6e-8)
+        or (np.asarray(a[0]).dtype == np.float32 and float(a[1]) < 1e-45)
     ),
     "temperature-uint-wraps": lambda a, kw: np.asarray(a[0]).dtype.kind == "u",
     "temperature-finite-via-sum": lambda a, kw: _sum_overflows(a[0]),

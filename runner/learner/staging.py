@@ -12,6 +12,7 @@ nobody else's can, nor anything beside the submission where it was handed in.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import stat
@@ -65,6 +66,8 @@ def read_submission(path: Path, entry: str | None = None) -> Submitted | LoadFai
         info = os.lstat(path)
     except OSError as exc:
         return LoadFailure("load.unreadable", {"file": shown, "reason": _reason(exc)})
+    if stat.S_ISLNK(info.st_mode):  # a class folder's entry naming a classmate's file
+        return LoadFailure("load.link", {"file": shown})
     if stat.S_ISDIR(info.st_mode) and path.suffix != ".py":
         return _read_folder(path, entry)
     data = _read_file(path, shown)
@@ -124,8 +127,12 @@ def _read_file(path: Path, shown: str) -> bytes | LoadFailure:
     directory, /dev/zero, a pipe), too large, unreadable. Opening never blocks, reading
     never goes past the limit."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        # no link followed, even one put in the file's place since it was looked at
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return LoadFailure("load.link", {"file": shown})
         return LoadFailure("load.unreadable", {"file": shown, "reason": _reason(exc)})
     try:
         info = os.fstat(fd)

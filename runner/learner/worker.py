@@ -259,6 +259,8 @@ def confine(
             os.chown(home, uid, uid)
     path = os.path.join(folder, entry)
     sys.argv[:] = [path]  # not the judge's command line
+    if isinstance(getattr(sys, "orig_argv", None), list):  # Python's own copy of it (3.10+)
+        sys.orig_argv[:] = [path]
     # isolated imports: the learner's own folder, the standard library, NumPy; no current
     # directory, no folder of the judge's, nothing from the environment
     sys.path[:] = [folder, *_library_path()]
@@ -661,11 +663,27 @@ def _modified(before: Any, after: Any) -> list[int | str]:
     (args0, kwargs0), (args1, kwargs1) = before, after
     try:
         changed: list[int | str] = [
-            i for i, (a, b) in enumerate(zip(args0, args1, strict=True)) if not unchanged(a, b)
+            i
+            for i, (a, b) in enumerate(zip(args0, args1, strict=True))
+            if not unchanged(a, b) or _locked(b)
         ]
-        return changed + [k for k in kwargs0 if not unchanged(kwargs0[k], kwargs1.get(k))]
+        return changed + [
+            k for k in kwargs0 if not unchanged(kwargs0[k], kwargs1.get(k)) or _locked(kwargs1[k])
+        ]
     except BaseException:  # an object of the learner's that raises when compared
         return [*range(len(args0)), *kwargs0]
+
+
+def _locked(value: Any) -> bool:
+    """Whether the call made an array it was given read-only: every array arrives writable,
+    and a caller's array that no longer is has been changed as surely as its values."""
+    if isinstance(value, np.ndarray):
+        return not value.flags.writeable
+    if isinstance(value, list | tuple):
+        return any(_locked(v) for v in value)
+    if isinstance(value, dict):
+        return any(_locked(v) for v in value.values())
+    return False
 
 
 def _raised(exc: BaseException, path: str, during: str) -> dict[str, Any]:

@@ -82,6 +82,11 @@ def run_lines(run: Run, words: Catalog, verbose: bool = False) -> list[str]:
         )
         if learner:
             lines += feedback_lines(pack_feedback(pack_run), words, verbose)
+    for pack_run in run.packs:  # a reference run's faults: said only when one is wanting
+        wanting = [f for f in pack_run.faults or [] if not f.caught or not f.observed_as_declared]
+        if wanting:
+            lines += fault_summary_lines(pack_run, wanting, words)[:-1]
+            lines.append(words("fault.run_wanting", n=len(wanting), module=pack_run.pack.meta.id))
     lines.append(totals_line(run, words))
     return lines
 
@@ -481,8 +486,11 @@ def fault_summary_lines(pack_run: PackRun, runs: list[FaultRun], words: Catalog)
         broken = ", ".join(run.broken)
         what = words("fault.breaks", claims=broken) if broken else words("fault.breaks_nothing")
         lines.append(f"  {pad(status, 8)} {run.fault.id:<{width}}  {what}")
-        if not run.caught:
-            lines.append(f"{INDENT}{words('fault.still_passing', claims=', '.join(run.survivors))}")
+        passing = [c for c in run.survivors if c not in run.errored]
+        if passing:
+            lines.append(f"{INDENT}{words('fault.still_passing', claims=', '.join(passing))}")
+        if run.errored:
+            lines.append(f"{INDENT}{words('fault.errored', claims=', '.join(run.errored))}")
         for fact in run.facts:
             if not fact.held:
                 text = f"{fact_text(fact, words)} ({detail(fact.detail, words)})"
