@@ -481,7 +481,7 @@ def _evidence(
             pack_run.pack,
             pack_run.results,
             run.implementation,
-            commit,
+            commit.of(pack_run.pack.directory),  # the module's own, whatever ran beside it
             command,
             pack_run.duration_ms,
             faults,

@@ -16,8 +16,8 @@ import datetime as dt
 import os
 import platform
 import subprocess
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +33,14 @@ class Commit:
     sha: str
     dirty: bool
     root: Path
+    # each module's own (sha, dirty), by its folder: the last commit that changed what *it*
+    # measures, so a module's evidence does not depend on the modules run beside it
+    modules: Mapping[Path, tuple[str, bool]] = field(default_factory=dict)
+
+    def of(self, module_dir: Path) -> Commit:
+        """The commit of one module of the run (the run's own where it was not asked)."""
+        found = self.modules.get(module_dir.resolve())
+        return self if found is None else Commit(found[0], found[1], self.root)
 
 
 @dataclass(frozen=True)
@@ -125,14 +133,29 @@ def start_measured_commit(module_dirs: list[Path]) -> Callable[[], Commit | Unme
     sha = _Git(root, "log", "-1", "--format=%H", "--", *paths)
     tree = _Git(root, "ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", *paths)
     others = _Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", *paths)
+    own = {d.resolve(): measured_paths([d], root) for d in module_dirs}
+    shas = {d: _Git(root, "log", "-1", "--format=%H", "--", *p) for d, p in own.items()}
 
     def answer() -> Commit | Unmeasured:
         found, listed, untracked = sha.result(), tree.result(), others.result()
-        if not found or listed is None or untracked is None:
-            return Unmeasured(sha.timed_out or tree.timed_out or others.timed_out)
-        return Commit(found, dirty=bool(untracked) or _changed(root, listed), root=root)
+        each = {d: git.result() for d, git in shas.items()}
+        if not found or listed is None or untracked is None or not all(each.values()):
+            late = [sha, tree, others, *shas.values()]
+            return Unmeasured(any(git.timed_out for git in late))
+        modules = {}
+        for d, mine in own.items():
+            ours = "\0".join(e for e in listed.split("\0") if _under(e.partition("\t")[2], mine))
+            new = any(_under(name, mine) for name in untracked.split("\0") if name)
+            modules[d] = (str(each[d]), new or _changed(root, ours))
+        dirty = any(d for _, d in modules.values())
+        return Commit(found, dirty=dirty, root=root, modules=modules)
 
     return answer
+
+
+def _under(name: str, paths: list[str]) -> bool:
+    """Whether the repository path ``name`` is one of ``paths`` or inside one of them."""
+    return any(p in (".", name) or name.startswith(p.rstrip("/") + "/") for p in paths)
 
 
 def _changed(root: Path, listing: str) -> bool:

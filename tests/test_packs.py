@@ -606,3 +606,29 @@ def test_a_twin_that_cannot_be_called_does_not_catch_its_fault(cli, course):
     assert injected.code == 1, injected.out
     assert "errored instead of failing" in injected.out
     assert "0/1" in injected.out
+
+
+def test_each_modules_evidence_records_its_own_last_commit_whatever_ran_beside_it(cli, course):
+    """A run of several modules gave each the newest commit of any of them: a commit to one
+    chapter made every chapter's evidence drift, and `run claims/` and `run claims/<module>`
+    recorded different commits for the same module."""
+    first = subprocess.run(
+        [*GIT, "rev-parse", "HEAD"], cwd=course, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    notes = course / "claims" / "05-softmax" / "1-softmax.yaml"
+    notes.write_text(notes.read_text("utf-8") + "# a maintainer's note\n", "utf-8")
+    _commit_all(course)
+    second = subprocess.run(
+        [*GIT, "rev-parse", "HEAD"], cwd=course, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+    assert cli("run", "claims/").code == 0
+    recorded = {
+        p.name.split("-v")[0]: json.loads(p.read_text("utf-8"))["commit"]
+        for p in (course / "evidence").glob("*-v*.json")
+        if p.name.count(".") == 1 and not p.name.startswith("module-manifest")
+    }
+    assert recorded == {"05-softmax": second, "23-design-tradeoffs": first}
+    for module in ("claims/", "claims/23-design-tradeoffs", "claims/05-softmax"):
+        checked = cli("run", module, "--check", "--lang", "en")
+        assert checked.code == 0 and "no drift" in checked.out, (module, checked.out)
