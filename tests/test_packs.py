@@ -632,3 +632,21 @@ def test_each_modules_evidence_records_its_own_last_commit_whatever_ran_beside_i
     for module in ("claims/", "claims/23-design-tradeoffs", "claims/05-softmax"):
         checked = cli("run", module, "--check", "--lang", "en")
         assert checked.code == 0 and "no drift" in checked.out, (module, checked.out)
+
+
+@pytest.mark.parametrize(
+    ("new", "said"),
+    [
+        ("return (edges + draws)[1:]", "made 59 cases; the claim asks for 60"),
+        ("return []", "made 0 cases; the claim asks for 60"),
+        ("return [np.zeros(3)] * n", "case 0 is ndarray, not a Case"),
+    ],
+)
+def test_a_generator_that_does_not_make_its_n_cases_errors_its_claim_naming_it(
+    cli, course, new, said
+):
+    """A contract of fewer cases than its claim says passed on less (on none at all)."""
+    _slip(course, "generators.py", "return edges + draws", new)
+    ran = cli("run", "claims/05-softmax", "--lang", "en")
+    assert ran.code == 1
+    assert "generator 'softmax'" in ran.out and said in ran.out, ran.out

@@ -147,7 +147,7 @@ def oracle(
     if spec.subject != subject:
         raise ValueError(f"generator {generator!r} makes cases for {spec.subject}, not {subject}")
     reference = registry.reference()[subject]
-    made = [c if isinstance(c, Case) else Case(c[0], c[1], "case") for c in spec.fn(rng, cases)]
+    made = _cases(spec.fn(rng, cases), generator, cases)
     answers = []
     for index, one in enumerate(made):
         expected = attempt(reference, *_fresh(one.args), **_fresh(one.kwargs))
@@ -157,6 +157,33 @@ def oracle(
         answers.append(expected)
     registry.oracle[key] = (made, answers)
     return made, answers
+
+
+def _cases(made: Any, generator: str, n: int) -> list[Case]:
+    """A generator's answer as cases, or a check error naming the generator: exactly ``n``
+    calls, each a :class:`Case` or an ``(args, kwargs)`` pair (a contract of fewer cases
+    than its claim says would pass on less, and on none at all)."""
+    if not isinstance(made, list | tuple):
+        raise TypeError(f"generator {generator!r} returned {type(made).__name__}, not a list")
+    out: list[Case] = []
+    for index, one in enumerate(made):
+        if isinstance(one, Case):
+            out.append(one)
+        elif (
+            isinstance(one, tuple | list)
+            and len(one) == 2
+            and isinstance(one[0], tuple | list)
+            and isinstance(one[1], dict)
+        ):
+            out.append(Case(tuple(one[0]), dict(one[1]), "case"))
+        else:
+            raise TypeError(
+                f"generator {generator!r}: case {index} is {type(one).__name__}, not a Case "
+                "(case(label, *args, **kwargs)) or an (args, kwargs) pair"
+            )
+    if len(out) != n:
+        raise ValueError(f"generator {generator!r} made {len(out)} cases; the claim asks for {n}")
+    return out
 
 
 def agreement(rtol: float, atol: float = 0.0, dtype_rtol: dict[str, float] | None = None) -> Policy:
