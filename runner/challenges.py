@@ -34,18 +34,26 @@ def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[Lo
         raise UsageError("use.no_challenge", module=pack.meta.id)
     reference = registry.reference()
     out = []
-    for raw in generate(nonce_rng(nonce)):
-        spec = registry.resolve_check(raw["check"])
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            measured = spec.call(
-                reference.restricted(spec.needs), raw["inputs"], rng=None, registry=registry
-            )
-        filled: dict[str, Any] = copy.deepcopy(raw)
-        proposition = int(filled.pop("proposition"))
-        for exp in filled["expect"]:
-            exp["value"] = to_plain(measured[exp["measure"]])
-        claim = Claim.model_validate(filled)
+    for index, raw in enumerate(generate(nonce_rng(nonce))):
+        try:
+            spec = registry.resolve_check(raw["check"])
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                measured = spec.call(
+                    reference.restricted(spec.needs), raw["inputs"], rng=None, registry=registry
+                )
+            filled: dict[str, Any] = copy.deepcopy(raw)
+            proposition = int(filled.pop("proposition"))
+            for exp in filled["expect"]:
+                exp["value"] = to_plain(measured[exp["measure"]])
+            claim = Claim.model_validate(filled)
+        except Exception as exc:  # the pack's challenge is wrong: its author is told where
+            problem = (str(exc).strip().splitlines() or [""])[0][:300]
+            if isinstance(exc, KeyError):
+                problem = f"no {exc.args[0]!r}" if exc.args else "a missing field"
+            raise UsageError(
+                "use.bad_challenge", module=pack.meta.id, index=index, problem=problem
+            ) from None
         out.append(LoadedClaim(claim, "<challenge>", None, proposition, STAGE))
     return out
 

@@ -428,3 +428,24 @@ def test_the_chapters_own_figures_do_not_pass_a_challenge(cli, work):
     ]
     assert lines[-1] == "2 submissions: 0 valid, 2 invalid"
     assert challenged.code == 1
+
+
+@pytest.mark.parametrize("drop", ["proposition", "check", "expect"])
+def test_a_challenge_claim_missing_a_field_is_one_line_naming_the_field(monkeypatch, drop):
+    """A pack's challenge whose claim lacks a field ended a learner's run in an internal
+    error (KeyError: 'proposition'); it is the pack author's misuse, said in one line."""
+    from runner.errors import UsageError
+
+    real = REGISTRY.challenges[PACK.meta.id]
+
+    def broken(rng):
+        claims = real(rng)
+        claims[0] = {k: v for k, v in claims[0].items() if k != drop}
+        return claims
+
+    monkeypatch.setitem(REGISTRY.challenges, PACK.meta.id, broken)
+    with pytest.raises(UsageError) as raised:
+        challenge_claims(PACK, "any", REGISTRY)
+    message = raised.value.message
+    assert message.code == "use.bad_challenge"
+    assert message.params["index"] == 0 and drop in message.params["problem"]
