@@ -259,6 +259,10 @@ def _array_why(
             "count": el.not_finite,
             "at": list(at),
             "got": _number(float(got[at])),
+            # the two values where they part, as a value mismatch shows them (NaN against
+            # -1.34 says what two summaries of same-shaped arrays cannot)
+            "expected_at": _number(float(e[at])),
+            "actual_at": _number(float(got[at])),
         }
     if el.worst is None or e.dtype.kind != "f":  # integer ids and flags: the first
         return {
