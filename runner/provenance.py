@@ -35,7 +35,7 @@ class Commit:
     root: Path
     # each module's own (sha, dirty), by its folder: the last commit that changed what *it*
     # measures, so a module's evidence does not depend on the modules run beside it
-    modules: Mapping[Path, tuple[str, bool]] = field(default_factory=dict)
+    modules: Mapping[Path, tuple[str, bool]] = field(default_factory=dict, compare=False)
 
     def of(self, module_dir: Path) -> Commit:
         """The commit of one module of the run (the run's own where it was not asked)."""
