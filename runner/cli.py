@@ -56,6 +56,26 @@ ARGPARSE_MESSAGES = [
 ]  # fmt: skip
 
 
+# argparse's own words in a help text, by the reader's language (its error messages are read
+# back from their English wording above, so those stay as argparse writes them)
+ARGPARSE_HELP = {
+    "usage: ": "argparse.usage",
+    "positional arguments": "argparse.positional",
+    "options": "argparse.options",
+    "show this help message and exit": "argparse.help",
+}
+
+
+def _argparse_speaks(words: Catalog) -> None:
+    """argparse looks its words up through its module's ``_`` each time it writes them."""
+
+    def translate(text: str) -> str:
+        code = ARGPARSE_HELP.get(text)
+        return words(code) if code else text
+
+    setattr(argparse, "_", translate)  # noqa: B010 - argparse reads it as a global
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # argparse's own exit code for misuse is 2 too
         self.print_usage(sys.stderr)
@@ -79,6 +99,7 @@ def _language_asked(argv: Sequence[str]) -> str | None:
 def build_parser(words: Catalog, command: str | None = None) -> argparse.ArgumentParser:
     """The parser; only ``command``'s module is imported to define its arguments (all of
     them when it is None, as for ``--help``)."""
+    _argparse_speaks(words)
     parser = _Parser(
         prog="python -m runner",
         description=words("help.description"),

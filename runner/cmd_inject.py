@@ -42,7 +42,8 @@ def cmd_inject(args: argparse.Namespace, words: Catalog) -> int:
         return final_code(_list(packs, args.format, words), problems)
     refuse_overwriting([args.junit_xml], [f for pack in packs for f in pack.files])
     if not any(p.faults for p in packs):
-        raise UsageError("use.no_faults", modules=", ".join(p.meta.id for p in packs))
+        modules = ", ".join(p.meta.id for p in packs)
+        raise UsageError("use.no_faults", modules=modules, n=len(packs))
     if args.all:
         runs = [(pack, run) for pack in packs for run in run_all(pack, pack.code.registry)]
     else:

@@ -44,6 +44,7 @@ diagnosis says it is incomplete, and names only twins fully compared).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import warnings
@@ -113,6 +114,27 @@ def same(actual: Any, expected: Any, caps: Caps = DEFAULT_CAPS) -> bool:
     """Whether the learner's ``actual`` reproduces our ``expected`` (the reference's or a
     twin's outcome) within the stated tolerance (see the module)."""
     return first_difference(expected, actual, _policy_for(caps)) is None
+
+
+def departs(actual: Any, expected: Any, caps: Caps = DEFAULT_CAPS) -> bool:
+    """Whether the learner's ``actual`` leaves the reference's ``expected``: it does not
+    reproduce it, and the whole-function claims would not accept it either. A difference
+    they accept (a sine's last bits near a zero crossing at T = 100,000) is no departure: the
+    function is not what failed, and a claim that also calls a wrong one is not laid at it."""
+    if same(actual, expected, caps):
+        return False
+    return (
+        first_difference(expected, actual, _contract_policy(tuple(sorted(caps.items()))))
+        is not None
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _contract_policy(caps: tuple[tuple[str, float], ...]) -> Policy:
+    from runner.pack.contract import agreement  # the contract's own rules of agreement
+
+    by_dtype = dict(caps)
+    return agreement(by_dtype.get("float64", DEFAULT_CAPS["float64"]), 0.0, by_dtype)
 
 
 def caps_of(claims: Iterable[LoadedClaim]) -> dict[str, Caps]:
@@ -369,7 +391,7 @@ class Diagnoser:
                 return Diagnosis(function=name, calls=len(calls), complete=False)
             expected = replay(reference, call)
             caps = self.caps.get(name, DEFAULT_CAPS)
-            if not same(call.outcome, expected, caps):
+            if departs(call.outcome, expected, caps):
                 evidence.first = i
                 evidence.first_difference = _difference(i, call, expected, reference, caps)
                 return Diagnosis(function=name, calls=len(calls))

@@ -593,7 +593,8 @@ def test_bad_arguments_exit_2_without_traceback(cli, work, args, message):
     result = cli(*args)
 
     assert result.code == 2
-    assert result.err.startswith("usage: python -m runner")
+    usage = "用法：" if "zh" in args else "usage: "  # argparse's own words, in the reader's
+    assert result.err.startswith(usage + "python -m runner"), result.err
     assert message in result.err.splitlines()[-1]
     assert "Traceback" not in result.err
     assert result.out == ""

@@ -25,7 +25,7 @@ from runner.i18n import Msg, catalog
 from runner.models import ClaimResult, MeasurementResult
 from runner.reporters import gradescope, json_out, junit, text
 from runner.run import functions_of
-from tests.conftest import MODULE, REGISTRY
+from tests.conftest import MODULE, REGISTRY, ROOT
 
 MODULE_ID = "23-design-tradeoffs"
 (PACK,) = api.load_claims([MODULE])
@@ -336,3 +336,21 @@ def test_where_two_returned_values_part_names_which_value_of_a_tuple_or_dict():
     assert where_they_part({"why": keyed})[0] == "['loss'][1, 2]"
     whole = {"why": {"why": "type"}, "expected": "a", "actual": "b"}
     assert where_they_part(whole) == ("", "a", "b")
+
+
+def test_a_correct_function_beside_a_wrong_one_in_a_claim_is_not_called_wrong(tmp_path):
+    """operators.position-code calls sinusoidal_positions and rotary_embedding. With a wrong
+    rotary and the base's correct sinusoidal (which computes its angles another way: the
+    last bits of a sine near a zero crossing at T = 100,000 differ), only the rotary was to
+    blame; the diagnosis called the sinusoidal "differing" too, at a tolerance far below the
+    contract's, and the summary said WRONG with two equal numbers."""
+    from tests.conftest import handed_in
+
+    mutant = ROOT / "tests" / "learners" / "mutants" / "adv4_rotary_positions_from_one.py"
+    folder = handed_in(mutant, tmp_path)
+    options = api.RunOptions(pattern="operators.position-code")
+    run_ = api.run_packs([PACK], api.LearnerFile(folder), options)
+    assert [r.status for r in run_.results] == ["failed"]
+    verdicts = {f.name: f.verdict for f in pack_feedback(run_.packs[0]).functions}
+    # not wrong: the claim waits on rotary_embedding, the function that failed it
+    assert verdicts == {"sinusoidal_positions": "waiting", "rotary_embedding": "wrong"}, verdicts

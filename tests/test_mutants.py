@@ -527,6 +527,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv4_softmax_v1_shortcut_before_finite_check": ("contract.softmax-temperature",),
     "adv4_topk_v1_shortcut": ("contract.top-k-renormalize",),
     "adv4_topp_v1_shortcut": ("contract.top-p-renormalize",),
+    "adv4_rotary_positions_from_one": ("contract.rotary-embedding",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.

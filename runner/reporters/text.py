@@ -314,7 +314,9 @@ def feedback_lines(fb: PackFeedback, words: Catalog, verbose: bool = False) -> l
         lines += [f"  {' ' * status_width}  {line}" for line in _why_wrong(f, words)]
     if unwritten and not verbose:
         names = ", ".join(f.name for f in unwritten)
-        waiting = words("feedback.claims_wait", n=fb.waiting)
+        # "it" for one function not written yet, "them" for several
+        key = "feedback.waits_for_it" if len(unwritten) == 1 else "feedback.claims_wait"
+        waiting = words(key, n=fb.waiting)
         lines.append("  " + words("feedback.not_written", functions=names, waiting=waiting))
     for kind in fb.kinds:
         lines.append(
