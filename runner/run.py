@@ -110,6 +110,28 @@ def _diagnosable(result: ClaimResult) -> bool:
     return result.status == "error" and reason is not None and reason.code == "claim.learner_raised"
 
 
+def _fails_on_reference(spec: Any, claim: Any, registry: Registry, seed: int) -> Detail | None:
+    """When a check raised on a learner's values: whether it raises on the course's own
+    reference too (then it is a bug of the course, said as such, with the pack's line), or
+    None. Our code only, in this process; only on this error's path."""
+    from runner.pack.find import own_frame
+
+    rng = claim_rng(seed, claim.id) if "rng" in spec.signature.parameters else None
+    reference = registry.reference().restricted(spec.needs_of(claim.inputs))
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            spec.call(reference, claim.inputs, rng=rng, registry=registry)
+    except Exception as exc:
+        return Detail.of(
+            "claim.course_bug",
+            error=type(exc).__name__,
+            message=last_line(exc),
+            where=own_frame(exc),
+        )
+    return None
+
+
 def _run(
     loaded: LoadedClaim,
     impl: Implementation,
@@ -172,7 +194,10 @@ def _run(
     except Exception as exc:
         error, message = type(exc).__name__, last_line(exc)
         last = session.last_returned if session is not None else None
-        if last is not None:  # the check could not use a value the learner's code returned
+        course = _fails_on_reference(spec, claim, registry, seed) if session is not None else None
+        if course is not None:  # the check's own bug: the course's, not the learner's
+            reason = course
+        elif last is not None:  # the check could not use a value the learner's code returned
             reason = Detail.of("claim.check_choked", function=last, error=error, message=message)
         else:
             reason = Detail.of("claim.raised", error=error, message=message)

@@ -650,3 +650,22 @@ def test_a_generator_that_does_not_make_its_n_cases_errors_its_claim_naming_it(
     ran = cli("run", "claims/05-softmax", "--lang", "en")
     assert ran.code == 1
     assert "generator 'softmax'" in ran.out and said in ran.out, ran.out
+
+
+def test_a_check_that_fails_on_the_reference_too_is_the_courses_bug_not_the_learners(cli, course):
+    """A check indexing past what it computed errored a correct learner's claim as "the
+    check could not use what your code returned", and the summary called the function
+    WRONG; the same check fails on the reference, so the course is told, at its line."""
+    _slip(
+        course,
+        "checks.py",
+        "    finite = np.isfinite(p)\n",
+        "    finite = np.isfinite(p)\n    p[p.shape[0] + 1]\n",
+    )
+    reference = cli("scaffold", "05-softmax", "--reference").out
+    (course / "solution.py").write_text(reference, encoding="utf-8")
+    judged = cli("run", "claims/05-softmax", "--impl", "solution.py", "--lang", "en")
+    assert judged.code == 1
+    assert "the check fails on the course's own reference too (checks.py:" in judged.out
+    assert "a bug of the course, not of your code" in judged.out
+    assert "WRONG" not in judged.out, judged.out

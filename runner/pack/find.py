@@ -166,15 +166,7 @@ def _import_failed(spec: str, exc: BaseException) -> Msg:
     """Where in the pack's code the import failed: its last frame outside the engine and the
     import system (a registration the engine refuses raises in the engine's code, called from
     the pack's line that registers), and the error's line."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    engine = str(Path(__file__).resolve().parents[1]) + os.sep
-    own = [
-        f
-        for f in frames
-        if not f.filename.startswith("<") and not os.path.realpath(f.filename).startswith(engine)
-    ]
-    last = (own or frames)[-1] if frames else None
-    where = f"{Path(last.filename).name}:{last.lineno}" if last is not None else ""
+    where = own_frame(exc)
     lines = str(exc).strip().splitlines()
     return msg(
         "pack.import_failed",
@@ -183,6 +175,21 @@ def _import_failed(spec: str, exc: BaseException) -> Msg:
         message=(lines[-1] if lines else "")[:300],
         where=where,
     )
+
+
+def own_frame(exc: BaseException) -> str:
+    """``file.py:line`` of the last frame of ``exc`` outside the engine and the import system:
+    where in a pack's code it was raised (a registration the engine refuses raises in the
+    engine, called from the pack's line); the last frame when there is none; "" without."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    engine = str(Path(__file__).resolve().parents[1]) + os.sep
+    own = [
+        f
+        for f in frames
+        if not f.filename.startswith("<") and not os.path.realpath(f.filename).startswith(engine)
+    ]
+    last = (own or frames)[-1] if frames else None
+    return f"{Path(last.filename).name}:{last.lineno}" if last is not None else ""
 
 
 def _shadowed(top: str, point: EntryPoint) -> dict[str, str] | None:
