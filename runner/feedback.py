@@ -105,7 +105,9 @@ def pack_feedback(pack_run: PackRun, results: Sequence[ClaimResult] | None = Non
     unwritten = {name for r in chosen for name in not_written(r)}
     found = {name: FunctionFeedback(name, "right") for name in order}
     for r in chosen:
-        blamed = blame(r, calls[r.id], unwritten) if r.status in ("failed", "error") else ()
+        blames = _blames(loaded.get(r.id), registry)
+        failing = r.status in ("failed", "error")
+        blamed = blame(r, calls[r.id], unwritten, blames) if failing else ()
         for name in calls[r.id]:
             fb = found[name]
             fb.claims.append(r.id)
@@ -150,9 +152,16 @@ def not_written(result: ClaimResult) -> list[str]:
     return [str(n).removesuffix("()") for n in names if isinstance(n, str)]
 
 
-def blame(result: ClaimResult, calls: Sequence[str], unwritten: set[str]) -> tuple[str, ...]:
+def blame(
+    result: ClaimResult,
+    calls: Sequence[str],
+    unwritten: set[str],
+    blames: Mapping[str, tuple[str, ...]] | None = None,
+) -> tuple[str, ...]:
     """The functions a failed or erred claim is laid at: those its diagnosis found leaving
-    the reference, else the one its reason names, else the written functions it calls."""
+    the reference, else the one its reason names, else those its check lays its failing
+    measures at (``blames``: when each failing measure has some), else the written
+    functions it calls."""
     if result.reason is not None and result.reason.code == "claim.course_bug":
         return ()  # the check fails on the course's own reference too: nobody's function
     diagnosed = tuple(d.function for d in result.diagnosis if d.function in calls and _decided(d))
@@ -161,6 +170,10 @@ def blame(result: ClaimResult, calls: Sequence[str], unwritten: set[str]) -> tup
     named = result.reason.params.get("function") if result.reason is not None else None
     if isinstance(named, str) and named in calls:
         return (named,)
+    failing = [m.name for m in result.measurements if m.verdict != "passed"]
+    if blames and failing and all(m in blames for m in failing):
+        laid = {f for m in failing for f in blames[m]}
+        return tuple(name for name in calls if name in laid and name not in unwritten)
     return tuple(name for name in calls if name not in unwritten)
 
 
@@ -213,6 +226,13 @@ def _verdict(fb: FunctionFeedback, unwritten: set[str]) -> Verdict:
     if fb.passed:
         return "right"
     return "waiting"
+
+
+def _blames(loaded: LoadedClaim | None, registry: Any) -> Mapping[str, tuple[str, ...]]:
+    if loaded is None:
+        return {}
+    spec = registry.find_check(loaded.claim.check)
+    return spec.blames if spec is not None else {}
 
 
 def _functions(loaded: LoadedClaim | None, registry: Any) -> tuple[str, ...]:

@@ -354,3 +354,19 @@ def test_a_correct_function_beside_a_wrong_one_in_a_claim_is_not_called_wrong(tm
     verdicts = {f.name: f.verdict for f in pack_feedback(run_.packs[0]).functions}
     # not wrong: the claim waits on rotary_embedding, the function that failed it
     assert verdicts == {"sinusoidal_positions": "waiting", "rotary_embedding": "wrong"}, verdicts
+
+
+def test_a_memory_claim_is_laid_at_the_function_whose_memory_failed(tmp_path):
+    """A flash attention that builds the whole (T, T) matrix fails the memory claims; the
+    mask and linear attention beside it in those claims are right, and were called WRONG
+    (no call of theirs differs, so nothing narrowed the blame). The check says which
+    function each memory figure is of."""
+    from tests.conftest import handed_in
+
+    mutant = ROOT / "tests" / "learners" / "mutants" / "flash_full_matrix.py"
+    folder = handed_in(mutant, tmp_path)
+    options = api.RunOptions(pattern="beyond.flash-memory")
+    run_ = api.run_packs([PACK], api.LearnerFile(folder), options)
+    assert [r.status for r in run_.results] == ["failed"]
+    verdicts = {f.name: f.verdict for f in pack_feedback(run_.packs[0]).functions}
+    assert verdicts == {"flash_attention": "wrong", "causal_masked_attention": "waiting"}, verdicts

@@ -144,9 +144,11 @@ class Pack:
         context: tuple[str, ...] = (),
         precision: Mapping[str, Precision] | None = None,
         subject_input: str | None = None,
+        blames: Mapping[str, tuple[str, ...]] | None = None,
     ) -> Callable[[F], F]:
         """A check: ``fn(impl, **inputs) -> {measure: value}``; ``needs`` the subjects it
-        calls (the only ones it may), ``measures`` what it returns."""
+        calls (the only ones it may), ``measures`` what it returns; ``blames`` the subjects
+        a measure's failure is laid at, where it is not all of ``needs``."""
         return self.registry.check(
             name,
             needs=needs,
@@ -154,6 +156,7 @@ class Pack:
             context=context,
             precision=precision,
             subject_input=subject_input,
+            blames=blames,
         )
 
     def twin(

@@ -104,6 +104,9 @@ class CheckSpec:
     # the input that names the subject a generic check judges (e.g. ``subject``): that
     # subject is needed too, whichever it is
     subject_input: str | None = None
+    # measure -> the subjects a failure of it is laid at (a memory exponent at the function
+    # measured): a claim whose failing measures all have one names only those functions
+    blames: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def needs_of(self, inputs: Mapping[str, Any]) -> tuple[str, ...]:
         """The subjects this check calls with these inputs."""
@@ -502,9 +505,16 @@ class Registry:
         context: tuple[str, ...] = (),
         precision: Mapping[str, Precision] | None = None,
         subject_input: str | None = None,
+        blames: Mapping[str, tuple[str, ...]] | None = None,
     ) -> Callable[[F], F]:
         def register(fn: F) -> F:
             _refuse_duplicate(self.checks, name, "check")
+            for measure, subjects in (blames or {}).items():
+                if measure not in measures or not set(subjects) <= set(needs):
+                    raise TypeError(
+                        f"check {name}: blames {measure!r} on {list(subjects)}: a measure of "
+                        f"its own ({', '.join(measures)}) on subjects it needs ({', '.join(needs)})"
+                    )
             params = inspect.signature(fn).parameters
             if next(iter(params), None) != "impl":
                 raise TypeError(f"check {name}: first parameter must be 'impl'")
@@ -517,7 +527,14 @@ class Registry:
                     f"check {name}: precision {kinds} is not one of {', '.join(PRECISIONS)}"
                 )
             self.checks[name] = CheckSpec(
-                name, fn, needs, measures, context, precision or {}, subject_input
+                name,
+                fn,
+                needs,
+                measures,
+                context,
+                precision or {},
+                subject_input,
+                {m: tuple(s) for m, s in (blames or {}).items()},
             )
             return fn
 
