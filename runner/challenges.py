@@ -34,7 +34,20 @@ def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[Lo
         raise UsageError("use.no_challenge", module=pack.meta.id)
     reference = registry.reference()
     out = []
-    for index, raw in enumerate(generate(nonce_rng(nonce))):
+    try:
+        made = list(generate(nonce_rng(nonce)))
+    except Exception as exc:  # the pack's challenge itself: its author is told where
+        from runner.pack.find import own_frame
+
+        message = (str(exc).strip().splitlines() or [""])[0][:300]
+        raise UsageError(
+            "use.challenge_raised",
+            module=pack.meta.id,
+            error=type(exc).__name__,
+            message=message,
+            where=own_frame(exc),
+        ) from None
+    for index, raw in enumerate(made):
         try:
             spec = registry.resolve_check(raw["check"])
             with np.errstate(all="ignore"), warnings.catch_warnings():

@@ -139,14 +139,15 @@ def start_measured_commit(module_dirs: list[Path]) -> Callable[[], Commit | Unme
     def answer() -> Commit | Unmeasured:
         found, listed, untracked = sha.result(), tree.result(), others.result()
         each = {d: git.result() for d, git in shas.items()}
-        if not found or listed is None or untracked is None or not all(each.values()):
+        if not found or listed is None or untracked is None:
             late = [sha, tree, others, *shas.values()]
             return Unmeasured(any(git.timed_out for git in late))
         modules = {}
         for d, mine in own.items():
             ours = "\0".join(e for e in listed.split("\0") if _under(e.partition("\t")[2], mine))
             new = any(_under(name, mine) for name in untracked.split("\0") if name)
-            modules[d] = (str(each[d]), new or _changed(root, ours))
+            # a module no commit holds yet: the run's commit, and dirty (its files are new)
+            modules[d] = (each[d] or found, not each[d] or new or _changed(root, ours))
         dirty = any(d for _, d in modules.values())
         return Commit(found, dirty=dirty, root=root, modules=modules)
 

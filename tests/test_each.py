@@ -363,9 +363,23 @@ def test_a_learner_whose_calls_sleep_claim_after_claim_is_stopped_once_its_allow
         s.begin_claim()
         with pytest.raises(BoundaryError) as later:
             s.implementation()["logits_memory_bytes"](0, 1, 1)  # would answer at once
+        assert s._process is None  # spent: no worker is started, the file not imported again
     assert codes == ["boundary.stalled"] * 2 + ["boundary.learner_stalled"] * 2
     assert later.value.code == "boundary.learner_stalled"
     assert later.value.params["seconds"] == 1.5
+
+
+def test_an_import_that_outlasts_the_learners_allowance_is_a_load_failure_in_words(tmp_path):
+    from runner.i18n import catalog
+
+    path = tmp_path / "learner.py"
+    path.write_text("import time\ntime.sleep(30)\n", encoding="utf-8")
+    limits = WorkerLimits(timeout_s=5, wall_timeout_s=10, learner_wall_s=0.5)
+    with LearnerSession(path, ["logits_memory_bytes"], limits) as s:
+        failure = s.open()
+    assert failure is not None and failure.code == "load.learner_stalled"
+    for lang in ("zh", "en"):  # a code every catalogue has: not an internal error
+        assert "0.5" in catalog(lang)(failure.code, file="learner.py", **failure.params)
 
 
 CLOSER = """

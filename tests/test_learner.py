@@ -449,3 +449,18 @@ def test_a_challenge_claim_missing_a_field_is_one_line_naming_the_field(monkeypa
     message = raised.value.message
     assert message.code == "use.bad_challenge"
     assert message.params["index"] == 0 and drop in message.params["problem"]
+
+
+def test_a_challenge_that_raises_is_one_line_naming_the_packs_line(monkeypatch):
+    from runner.errors import UsageError
+
+    def broken(rng):
+        return [1 / 0]
+
+    monkeypatch.setitem(REGISTRY.challenges, PACK.meta.id, broken)
+    with pytest.raises(UsageError) as raised:
+        challenge_claims(PACK, "any", REGISTRY)
+    message = raised.value.message
+    assert message.code == "use.challenge_raised"
+    assert message.params["error"] == "ZeroDivisionError"
+    assert message.params["where"].startswith("test_learner.py:")

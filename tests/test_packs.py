@@ -669,3 +669,20 @@ def test_a_check_that_fails_on_the_reference_too_is_the_courses_bug_not_the_lear
     assert "the check fails on the course's own reference too (checks.py:" in judged.out
     assert "a bug of the course, not of your code" in judged.out
     assert "WRONG" not in judged.out, judged.out
+
+
+def test_a_scaffold_may_have_no_contract_but_not_half_of_one():
+    from runner.pack import Pack, Scaffold
+
+    Pack("no-contract", scaffold=Scaffold(preamble="import math\n"))  # the default: none
+    with pytest.raises(TypeError, match="no zh text"):
+        Pack("half", scaffold=Scaffold(contract={"zh": "", "en": "Leave arguments alone."}))
+
+
+@pytest.mark.parametrize("needs", ["softmax", (1,), ("",)])
+def test_a_check_whose_needs_are_not_names_is_refused_where_it_is_registered(needs):
+    from runner.pack import Pack
+
+    pack = Pack("names")
+    with pytest.raises(TypeError, match="needs"):
+        pack.check("c", needs=needs, measures=("m",))(lambda impl: {"m": 0})

@@ -107,6 +107,25 @@ def test_commit_is_the_last_one_that_touched_the_claims_being_run(tmp_path):
     assert provenance.start_measured_commit([module])().dirty
 
 
+def test_a_module_no_commit_holds_yet_is_dirty_and_the_others_keep_their_own(tmp_path):
+    """Each module has its own commit; one not committed yet made the whole run unmeasured
+    (no evidence for any module, and --check refused to compare)."""
+    repo = tmp_path / "course"
+    old, new = repo / "claims" / "old", repo / "claims" / "new"
+    old.mkdir(parents=True)
+    (old / "a.yaml").write_text("x: 1\n")
+    git(repo, "init", "-q")
+    measured = commit_all(repo, "old module")
+    new.mkdir()
+    (new / "b.yaml").write_text("y: 1\n")  # untracked
+
+    answer = provenance.start_measured_commit([old, new])()
+
+    assert isinstance(answer, provenance.Commit) and answer.dirty
+    assert (answer.of(old).sha, answer.of(old).dirty) == (measured, False)
+    assert (answer.of(new).sha, answer.of(new).dirty) == (measured, True)
+
+
 def test_no_git_means_no_commit(tmp_path):
     (tmp_path / "m").mkdir()
     assert provenance.start_measured_commit([tmp_path / "m"])() == provenance.Unmeasured()

@@ -1901,6 +1901,7 @@ def test_a_large_batch_whose_output_streams_adds_no_progress_lines(cli, work, fm
         ("CPython 3.11.7, hostname = gpu01", "sub.env_key"),
         ("CPython 3.11.7, users: 1, superuser=no, localhost:8888", False),  # other words
         ("CPython 3.11.7, user-agent: curl", False),
+        ("CPython 3.11.7, hostname=<redacted>", False),  # a placeholder names nobody
     ],
 )
 def test_a_home_folder_is_a_path_however_it_is_written(text, a_path):

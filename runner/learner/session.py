@@ -342,6 +342,8 @@ class LearnerSession:
         """A fresh worker with the file imported: its reply (``loaded`` or ``raised``)."""
         self.kill()
         assert self.submitted is not None
+        if self._learner_wall <= 0:  # spent: not another fork, nor another import of the file
+            raise BoundaryError("boundary.learner_stalled", self._learner_params(name))
         self._workdir = tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
         os.mkdir(os.path.join(self._workdir, "submission"), 0o700)
         os.mkdir(os.path.join(self._workdir, "root"), 0o700)

@@ -181,12 +181,25 @@ def own_frame(exc: BaseException) -> str:
     """``file.py:line`` of the last frame of ``exc`` outside the engine and the import system:
     where in a pack's code it was raised (a registration the engine refuses raises in the
     engine, called from the pack's line); the last frame when there is none; "" without."""
+    import sysconfig
+
+    import numpy as np
+
     frames = traceback.extract_tb(exc.__traceback__)
-    engine = str(Path(__file__).resolve().parents[1]) + os.sep
+    # not the engine's, NumPy's or the standard library's: a pack's IndexError is raised in
+    # NumPy's code, called from the pack's line
+    skipped = tuple(
+        os.path.realpath(p) + os.sep
+        for p in (
+            Path(__file__).resolve().parents[1],
+            os.path.dirname(np.__file__),
+            sysconfig.get_paths()["stdlib"],
+        )
+    )
     own = [
         f
         for f in frames
-        if not f.filename.startswith("<") and not os.path.realpath(f.filename).startswith(engine)
+        if not f.filename.startswith("<") and not os.path.realpath(f.filename).startswith(skipped)
     ]
     last = (own or frames)[-1] if frames else None
     return f"{Path(last.filename).name}:{last.lineno}" if last is not None else ""

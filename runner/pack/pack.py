@@ -120,7 +120,8 @@ class Pack:
     ) -> None:
         self.name = name
         self.registry = Registry()
-        if scaffold is not None:
+        if scaffold is not None and any(scaffold.contract.get(k) for k in ("zh", "en")):
+            # no contract at all is allowed (the default); one is in both languages
             bilingual(scaffold.contract, f"pack {name!r}: Scaffold(contract=...)")
         self.scaffold = scaffold or Scaffold()
         self.figures: dict[str, FigureSpec] = {}

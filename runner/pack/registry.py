@@ -50,6 +50,16 @@ Precision = Literal["value", "residue", "memory", "rounding"]
 PRECISIONS: tuple[str, ...] = ("value", "residue", "memory", "rounding")
 
 
+def _names(names: Any, what: str) -> None:
+    """Refuse anything but a tuple (or list) of names: ``needs="softmax"`` is seven names of
+    one letter, ``needs=(1,)`` none at all."""
+    if isinstance(names, str) or not isinstance(names, tuple | list):
+        raise TypeError(f"{what} must be a tuple of names, such as ('softmax',), not {names!r}")
+    bad = [n for n in names if not isinstance(n, str) or not n]
+    if bad:
+        raise TypeError(f"{what}: {bad!r} are not names")
+
+
 def bilingual(text: Any, what: str) -> None:
     """Refuse a text a pack brings unless it is ``{"zh": ..., "en": ...}``, both non-empty
     strings: it is shown in the reader's language, and a missing one would surface only
@@ -491,6 +501,7 @@ class Registry:
     def subject(self, name: str, *, uses: tuple[str, ...] = ()) -> Callable[[F], F]:
         def register(fn: F) -> F:
             _refuse_duplicate(self.subjects, name, "subject")
+            _names(uses, f"subject {name!r}: uses")
             self.subjects[name] = SubjectSpec(name, fn, uses)
             return fn
 
@@ -509,6 +520,12 @@ class Registry:
     ) -> Callable[[F], F]:
         def register(fn: F) -> F:
             _refuse_duplicate(self.checks, name, "check")
+            for field_name, names in (
+                ("needs", needs),
+                ("measures", measures),
+                ("context", context),
+            ):
+                _names(names, f"check {name!r}: {field_name}")
             for measure, subjects in (blames or {}).items():
                 if measure not in measures or not set(subjects) <= set(needs):
                     raise TypeError(
@@ -551,6 +568,7 @@ class Registry:
     ) -> Callable[[F], F]:
         def register(fn: F) -> F:
             _refuse_duplicate(self.twins, twin_id, "twin")
+            _names((replaces,), f"{kind} {twin_id!r}: replaces")
             bilingual(explanation, f"{kind} {twin_id!r}: explanation")
             bilingual(where, f"{kind} {twin_id!r}: where")
             self.twins[twin_id] = TwinSpec(twin_id, replaces, fn, explanation, where, kind)
@@ -568,6 +586,7 @@ class Registry:
     def generator(self, name: str, *, subject: str) -> Callable[[F], F]:
         def register(fn: F) -> F:
             _refuse_duplicate(self.generators, name, "generator")
+            _names((subject,), f"generator {name!r}: subject")
             self.generators[name] = GeneratorSpec(name, subject, fn)
             return fn
 

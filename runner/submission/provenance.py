@@ -29,7 +29,7 @@ PATH_LIKE = re.compile(
 )
 # one of those keys given a value inside a line of text: "CPython 3.11, user=alice"
 KEYED = re.compile(
-    r"(?<![\w-])(user(?:name)?|login|host(?:name)?|home|cwd|pwd)\s*[=:]\s*[^\s,;)]",
+    r"(?<![\w-])(user(?:name)?|login|host(?:name)?|home|cwd|pwd)\s*[=:]\s*[^\s,;)<]",
     re.IGNORECASE,
 )
 # a home directory by its user's name (~alice), or ~ alone: anything but the ~= of a version
