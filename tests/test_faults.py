@@ -235,7 +235,7 @@ def test_a_weakened_claim_lets_its_fault_survive(cli, tmp_path):
     assert result.code == 1
     assert "  SURVIVED topk.renormalize" in result.out
     assert result.out.rstrip().endswith(
-        "SURVIVED: 1 of 1 catchers still pass under the fault (topk.renormalize); "
+        "SURVIVED: 1 of 1 catchers do not fail under the fault (topk.renormalize); "
         "the claims would not notice this mistake"
     )
     summary = cli("inject", "--all", str(module))

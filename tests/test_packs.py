@@ -586,7 +586,7 @@ def test_a_fault_that_survives_makes_the_reference_run_exit_1_and_says_so(cli, c
     ran = cli("run", "claims/05-softmax", "--lang", "en")
     assert ran.code == 1, ran.out
     assert "still passing: bigram.abab" in ran.out
-    assert "1 of the faults of 05-softmax are not caught as faults.yaml says" in ran.out
+    assert "1 of the faults of 05-softmax is not caught as faults.yaml says" in ran.out
     assert cli("inject", "--all", "claims/05-softmax").code == 1
 
 
