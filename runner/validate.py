@@ -176,6 +176,8 @@ def fault_problems(pack: ClaimPack, registry: Registry) -> list[Problem]:
         except UnknownName as exc:
             problem(msg("fault.no_twin", hint=_closest(exc.close)), "id")
         else:
+            if twin.kind != "fault":  # a mistake the diagnosis names: no row of the fault table
+                problem(msg("fault.is_mistake"), "id")
             if twin.replaces != fault.replaces:
                 problem(
                     msg("fault.wrong_subject", twin=twin.replaces, declared=fault.replaces),

@@ -686,3 +686,18 @@ def test_a_check_whose_needs_are_not_names_is_refused_where_it_is_registered(nee
     pack = Pack("names")
     with pytest.raises(TypeError, match="needs"):
         pack.check("c", needs=needs, measures=("m",))(lambda impl: {"m": 0})
+
+
+def test_a_fault_whose_id_is_a_mistake_is_refused_and_mistakes_are_not_offered_as_faults(
+    cli, course
+):
+    _fault_slip(course, "  - id: softmax-no-max\n", "  - id: bigram-wraps-around\n")
+    _fault_slip(course, "    replaces: softmax\n", "    replaces: bigram_counts\n")
+    line = _one_line_refusal(cli, "run", "claims/05-softmax")
+    assert "faults.yaml:" in line and "registered with @pack.mistake" in line, line
+
+
+def test_an_unknown_fault_id_is_offered_only_faults_as_the_closest(cli, course):
+    unknown = cli("inject", "--fault", "bigram-wraps", "claims/05-softmax", "--lang", "en")
+    assert unknown.code == 2
+    assert "bigram-wraps-around" not in unknown.err and "softmax-no-max" in unknown.err, unknown.err

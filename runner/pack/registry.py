@@ -634,7 +634,8 @@ class Registry:
         try:
             return self.twins[twin_id]
         except KeyError:
-            raise UnknownName("fault", twin_id, list(self.twins)) from None
+            faults = [t.id for t in self.twins.values() if t.kind == "fault"]
+            raise UnknownName("fault", twin_id, faults) from None
 
     def resolve_generator(self, name: str) -> GeneratorSpec:
         try:
