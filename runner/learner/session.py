@@ -577,7 +577,8 @@ class LearnerSession:
             for offset, reply in enumerate(replies):
                 args, kwargs = cases[start + offset]
                 try:
-                    also = changed[offset] if through_raises else []
+                    # nothing was placed for a call not watched: no change to add
+                    also = changed[offset]
                     yield self._answer(name, reply, len(args), kwargs, through_raises, also)
                 except Exception as exc:
                     yield exc
@@ -713,11 +714,7 @@ class LearnerSession:
         claim may still wait: one per case, up to the first that is not a returned value
         (nor a raised exception, ``through_raises``), where the worker stops too."""
         going_on = ("returned", "raised") if through_raises else ("returned",)
-        if self._process is None:  # killed after an earlier claim failed: start afresh
-            reply = self._start(name)
-            if reply.get("status") != "loaded":
-                self.kill()
-                raise BoundaryError("boundary.reload", {"function": name})
+        self._ready(name)  # the callers have started it; a worker ended meanwhile is again
 
         def exchange() -> list[dict[str, Any]]:
             self._write(request, name)

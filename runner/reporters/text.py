@@ -85,7 +85,7 @@ def run_lines(run: Run, words: Catalog, verbose: bool = False) -> list[str]:
     for pack_run in run.packs:  # a reference run's faults: said only when one is wanting
         wanting = [f for f in pack_run.faults or [] if not f.caught or not f.observed_as_declared]
         if wanting:
-            lines += fault_summary_lines(pack_run, wanting, words)[:-1]
+            lines += fault_summary_lines(pack_run, wanting, words, score=False)
             lines.append(words("fault.run_wanting", n=len(wanting), module=pack_run.pack.meta.id))
     lines.append(totals_line(run, words))
     return lines
@@ -479,7 +479,9 @@ def verdict_line(run: FaultRun, words: Catalog) -> str:
     return words("fault.survived", k=len(run.survivors), n=n, survivors=", ".join(run.survivors))
 
 
-def fault_summary_lines(pack_run: PackRun, runs: list[FaultRun], words: Catalog) -> list[str]:
+def fault_summary_lines(
+    pack_run: PackRun, runs: list[FaultRun], words: Catalog, score: bool = True
+) -> list[str]:
     meta = pack_run.pack.meta
     lines = [words("fault.summary_header", module=meta.id, version=meta.version)]
     width = max((len(r.fault.id) for r in runs), default=0)
@@ -497,8 +499,9 @@ def fault_summary_lines(pack_run: PackRun, runs: list[FaultRun], words: Catalog)
             if not fact.held:
                 text = f"{fact_text(fact, words)} ({detail(fact.detail, words)})"
                 lines.append(f"{INDENT}{words('fault.differs_yaml', detail=text)}")
-    caught = sum(r.caught for r in runs)
-    lines.append(words("fault.score", caught=caught, total=len(runs)))
+    if score:  # not when only the wanting faults are listed (a run's closing line)
+        caught = sum(r.caught for r in runs)
+        lines.append(words("fault.score", caught=caught, total=len(runs)))
     return lines
 
 
