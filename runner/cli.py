@@ -112,13 +112,29 @@ def build_parser(words: Catalog, command: str | None = None) -> argparse.Argumen
     sub = parser.add_subparsers(
         dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
     )
+    children: dict[str, argparse.ArgumentParser] = {}
     for name, (module, define, _) in COMMANDS.items():
-        child = sub.add_parser(
+        children[name] = child = sub.add_parser(
             name, parents=[common], help=words(f"help.{name}"), description=words(f"help.{name}")
         )
         if command is None or command == name:
             getattr(importlib.import_module(module), define)(child, words)
+    parser.set_defaults(**{_CHILD: children})
     return parser
+
+
+_CHILD = "_command_parsers"  # the subcommands' parsers, kept for their usage lines
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """The arguments; one a command does not know is reported with that command's usage,
+    not the top level's (argparse leaves extras to the top-level parser)."""
+    args, extra = parser.parse_known_args(argv)
+    children = vars(args).pop(_CHILD, {})
+    if extra:
+        child = children.get(args.command, parser)
+        child.error("unrecognized arguments: " + " ".join(extra))
+    return args
 
 
 class _Version(argparse.Action):
@@ -176,7 +192,7 @@ def _main(argv: list[str], words: Catalog) -> int:
     json_wanted = _wants_json(argv)
     try:
         chosen = argv[0] if argv and argv[0] in COMMANDS and not _asks_help(argv) else None
-        args = build_parser(words, chosen).parse_args(argv)
+        args = _parse(build_parser(words, chosen), argv)
         return _command(args.command)(args, words)
     except InvalidClaims as exc:
         for problem in exc.problems:

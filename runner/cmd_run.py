@@ -451,8 +451,8 @@ def _gradescope(
 ) -> None:
     from runner.reporters import gradescope
 
-    claims = [c for p in packs for c in select(p.claims, args.pattern, p.code.registry)]
-    gradescope.write(path, run, words, claims)
+    modules = [(p.meta.id, select(p.claims, args.pattern, p.code.registry)) for p in packs]
+    gradescope.write(path, run, words, modules)
 
 
 def _no_commit(measured: Commit | Unmeasured, words: Catalog) -> str:

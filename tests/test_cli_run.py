@@ -601,6 +601,23 @@ def test_bad_arguments_exit_2_without_traceback(cli, work, args, message):
 
 
 @pytest.mark.parametrize(
+    "args",
+    [["run"], ["inject", "--all"], ["validate", "x.yaml"], ["list"], ["report", "ev", "--html", "x.html"],
+     ["bundle", "gradescope"], ["scaffold", "learner.py"]],
+    ids=lambda args: args[0],
+)  # fmt: skip
+def test_an_option_a_command_does_not_know_shows_that_commands_usage(cli, work, args):
+    """argparse leaves a subcommand's unknown arguments to the top-level parser, whose usage
+    says only ``COMMAND ...``: the reader needs the usage of the command they typed."""
+    command = args[0]
+    result = cli(*args, "--bogus", "--lang", "en")
+
+    assert result.code == 2
+    assert result.err.startswith(f"usage: python -m runner {command} "), result.err
+    assert "error: not an argument of this command: --bogus" in result.err.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
     ("content", "message"),
     [
         (

@@ -324,6 +324,7 @@ def test_gradescope_numbers_are_distinct_and_sort_in_run_order(cli, work, refere
 def test_claim_numbers():
     assert gradescope.claim_numbers([1, 1, 2, 13, 13]) == ["1.1", "1.2", "2.1", "13.1", "13.2"]
     assert gradescope.claim_numbers([3] * 10)[::9] == ["3.01", "3.10"]
+    assert gradescope.claim_numbers([1, 13], module=2) == ["2.1.1", "2.13.1"]
 
 
 def test_where_two_returned_values_part_names_which_value_of_a_tuple_or_dict():

@@ -469,3 +469,34 @@ def test_per_element_tolerance_on_a_nested_value_is_refused_or_judged():
 def test_a_failure_is_explained_in_either_language(exp, actual, en, zh):
     assert judged(exp, actual, "en") == ("failed", en)
     assert judged(exp, actual, "zh") == ("failed", zh)
+
+
+@pytest.mark.parametrize(
+    ("exp", "actual", "shown"),
+    [
+        (expect("raises", error="ValueError"), [1.0, 0.0], "actual [1, 0]"),
+        (expect("raises", error="ValueError"), "TypeError", "raised TypeError: no good T"),
+        (expect("exact", 1), "TypeError", "raised TypeError: no good T"),
+    ],
+    ids=["returned", "raised-another", "raised-not-expected"],
+)
+def test_a_measurements_line_says_what_was_raised_or_returned_once(exp, actual, shown):
+    """The actual value already reads "raised TypeError: ..." or the returned value: a
+    reason that says it again is left out of the line (the data keeps it for scripts)."""
+    from runner.models import MeasurementResult
+    from runner.run import recorded
+    from runner.reporters.text import measurement_line
+
+    value = raised(TypeError("no good T")) if actual == "TypeError" else actual
+    verdict_, detail = judge(exp, value)
+    m = MeasurementResult(
+        name="at_zero", metric="x.at_zero", expected=None, actual=recorded(value),
+        tolerance=exp.tolerance.model_dump(exclude_none=True), verdict=verdict_,
+        detail=detail, source="test",
+    )  # fmt: skip
+    for lang in ("en", "zh"):
+        line = measurement_line(m, catalog(lang))
+        assert detail is not None and verdict_ == "failed"
+        assert line.count("no good T") == (1 if actual == "TypeError" else 0), line
+        assert "expected to raise" not in line and "应抛出" not in line, line
+    assert shown in measurement_line(m, catalog("en"))

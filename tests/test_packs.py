@@ -206,13 +206,35 @@ def _both(course: Path, cli, chapter5: str) -> Path:
 
 def test_a_learner_file_is_judged_by_both_modules(cli, course):
     path = _both(course, cli, "softmax_learner.py")
-    result = cli("run", "claims/", "--impl", path.name, "--format", "json")
+    result = cli(
+        "run", "claims/", "--impl", path.name, "--format", "json", "--gradescope-results", "gs.json"
+    )
     assert result.code == 0, result.out[-2000:]
     statuses = {
         c["id"]: c["status"] for m in json.loads(result.out)["results"] for c in m["claims"]
     }
     assert statuses["softmax.contract"] == "passed" and statuses["bigram.abab"] == "passed"
     assert statuses["mask.prefix-softmax"] == "passed"
+    _numbered_by_module(json.loads((course / "gs.json").read_text("utf-8")))
+
+
+def _numbered_by_module(results):
+    """Gradescope's tests of two modules: each number begins with its module's place, so no
+    two share one (both modules have a proposition 1), and each name with its module."""
+    tests = results["tests"]
+    numbers = [t["number"] for t in tests]
+    assert len(set(numbers)) == len(numbers) == len({t["name"] for t in tests})
+    first = {t["name"].split(" · ")[0]: t["number"].split(".")[0] for t in tests}
+    assert first == {"05-softmax": "1", "23-design-tradeoffs": "2"}, first
+
+
+def test_a_file_that_cannot_load_gets_gradescope_tests_of_both_modules(cli, course):
+    (course / "broken.py").write_text("def softmax(:\n", encoding="utf-8")
+    result = cli("run", "claims/", "--impl", "broken.py", "--gradescope-results", "gs.json")
+    assert result.code == 2
+    results = json.loads((course / "gs.json").read_text("utf-8"))
+    assert results["score"] == 0 and results["max_score"] > 0
+    _numbered_by_module(results)
 
 
 def test_a_wrong_learner_function_of_the_second_pack_fails_and_is_named(cli, course):

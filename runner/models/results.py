@@ -32,6 +32,12 @@ class Detail(BaseModel):
         return Msg(self.code, self.params)
 
 
+# a measurement's reasons that only say again what its expected and actual values show (the
+# actual value of a call that raised reads "raised TypeError: ..."): a reporter that shows
+# the two values beside each other leaves these out; the data keeps them for scripts
+RESTATES_VALUES = frozenset({"judge.raised", "judge.raises_other", "judge.raises_returned"})
+
+
 class MeasurementResult(BaseModel):
     name: str
     metric: str

@@ -26,25 +26,30 @@ from runner.record import write_text_atomic
 from runner.reporters import text
 
 
-def results(run: Run, words: Catalog, claims: Sequence[LoadedClaim] = ()) -> dict[str, Any]:
-    """The results of ``run``; ``claims`` are the claims it was to judge (they give a file
-    that could not be loaded its tests and its maximum score)."""
+Module = tuple[str, Sequence[LoadedClaim]]  # a module's id and the claims it was to judge
+
+
+def results(run: Run, words: Catalog, modules: Sequence[Module] = ()) -> dict[str, Any]:
+    """The results of ``run``; ``modules`` hold the claims it was to judge (they give a file
+    that could not be loaded its tests and its maximum score). Of a run of several modules,
+    each test's number begins with its module's place and its name with the module's id, so
+    that no two modules' claims share a number or a name."""
     if run.load_failure is not None:
-        return _unloadable(run, words, claims)
+        return _unloadable(run, words, modules)
     tests = []
     shown = {s: 0 for s in text.STATUSES}
     later = 0
     summary: list[str] = []
-    results = [r for p in run.packs for r in p.results]
-    numbers = iter(claim_numbers([r.proposition for r in results]))
-    for pack_run in run.packs:
-        for r in pack_run.results:
+    several = len(run.packs) > 1
+    for place, pack_run in enumerate(run.packs, 1):
+        numbers = claim_numbers([r.proposition for r in pack_run.results], place if several else None)
+        for r, number in zip(pack_run.results, numbers, strict=True):
             lines = [words.pick(r.statement)]
             lines += text.claim_detail_lines(r, words, verbose=True)
             tests.append(
                 {
-                    "name": r.id,
-                    "number": next(numbers),
+                    "name": _name(pack_run.pack.meta.id, r.id, several),
+                    "number": number,
                     "score": r.score,
                     "max_score": r.points,
                     "status": "passed" if r.status == "passed" else "failed",
@@ -75,14 +80,18 @@ def results(run: Run, words: Catalog, claims: Sequence[LoadedClaim] = ()) -> dic
     }
 
 
-def _unloadable(run: Run, words: Catalog, claims: Sequence[LoadedClaim]) -> dict[str, Any]:
+def _name(module: str, claim: str, several: bool) -> str:
+    return f"{module} · {claim}" if several else claim
+
+
+def _unloadable(run: Run, words: Catalog, modules: Sequence[Module]) -> dict[str, Any]:
     message = text.load_failure_line(run, words)
     if run.load_output:
         message = "\n".join([message, *text.printed_lines(run.load_output, 0, words)])
-    numbers = claim_numbers([c.proposition for c in claims])
+    several = len(modules) > 1
     tests = [
         {
-            "name": c.claim.id,
+            "name": _name(module, c.claim.id, several),
             "number": number,
             "score": 0.0,
             "max_score": c.claim.points,
@@ -90,31 +99,38 @@ def _unloadable(run: Run, words: Catalog, claims: Sequence[LoadedClaim]) -> dict
             "output": "\n".join([words.pick(c.claim.statement), message]),
             "visibility": c.claim.visibility,
         }
-        for c, number in zip(claims, numbers, strict=True)
+        for place, (module, claims) in enumerate(modules, 1)
+        for c, number in zip(
+            claims,
+            claim_numbers([c.proposition for c in claims], place if several else None),
+            strict=True,
+        )
     ]
     return {
         "score": 0.0,
-        "max_score": sum(c.claim.points for c in claims),
+        "max_score": sum(c.claim.points for _, claims in modules for c in claims),
         "output": message,
         "visibility": "visible",
         "tests": tests,
     }
 
 
-def claim_numbers(propositions: Sequence[int]) -> list[str]:
-    """Gradescope's test ``number`` of each claim, in order: its proposition, a dot and its
-    place among that proposition's claims (``13.1``, ``13.2``), the place zero-padded to the
-    proposition's count (``13.01`` .. ``13.26``), so that the numbers sort the same as text,
-    as versions and as decimals, and no two claims share one."""
+def claim_numbers(propositions: Sequence[int], module: int | None = None) -> list[str]:
+    """Gradescope's test ``number`` of each claim of one module, in order: its proposition,
+    a dot and its place among that proposition's claims (``13.1``, ``13.2``), the place
+    zero-padded to the proposition's count (``13.01`` .. ``13.26``), so that the numbers sort
+    the same as text, as versions and as decimals, and no two claims share one; with
+    ``module``, the module's place first (``2.13.01``)."""
     counts = Counter(propositions)
     seen: Counter[int] = Counter()
     out = []
     for p in propositions:
         seen[p] += 1
-        out.append(f"{p}.{seen[p]:0{len(str(counts[p]))}d}")
+        number = f"{p}.{seen[p]:0{len(str(counts[p]))}d}"
+        out.append(number if module is None else f"{module}.{number}")
     return out
 
 
-def write(path: Path, run: Run, words: Catalog, claims: Sequence[LoadedClaim] = ()) -> None:
-    data = results(run, words, claims)
+def write(path: Path, run: Run, words: Catalog, modules: Sequence[Module] = ()) -> None:
+    data = results(run, words, modules)
     write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")

@@ -23,6 +23,7 @@ from typing import Any
 from runner.errors import UsageError
 from runner.facts import render
 from runner.i18n import Catalog, Msg
+from runner.models.results import RESTATES_VALUES
 from runner.numbers import show, show_expected
 from runner.pack import FigureSpec
 from runner.record import write_text_atomic
@@ -247,7 +248,9 @@ def _measurements(measurements: list[dict[str, Any]], words: Catalog) -> str:
         expected = show_expected(
             _localized(m.get("expected"), words), m.get("tolerance", {}), unit, words("word.raises")
         )
-        why = _message(m.get("detail"), words)
+        told = m.get("detail")
+        restates = isinstance(told, dict) and told.get("code") in RESTATES_VALUES
+        why = "" if restates else _message(told, words)
         context = f" <em>{_e(words('run.context'))}</em>" if m.get("context") else ""
         verdict = str(m.get("verdict"))
         rows.append(

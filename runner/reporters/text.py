@@ -22,6 +22,7 @@ from runner.feedback import (
 from runner.i18n import Catalog, is_bilingual
 from runner.inject import FactResult, FaultRun
 from runner.models import ClaimResult, Detail, Diagnosis, MeasurementResult, MistakeMatch
+from runner.models.results import RESTATES_VALUES
 from runner.numbers import show, show_expected
 from runner.record import Drift
 
@@ -183,7 +184,7 @@ def measurement_line(m: MeasurementResult, words: Catalog, mark: bool = False) -
     expected = show_expected(localize(m.expected, words), m.tolerance, m.unit, words("word.raises"))
     actual = show(localize(m.actual, words), m.unit)
     line = words("run.expected_actual", name=m.name, expected=expected, actual=actual)
-    if m.detail is not None:
+    if m.detail is not None and m.detail.code not in RESTATES_VALUES:
         line += words("run.detail", detail=detail(m.detail, words))
     if m.context:
         line += words("run.context")
