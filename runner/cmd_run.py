@@ -83,7 +83,11 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
         type=_bounded("--learner-wall-timeout", float, 0.1, MAX_TIMEOUT_S * 1000),
         default=WorkerLimits.learner_wall_s,
         metavar="SECONDS",
-        help=words("help.run.learner_wall_timeout", default=WorkerLimits.learner_wall_s),
+        help=words(
+            "help.run.learner_wall_timeout",
+            default=WorkerLimits.learner_wall_s,
+            factor=WALL_FACTOR,
+        ),
     )
     run.add_argument("--entry", metavar="NAME", help=words("help.run.entry", default=DEFAULT_ENTRY))
     run.add_argument(

@@ -484,8 +484,8 @@ def test_a_measurements_line_says_what_was_raised_or_returned_once(exp, actual, 
     """The actual value already reads "raised TypeError: ..." or the returned value: a
     reason that says it again is left out of the line (the data keeps it for scripts)."""
     from runner.models import MeasurementResult
-    from runner.run import recorded
     from runner.reporters.text import measurement_line
+    from runner.run import recorded
 
     value = raised(TypeError("no good T")) if actual == "TypeError" else actual
     verdict_, detail = judge(exp, value)

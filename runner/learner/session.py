@@ -69,7 +69,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from runner.learner import codec
 from runner.learner.arena import Arena, Watched
-from runner.learner.limits import WorkerLimits
+from runner.learner.limits import WALL_FACTOR, WorkerLimits
 from runner.learner.staging import LoadFailure, Submitted, copy_into, read_submission
 from runner.learner.worker import (
     FRAME,
@@ -286,8 +286,9 @@ class LearnerSession:
         self._budget = limits.timeout_s  # CPU seconds the current claim may still use
         self._wall_budget = limits.wall_s  # and wall-clock seconds it may still wait
         self._learner_wall = limits.learner_wall_s  # ... and all its claims together
-        self._deadline_is_learners = False  # the exchange under way ends at that one
-        self._deadline = 0.0  # the wall-clock backstop of the exchange under way
+        self._deadline = 0.0  # the wall-clock backstop of the exchange under way ...
+        # ... and where the learner's allowance ends, before what the exchange earns on it
+        self._allowance_end = math.inf
         self._cpu_limit = 0.0  # CPU seconds the exchange under way may use (inf: starting)
         self._cpu_seen = 0.0  # the current worker's CPU time, as last read
         self._cpu_base = 0.0  # ... when the exchange under way began
@@ -401,6 +402,7 @@ class LearnerSession:
         self._buffer.clear()
         # the worker's first word, before any of the learner's code has run: trustworthy
         self._deadline = time.monotonic() + START_S
+        self._allowance_end = math.inf
         self._cpu_limit = float("inf")
         first = self._receive(name)
         if first.get("status") != "confined":
@@ -427,7 +429,7 @@ class LearnerSession:
     def kill(self) -> None:
         """Kill the worker and everything it started (see :func:`_kill_tree`)."""
         process, self._process = self._process, None
-        self._budget -= self._cpu_seen - self._cpu_charged  # read, not yet charged
+        self._credit(self._cpu_seen - self._cpu_charged)  # read, not yet charged
         # the next worker's time starts at its zero
         self._cpu_seen = self._cpu_base = self._cpu_charged = 0.0
         self._cpu_read_at = -math.inf
@@ -752,8 +754,8 @@ class LearnerSession:
         self._cpu_base = self._cpu_charged
         self._cpu_spent = self._cpu_seen - self._cpu_charged  # read, not yet charged
         self._cpu_limit = self._budget
-        self._deadline = started + min(self._wall_budget, self._learner_wall)
-        self._deadline_is_learners = self._learner_wall < self._wall_budget
+        self._deadline = started + self._wall_budget
+        self._allowance_end = started + self._learner_wall
         try:
             return exchange()
         finally:
@@ -769,9 +771,18 @@ class LearnerSession:
         """Read the worker's CPU time and charge the claim what it used since the last
         charge."""
         self._worker_cpu()
-        self._budget -= self._cpu_seen - self._cpu_charged
+        self._credit(self._cpu_seen - self._cpu_charged)
         self._cpu_charged = self._cpu_seen
         self._cpu_unread = False
+
+    def _credit(self, used: float) -> None:
+        """Charge the claim ``used`` CPU seconds; the learner's wall-clock allowance grows by
+        WALL_FACTOR times them, as a claim's backstop does with its CPU budget: it bounds
+        waiting that computing does not account for (a sleeper's), so neither a larger
+        --timeout nor a busy machine (up to WALL_FACTOR processes per core) stops a learner
+        whose calls compute."""
+        self._budget -= used
+        self._learner_wall += WALL_FACTOR * used
 
     def _worker_cpu(self) -> float:
         """CPU seconds the worker and every process it started have used (Linux: /proc;
@@ -793,7 +804,7 @@ class LearnerSession:
         return {"function": name, "seconds": self.limits.wall_s}
 
     def _learner_params(self, name: str) -> dict[str, Any]:
-        return {"function": name, "seconds": self.limits.learner_wall_s}
+        return {"function": name, "seconds": self.limits.learner_wall_s, "factor": WALL_FACTOR}
 
     def _write(self, data: bytes, name: str) -> None:
         """Send one framed request; a full pipe is waited on (reading what the learner's
@@ -822,17 +833,19 @@ class LearnerSession:
         CPU_POLL_S, so the CPU budget is looked at while the worker computes (read again once
         CPU_POLL_S has passed since the last reading, however often the worker wakes us)."""
         now = time.monotonic()
-        remaining = self._deadline - now
         if now - self._cpu_read_at >= CPU_POLL_S:
             self._worker_cpu()
         if self._cpu_spent >= self._cpu_limit:
             self.kill()
             raise BoundaryError("boundary.timeout", self._timeout_params(name))
+        # what this exchange has computed so far is credited to the allowance (see _credit)
+        allowance = self._allowance_end + WALL_FACTOR * max(0.0, self._cpu_seen - self._cpu_base)
+        remaining = min(self._deadline, allowance) - now
         if remaining <= 0:
             self.kill()
             if self._cpu_limit == float("inf"):  # starting: the worker's own deadline
                 raise BoundaryError("boundary.timeout", {"function": name, "seconds": START_S})
-            if self._deadline_is_learners:
+            if allowance < self._deadline:
                 raise BoundaryError("boundary.learner_stalled", self._learner_params(name))
             raise BoundaryError("boundary.stalled", self._stalled_params(name))
         until_read = self._cpu_read_at + CPU_POLL_S - now  # not positive: no reading (no /proc)

@@ -25,7 +25,6 @@ from runner.load import LoadedClaim
 from runner.record import write_text_atomic
 from runner.reporters import text
 
-
 Module = tuple[str, Sequence[LoadedClaim]]  # a module's id and the claims it was to judge
 
 
@@ -42,7 +41,9 @@ def results(run: Run, words: Catalog, modules: Sequence[Module] = ()) -> dict[st
     summary: list[str] = []
     several = len(run.packs) > 1
     for place, pack_run in enumerate(run.packs, 1):
-        numbers = claim_numbers([r.proposition for r in pack_run.results], place if several else None)
+        numbers = claim_numbers(
+            [r.proposition for r in pack_run.results], place if several else None
+        )
         for r, number in zip(pack_run.results, numbers, strict=True):
             lines = [words.pick(r.statement)]
             lines += text.claim_detail_lines(r, words, verbose=True)
