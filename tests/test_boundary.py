@@ -1028,3 +1028,52 @@ def test_the_out_of_memory_killer_takes_a_worker_first(cli, work, reference_sour
     assert output.startswith("oom_score_adj 1000; lowering: "), output
     if judged.payload["sandbox"]["isolation"] in ("own-user", "nobody"):
         assert "LOWERED" not in output and output.endswith("now 1000\n"), output
+
+
+DENIED_PROBE = """
+import ctypes, os
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    libc = ctypes.CDLL(None, use_errno=True)
+    out = {}
+    calls = {
+        "add_key": lambda: libc.syscall(248, b"user", b"k", b"v", ctypes.c_size_t(1), -4),
+        "keyctl": lambda: libc.syscall(250, 0, -4, 0, 0),  # KEYCTL_GET_KEYRING_ID of @u
+        "ptrace": lambda: libc.syscall(101, 0, 0, 0, 0),  # PTRACE_TRACEME
+        "x32_keyctl": lambda: libc.syscall(0x40000000 + 250, 0, -4, 0, 0),
+    }
+    for name, call in calls.items():
+        out[name] = ctypes.get_errno() if call() < 0 else 0
+    try:
+        os.close(os.memfd_create("held"))
+        out["memfd_create"] = 0
+    except OSError as exc:
+        out["memfd_create"] = exc.errno
+    return out
+"""
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or os.uname().machine != "x86_64",
+    reason="the probe's system call numbers are x86_64's",
+)
+def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
+    """A user's kernel keyring outlives the worker and is shared by every process of that
+    user (a hidden claim's inputs could wait there for a later claim, a classmate or the
+    next run); a memfd holds memory outside RLIMIT_AS and the OOM killer's view. The worker
+    denies these system calls (EPERM) for the learner's code and whatever it starts."""
+    import errno as errnos
+
+    from runner.learner.session import LearnerSession, WorkerLimits
+
+    path = tmp_path / "probe.py"
+    path.write_text(DENIED_PROBE, encoding="utf-8")
+    with LearnerSession(path, ["logits_memory_bytes"], WorkerLimits(timeout_s=TIMEOUT)) as s:
+        assert s.open() is None
+        s.begin_claim()
+        got = s.implementation()["logits_memory_bytes"](1, 1, 1)
+        s.end_claim()
+        assert not any(m.startswith("seccomp") for m in s.missing), s.missing
+    assert got == dict.fromkeys(
+        ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create"), errnos.EPERM
+    ), got

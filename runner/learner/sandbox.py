@@ -356,3 +356,85 @@ def landlock(readable: Iterable[str], writable: Iterable[str], devices: Iterable
     finally:
         os.close(ruleset)
     return f"landlock-abi-{abi}"
+
+
+# -- system calls -----------------------------------------------------------------------------
+# What no learner's function needs and the namespaces do not isolate, by architecture
+# (audit arch, system call numbers): the kernel's keyrings (a user's keyring outlives the
+# worker and is shared by every process of that user: a channel from a hidden claim's call to
+# a later worker, a classmate's or the next run's); memfd_create (memory held in files that
+# are not mapped is outside RLIMIT_AS and the OOM killer's view of the process); reading or
+# writing other processes (ptrace, process_vm_*); and the kernel's larger surfaces (perf,
+# bpf, userfaultfd, io_uring, modules, kexec). Numbers from the kernel's unistd headers.
+DENIED_CALLS = {
+    "x86_64": (
+        0xC000003E,
+        {
+            "add_key": 248, "request_key": 249, "keyctl": 250, "memfd_create": 319,
+            "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311,
+            "perf_event_open": 298, "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425,
+            "io_uring_enter": 426, "io_uring_register": 427, "init_module": 175,
+            "finit_module": 313, "delete_module": 176, "kexec_load": 246,
+            "kexec_file_load": 320,
+        },
+    ),
+    "aarch64": (
+        0xC00000B7,
+        {
+            "add_key": 217, "request_key": 218, "keyctl": 219, "memfd_create": 279,
+            "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271,
+            "perf_event_open": 241, "bpf": 280, "userfaultfd": 282, "io_uring_setup": 425,
+            "io_uring_enter": 426, "io_uring_register": 427, "init_module": 105,
+            "finit_module": 273, "delete_module": 106, "kexec_load": 104,
+            "kexec_file_load": 294,
+        },
+    ),
+}  # fmt: skip
+X32_BIT = 0x40000000  # x86_64's x32 system calls: the same calls under other numbers
+
+# classic BPF, as seccomp(2) runs it on struct seccomp_data (nr at 0, arch at 4)
+_LD_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
+_ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+
+
+def seccomp_program(machine: str) -> list[tuple[int, int, int, int]]:
+    """The filter's instructions (code, jump if true, jump if false, k): every call of
+    DENIED_CALLS fails with EPERM, as x32 calls do on x86_64; any other architecture's
+    calls are allowed (a process can change its architecture only by exec, and this filter
+    is built for the one it runs)."""
+    arch, calls = DENIED_CALLS[machine]
+    numbers = sorted(set(calls.values()))
+    n = len(numbers)
+    x32 = machine == "x86_64"
+    # [ld arch, jeq arch, ld nr, (jge x32), jeq each..., allow, deny]
+    checks = n + (1 if x32 else 0)
+    program = [(_LD_ABS, 0, 0, 4), (_JEQ, 0, checks + 1, arch), (_LD_ABS, 0, 0, 0)]
+    if x32:
+        program.append((_JGE, checks, 0, X32_BIT))  # to deny: past the checks and allow
+    for i, number in enumerate(numbers):
+        program.append((_JEQ, n - i, 0, number))
+    program += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, _ERRNO | errno.EPERM)]
+    return program
+
+
+def deny_calls() -> str:
+    """Install :func:`seccomp_program` for this process and its children (after
+    no_new_privs, which it needs); what was achieved, as ``seccomp-N``. Unavailable where
+    the kernel or the architecture has no such filter here."""
+    machine = platform.machine()
+    if not sys.platform.startswith("linux") or machine not in DENIED_CALLS:
+        raise Unavailable(f"no seccomp filter for {sys.platform} {machine}")
+    program = seccomp_program(machine)
+    filters = (ctypes.c_ubyte * (8 * len(program)))()
+    for i, (code, jt, jf, k) in enumerate(program):
+        struct.pack_into("=HBBI", filters, 8 * i, code, jt, jf, k)
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    prog = Program(len(program), ctypes.addressof(filters))
+    libc = _libc()
+    _check(libc.prctl(38, 1, 0, 0, 0), "no_new_privs")
+    _check(libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0), "seccomp")
+    return f"seccomp-{len(DENIED_CALLS[machine][1])}"
