@@ -316,7 +316,7 @@ def _class_run(
     options: api.RunOptions,
 ) -> int:
     pending_commit = start_measured_commit([p.directory for p in packs])
-    variants = [_safe_variant(v) for v in learner_variants([p.stem for p in learners])]
+    variants = learner_variants([p.stem for p in learners], RESERVED_VARIANTS)
     names = [printable_line(display_path(p)) for p in learners]
     results = api.run_class(
         packs,
@@ -517,7 +517,7 @@ def _variant(run: api.Run, args: argparse.Namespace, learner: str | None) -> str
     if run.implementation.get("kind") == "learner":
         name = Path(str(run.implementation["name"]))  # a folder submission: its folder's name
         stem = name.parent.name or name.stem
-        parts.append(_safe_variant(learner_variants([stem])[0]))
+        parts.append(learner_variants([stem], RESERVED_VARIANTS)[0])
     if args.challenge is not None:
         parts.append(challenge_variant(args.challenge))
     return ".".join(parts) or None
@@ -528,11 +528,6 @@ def challenge_variant(nonce: str) -> str:
     files, and a nonce (any text a grader typed) never becomes part of a file name."""
     digest = hashlib.sha256(nonce.encode("utf-8", "surrogatepass")).hexdigest()
     return f"challenge-{digest[:8]}"
-
-
-def _safe_variant(name: str) -> str:
-    """A learner's variant never takes a name the reference's own variants use."""
-    return f"{name}-learner" if name in RESERVED_VARIANTS else name
 
 
 def canonical_command(args: argparse.Namespace, commit: Commit, run: api.Run) -> str:

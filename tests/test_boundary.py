@@ -1049,6 +1049,8 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
         out["memfd_create"] = 0
     except OSError as exc:
         out["memfd_create"] = exc.errno
+    import resource
+    out["open_files"] = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     return out
 """
 
@@ -1074,6 +1076,10 @@ def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
         got = s.implementation()["logits_memory_bytes"](1, 1, 1)
         s.end_claim()
         assert not any(m.startswith("seccomp") for m in s.missing), s.missing
+    from runner.learner.limits import OPEN_FILES
+
+    # pipes and tmpfs files hold memory outside RLIMIT_AS too: few may be open at once
+    assert got.pop("open_files") == OPEN_FILES
     assert got == dict.fromkeys(
         ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create"), errnos.EPERM
     ), got

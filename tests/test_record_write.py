@@ -320,3 +320,21 @@ def test_a_learner_named_as_it_stands_keeps_its_name_in_a_class(stems, names):
     file named so that it cleans up to a classmate's name never takes the classmate's."""
     assert write.learner_variants(stems) == names
     assert len(set(names)) == len(names)
+
+
+@pytest.mark.parametrize(
+    ("stems", "names"),
+    [
+        (["reference", "reference-learner"], ["reference-learner-2", "reference-learner"]),
+        (["reference-learner", "reference"], ["reference-learner", "reference-learner-2"]),
+        (["reference"], ["reference-learner"]),
+        (["challenge", "reference"], ["challenge-learner", "reference-learner"]),
+        ([" reference", "reference"], ["reference-learner", "reference-learner-2"]),
+    ],
+)
+def test_a_learner_named_like_the_references_variant_never_takes_a_classmates_name(stems, names):
+    """``reference.py`` is judged as ``reference-learner``: a classmate who hands in
+    ``reference-learner.py`` would otherwise share its evidence and results file, and one of
+    the two would be lost (found by an outside attack round)."""
+    assert write.learner_variants(stems, ("challenge", "reference")) == names
+    assert len(set(names)) == len(names)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 WALL_FACTOR = 10
 WALL_MIN_S = 30.0
+OPEN_FILES = 256  # descriptors a worker may hold at once
 
 
 @dataclass(frozen=True)
@@ -53,4 +54,7 @@ class WorkerLimits:
             "RLIMIT_AS": self.memory_mib * 2**20,
             "RLIMIT_FSIZE": self.file_mib * 2**20,
             "RLIMIT_CORE": 0,
+            # open files (pipes' buffers, tmpfs files) hold memory outside RLIMIT_AS: a
+            # learner's code needs a few, not the judge's thousands
+            "RLIMIT_NOFILE": OPEN_FILES,
         }

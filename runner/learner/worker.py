@@ -469,8 +469,9 @@ def _borrowed(fn: Any) -> str | None:
 
 
 def _max_fd() -> int:
+    # past the worker's own lowered limit: descriptors opened before it may lie above it
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
-    return soft if 0 < soft < 1 << 20 else 1 << 16
+    return min(max(soft, 1 << 16), 1 << 20)
 
 
 def _limit(which: int, value: int) -> None:

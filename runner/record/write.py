@@ -358,23 +358,29 @@ def _bytes(path: Path) -> bytes | None:
         return None
 
 
-def learner_variants(stems: list[str]) -> list[str]:
+def learner_variants(stems: list[str], reserved: Iterable[str] = ()) -> list[str]:
     """A distinct evidence variant per learner file of a class (``alice``, ``alice-2``), in
     the order given: two files with one stem never overwrite each other's evidence. A stem
     that is a variant name as it stands keeps it: a file named so that its name cleans up
     to a classmate's (`` bob.py``, ``!bob.py`` beside ``bob.py``) never takes the
-    classmate's evidence or results file; it gets a numbered one."""
+    classmate's evidence or results file; it gets a numbered one. A ``reserved`` name (the
+    reference's own variants) is never a learner's: such a stem becomes ``<stem>-learner``,
+    numbered like any other past the names taken (``reference-learner.py`` beside
+    ``reference.py`` keeps its name; ``reference.py`` gets ``reference-learner-2``)."""
+    kept = set(reserved)
     named: dict[int, str] = {}
     taken: set[str] = set()
     for i, stem in enumerate(stems):  # names as they stand first, the first of each once
-        if variant_name(stem) == stem and stem not in taken:
+        if variant_name(stem) == stem and stem not in taken and stem not in kept:
             named[i] = stem
             taken.add(stem)
     for i, stem in enumerate(stems):  # then the rest, numbered past every name taken
         if i not in named:
             base, n = variant_name(stem), 1
+            if base in kept:
+                base = f"{base}-learner"
             name = base
-            while name in taken:
+            while name in taken or name in kept:
                 n += 1
                 name = f"{base}-{n}"
             taken.add(name)
