@@ -214,7 +214,8 @@ gain 或 bias 也算：什么都不广播；形状为 (1, d) 的 gain 或 (d, 1)
 阶段三（正弦位置编码）：由 t 算出的 (T, d) 表，没有参数。
 
 PE[t, 2i] = sin(t·ω_i)，PE[t, 2i+1] = cos(t·ω_i)，ω_i = 10000^(−2i/d)，即 "Attention Is All You
-Need" 的交错排列（不是前一半正弦、后一半余弦）。d_model 为奇数或 length 为负时为 ValueError。""",
+Need" 的交错排列（不是前一半正弦、后一半余弦）。d_model 为奇数或小于 2
+（包括 d_model = 0：没有频率的表不是位置编码）或 length 为负时为 ValueError。""",
     "rotary_embedding": """\
 阶段三（旋转位置编码）：把 x 的每一对特征按它所在位置的角度旋转。
 

@@ -1000,8 +1000,8 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
             np.array([[1000, 0], [1000, 1000]]),
         ),
         case(
-            "float16 scores keep their dtype",
-            "float16 的分数保持其 dtype",
+            "float16 scores (the weights come back as float64)",
+            "float16 的分数（权重以 float64 返回）",
             np.array([[0.0, 0.0], [0.0, 0.001]], dtype=np.float16),
         ),
     ]
@@ -1584,6 +1584,14 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             *_qkv(np.random.default_rng(20261204), 1, 4, 4),
             0,
         ),
+        case(
+            "invalid: d = 0 (q and k of shape (T, 0))",
+            "无效：d = 0（q 与 k 的形状为 (T, 0)）",
+            np.zeros((3, 0)),
+            np.zeros((3, 0)),
+            np.ones((3, 2)),
+            2,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1648,6 +1656,20 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             "integer q, k, v: a float64 result",
             "整数 q、k、v：结果为 float64",
             *_qkv_integer(rng, 10, 3, 2),
+        ),
+        case(
+            "invalid: d = 0 (q and k of shape (T, 0))",
+            "无效：d = 0（q 与 k 的形状为 (T, 0)）",
+            np.zeros((3, 0)),
+            np.zeros((3, 0)),
+            np.ones((3, 2)),
+        ),
+        case(
+            "invalid: d_v = 0 (v of shape (T, 0))",
+            "无效：d_v = 0（v 的形状为 (T, 0)）",
+            np.ones((3, 2)),
+            np.ones((3, 2)),
+            np.ones((3, 0)),
         ),
     ]
 
@@ -1991,6 +2013,7 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             np.array([-1.0]),
             0.5,
         ),
+        case("invalid: p < 0", "无效：p < 0", np.array([0.5, 0.3, 0.2]), -0.5),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -2497,6 +2520,15 @@ def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
         case("invalid: n_layer < 0", "无效：n_layer < 0", 1, 10, -1, 768),
         case("invalid: d_model < 0", "无效：d_model < 0", 1, 10, 12, -1),
         case("invalid: bytes_per_value = 0", "无效：bytes_per_value = 0", 1, 10, 12, 768, 0),
+        case(
+            "invalid: bytes_per_value=0 at batch 0 (checked before any shortcut)",
+            "无效：batch 为 0 时 bytes_per_value=0（在任何捷径之前检查）",
+            0,
+            10,
+            12,
+            768,
+            0,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:

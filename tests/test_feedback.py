@@ -371,3 +371,16 @@ def test_a_memory_claim_is_laid_at_the_function_whose_memory_failed(tmp_path):
     assert [r.status for r in run_.results] == ["failed"]
     verdicts = {f.name: f.verdict for f in pack_feedback(run_.packs[0]).functions}
     assert verdicts == {"flash_attention": "wrong", "causal_masked_attention": "waiting"}, verdicts
+
+
+def test_two_numbers_that_part_are_never_shown_as_the_same_number():
+    """A first differing call shows each value in a few digits; two that differ further
+    down are shown in full, never as "the reference gives -1.52157, yours gives -1.52157"."""
+    from runner.reporters.text import outcome_text, parted_texts
+
+    words = catalog("en")
+    for render in (None, outcome_text):
+        shown = parted_texts(-1.5215719210000001, -1.5215719210000004, words, render)
+        assert shown["expected"] != shown["actual"], shown
+        assert float(shown["expected"]) == -1.5215719210000001
+        assert parted_texts(1.0, 2.0, words, render) == {"expected": "1", "actual": "2"}

@@ -31,7 +31,8 @@ def sinusoidal_positions(length: int, d_model: int) -> Array:
 
     PE[t, 2i] = sin(t·ω_i) and PE[t, 2i+1] = cos(t·ω_i) with ω_i = 10000^(−2i/d), the
     interleaved layout of "Attention Is All You Need" (not sines then cosines in two halves).
-    ValueError for an odd d_model or a negative length.
+    ValueError for a d_model that is odd or below 2 (d_model = 0 included: a table with no
+    frequency is not a position code) or a negative length.
     """
     if isinstance(length, bool) or not isinstance(length, int | np.integer) or length < 0:
         raise ValueError(f"length must be an integer >= 0, got {length!r}")

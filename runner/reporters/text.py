@@ -7,6 +7,7 @@ Functions return lines, so the command line prints them and tests read them.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from runner.api import PackRun, Run
@@ -162,8 +163,7 @@ def claim_detail_lines(
                 case=first.get("case", "?"),
                 label=localize(first.get("label", ""), words),
                 at=at,
-                expected=summary_text(expected, words, SHOWN_OUTCOME),
-                actual=summary_text(actual, words, SHOWN_OUTCOME),
+                **parted_texts(expected, actual, words),
             )
         )
     if r.output and (verbose or r.status != "passed"):
@@ -217,8 +217,7 @@ def diagnosis_lines(d: Diagnosis, words: Catalog) -> list[str]:
                 call=int(first.get("call", 0)) + 1,
                 inputs=str(first.get("inputs", "")),
                 at=str(first.get("at", "")),
-                expected=outcome_text(first.get("expected"), words),
-                actual=outcome_text(first.get("actual"), words),
+                **parted_texts(first.get("expected"), first.get("actual"), words, outcome_text),
             )
         )
     return lines
@@ -284,6 +283,27 @@ def summary_text(value: Any, words: Catalog, shown: int = SHOWN_VALUES) -> str:
             text += f", {show(value['non_finite'], 'count')} NaN/inf"
         return text
     return show(value)
+
+
+def _outcome_summary(value: Any, words: Catalog) -> str:
+    return summary_text(value, words, SHOWN_OUTCOME)
+
+
+def parted_texts(
+    expected: Any, actual: Any, words: Catalog, render: Callable[[Any, Catalog], str] | None = None
+) -> dict[str, str]:
+    """``expected`` and ``actual`` where they part, as ``render`` (a contract claim's
+    summary by default) shows them; two different numbers that look the same at its few
+    digits are shown in full (a variance that loses digits gives -1.5215719 where the
+    reference gives -1.5215738)."""
+    render = render or _outcome_summary
+    shown = render(expected, words), render(actual, words)
+    numbers = all(
+        isinstance(v, float | int) and not isinstance(v, bool) for v in (expected, actual)
+    )
+    if shown[0] == shown[1] and numbers and expected != actual:
+        shown = repr(float(expected)), repr(float(actual))
+    return {"expected": shown[0], "actual": shown[1]}
 
 
 def printed_lines(text: str, dropped: int, words: Catalog) -> list[str]:
@@ -368,8 +388,7 @@ def _why_wrong(f: FunctionFeedback, words: Catalog) -> list[str]:
                 call=call_text(call, words),
                 label=label or "",
                 at=call.at,
-                expected=summary_text(call.expected, words, SHOWN_OUTCOME),
-                actual=summary_text(call.actual, words, SHOWN_OUTCOME),
+                **parted_texts(call.expected, call.actual, words),
             )
         )
     for m in f.mistakes:
