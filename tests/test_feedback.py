@@ -384,3 +384,12 @@ def test_two_numbers_that_part_are_never_shown_as_the_same_number():
         assert shown["expected"] != shown["actual"], shown
         assert float(shown["expected"]) == -1.5215719210000001
         assert parted_texts(1.0, 2.0, words, render) == {"expected": "1", "actual": "2"}
+
+
+def test_a_claim_id_two_modules_share_is_named_with_its_module():
+    from runner.reporters.gradescope import _name, _shared_ids
+
+    shared = _shared_ids([["a.x", "a.y"], ["a.y", "b.z"], ["a.x", "a.x"]])
+    assert shared == {"a.x", "a.y"}
+    assert _name("05-softmax", "a.y", shared) == "05-softmax · a.y"
+    assert _name("05-softmax", "b.z", shared) == "b.z"

@@ -31,8 +31,9 @@ Module = tuple[str, Sequence[LoadedClaim]]  # a module's id and the claims it wa
 def results(run: Run, words: Catalog, modules: Sequence[Module] = ()) -> dict[str, Any]:
     """The results of ``run``; ``modules`` hold the claims it was to judge (they give a file
     that could not be loaded its tests and its maximum score). Of a run of several modules,
-    each test's number begins with its module's place and its name with the module's id, so
-    that no two modules' claims share a number or a name."""
+    each test's number begins with its module's place, so that no two modules' claims share
+    a number, and a claim id two modules share gets its module's id before it, so that no
+    two tests share a name."""
     if run.load_failure is not None:
         return _unloadable(run, words, modules)
     tests = []
@@ -40,6 +41,7 @@ def results(run: Run, words: Catalog, modules: Sequence[Module] = ()) -> dict[st
     later = 0
     summary: list[str] = []
     several = len(run.packs) > 1
+    shared = _shared_ids([[r.id for r in p.results] for p in run.packs])
     for place, pack_run in enumerate(run.packs, 1):
         numbers = claim_numbers(
             [r.proposition for r in pack_run.results], place if several else None
@@ -49,7 +51,7 @@ def results(run: Run, words: Catalog, modules: Sequence[Module] = ()) -> dict[st
             lines += text.claim_detail_lines(r, words, verbose=True)
             tests.append(
                 {
-                    "name": _name(pack_run.pack.meta.id, r.id, several),
+                    "name": _name(pack_run.pack.meta.id, r.id, shared),
                     "number": number,
                     "score": r.score,
                     "max_score": r.points,
@@ -81,8 +83,16 @@ def results(run: Run, words: Catalog, modules: Sequence[Module] = ()) -> dict[st
     }
 
 
-def _name(module: str, claim: str, several: bool) -> str:
-    return f"{module} · {claim}" if several else claim
+def _shared_ids(modules: Sequence[Sequence[str]]) -> set[str]:
+    """The claim ids more than one module of the run has."""
+    seen: Counter[str] = Counter(i for ids in modules for i in set(ids))
+    return {i for i, n in seen.items() if n > 1}
+
+
+def _name(module: str, claim: str, shared: set[str]) -> str:
+    """A test's name: the claim's id, with its module's before it when another module of
+    the run has a claim of that id too."""
+    return f"{module} · {claim}" if claim in shared else claim
 
 
 def _unloadable(run: Run, words: Catalog, modules: Sequence[Module]) -> dict[str, Any]:
@@ -90,9 +100,10 @@ def _unloadable(run: Run, words: Catalog, modules: Sequence[Module]) -> dict[str
     if run.load_output:
         message = "\n".join([message, *text.printed_lines(run.load_output, 0, words)])
     several = len(modules) > 1
+    shared = _shared_ids([[c.claim.id for c in claims] for _, claims in modules])
     tests = [
         {
-            "name": _name(module, c.claim.id, several),
+            "name": _name(module, c.claim.id, shared),
             "number": number,
             "score": 0.0,
             "max_score": c.claim.points,
