@@ -1031,12 +1031,24 @@ def test_the_out_of_memory_killer_takes_a_worker_first(cli, work, reference_sour
 
 
 DENIED_PROBE = """
-import ctypes, os
+import ctypes, mmap, os, threading
+
+def i386_call(number):
+    # mov eax, edi; int 0x80; ret: an i386 system call, which a 64-bit process may make
+    page = mmap.mmap(-1, 4096, prot=7)
+    page.write(bytes.fromhex("89f8cd80c3"))
+    address = ctypes.addressof(ctypes.c_char.from_buffer(page))
+    return ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint32)(address)(number)
 
 def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
     libc = ctypes.CDLL(None, use_errno=True)
     out = {}
     calls = {
+        "unshare_user": lambda: libc.unshare(0x10000000 | 0x00020000),  # then mount a tmpfs
+        "clone_user": lambda: libc.syscall(56, 0x10000000 | 17, 0, 0, 0, 0),
+        "shmget": lambda: libc.syscall(29, 0, 1 << 20, 0o1600),
+        "msgget": lambda: libc.syscall(68, 0, 0o1600),
+        "mount": lambda: libc.mount(b"none", b"/tmp", b"tmpfs", 0, None),
         "add_key": lambda: libc.syscall(248, b"user", b"k", b"v", ctypes.c_size_t(1), -4),
         "keyctl": lambda: libc.syscall(250, 0, -4, 0, 0),  # KEYCTL_GET_KEYRING_ID of @u
         "ptrace": lambda: libc.syscall(101, 0, 0, 0, 0),  # PTRACE_TRACEME
@@ -1051,6 +1063,19 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
         out["memfd_create"] = exc.errno
     import resource
     out["open_files"] = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    out["i386_getpid"] = i386_call(20)  # -EPERM: another architecture's calls are all denied
+    out["i386_memfd_create"] = i386_call(356)
+    libc.syscall(435, 0, 0)  # clone3: its flags are out of the filter's sight
+    out["clone3"] = ctypes.get_errno()
+    # what a function may still do: threads (the C library falls back to clone) and fork
+    box = []
+    thread = threading.Thread(target=box.append, args=(1,))
+    thread.start()
+    thread.join()
+    pid = os.fork()
+    if pid == 0:
+        os._exit(7)
+    out["works"] = (box, os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
     return out
 """
 
@@ -1062,8 +1087,10 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
 def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
     """A user's kernel keyring outlives the worker and is shared by every process of that
     user (a hidden claim's inputs could wait there for a later claim, a classmate or the
-    next run); a memfd holds memory outside RLIMIT_AS and the OOM killer's view. The worker
-    denies these system calls (EPERM) for the learner's code and whatever it starts."""
+    next run); a memfd, System V shared memory or a tmpfs mounted in a user namespace of
+    the learner's own holds memory outside RLIMIT_AS and the OOM killer's view. The worker
+    denies these system calls (EPERM) for the learner's code and whatever it starts, under
+    x86_64's numbers and under i386's (``int 0x80``), and threads and fork still work."""
     import errno as errnos
 
     from runner.learner.session import LearnerSession, WorkerLimits
@@ -1080,6 +1107,9 @@ def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
 
     # pipes and tmpfs files hold memory outside RLIMIT_AS too: few may be open at once
     assert got.pop("open_files") == OPEN_FILES
-    assert got == dict.fromkeys(
-        ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create"), errnos.EPERM
-    ), got
+    assert list(got.pop("works")) == [[1], 7]
+    assert got.pop("clone3") == errnos.ENOSYS
+    assert got.pop("i386_getpid") == got.pop("i386_memfd_create") == -errnos.EPERM
+    denied = ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create")
+    denied += ("unshare_user", "clone_user", "shmget", "msgget", "mount")
+    assert got == dict.fromkeys(denied, errnos.EPERM), got

@@ -559,3 +559,54 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state not in ("Z", "X")
+
+
+def _run_filter(program: list[tuple[int, int, int, int]], nr: int, arch: int, arg0: int) -> int:
+    """What the kernel would do with one call: a classic BPF interpreter for the few
+    instructions the filter uses, on struct seccomp_data."""
+    import struct
+
+    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, 0, 0, 0, 0, 0)
+    acc, pc = 0, 0
+    while True:
+        code, jt, jf, k = program[pc]
+        if code == 0x20:  # ld [k]
+            acc = struct.unpack_from("=I", data, k)[0]
+        elif code == 0x06:  # ret k
+            return k
+        else:
+            taken = {0x15: acc == k, 0x35: acc >= k, 0x45: bool(acc & k)}[code]
+            pc += jt if taken else jf
+        pc += 1
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_the_system_call_filter_denies_its_list_foreign_architectures_and_new_namespaces(
+    machine,
+):
+    """Judged instruction by instruction, as the kernel would: a denied call fails with
+    EPERM under its own number, under x32's (x86_64) and under any other architecture's (an
+    i386 call from a 64-bit process reaches i386's numbers); clone is allowed unless it asks
+    for a namespace; clone3 says ENOSYS, so the C library uses clone; the rest is allowed."""
+    import errno
+
+    from runner.learner import sandbox
+
+    program = sandbox.seccomp_program(machine)
+    arch, calls = sandbox.DENIED_CALLS[machine]
+    eperm, enosys = 0x00050000 | errno.EPERM, 0x00050000 | errno.ENOSYS
+    allow = 0x7FFF0000
+    clone, fork_flags = sandbox.CLONE[machine], 0x01200011  # CHILD_{SETTID,CLEARTID}|SIGCHLD
+    for name, number in calls.items():
+        assert _run_filter(program, number, arch, 0) == eperm, name
+    for number in range(0, 460):
+        if number not in calls.values() and number not in (clone, sandbox.CLONE3):
+            assert _run_filter(program, number, arch, 0) == allow, number
+        assert _run_filter(program, number, 0x40000003, 0) == eperm  # i386
+    assert _run_filter(program, clone, arch, fork_flags) == allow
+    assert _run_filter(program, clone, arch, 0x003D0F00) == allow  # a thread's flags
+    for flag in (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000):
+        assert _run_filter(program, clone, arch, fork_flags | flag) == eperm, hex(flag)
+    assert _run_filter(program, sandbox.CLONE3, arch, 0) == enosys
+    if machine == "x86_64":
+        assert _run_filter(program, 0x40000000 + calls["keyctl"], arch, 0) == eperm

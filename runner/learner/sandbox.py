@@ -362,16 +362,24 @@ def landlock(readable: Iterable[str], writable: Iterable[str], devices: Iterable
 # What no learner's function needs and the namespaces do not isolate, by architecture
 # (audit arch, system call numbers): the kernel's keyrings (a user's keyring outlives the
 # worker and is shared by every process of that user: a channel from a hidden claim's call to
-# a later worker, a classmate's or the next run's); memfd_create (memory held in files that
-# are not mapped is outside RLIMIT_AS and the OOM killer's view of the process); reading or
-# writing other processes (ptrace, process_vm_*); and the kernel's larger surfaces (perf,
-# bpf, userfaultfd, io_uring, modules, kexec). Numbers from the kernel's unistd headers.
+# a later worker, a classmate's or the next run's); memory the process does not map, so that
+# RLIMIT_AS and the OOM killer's view of it do not count it (memfd_create, memfd_secret,
+# System V shared memory, message queues and semaphores, and a tmpfs mounted in a user
+# namespace of its own: unshare, setns, the mount calls and clone with a namespace flag);
+# reading or writing other processes or their descriptors (ptrace, process_vm_*,
+# pidfd_getfd, open_by_handle_at); and the kernel's larger surfaces (perf, bpf, userfaultfd,
+# io_uring, modules, kexec). Numbers from the kernel's unistd headers.
 DENIED_CALLS = {
     "x86_64": (
         0xC000003E,
         {
             "add_key": 248, "request_key": 249, "keyctl": 250, "memfd_create": 319,
+            "memfd_secret": 447, "shmget": 29, "semget": 64, "msgget": 68,
+            "unshare": 272, "setns": 308, "mount": 165, "umount2": 166, "pivot_root": 155,
+            "chroot": 161, "open_tree": 428, "move_mount": 429, "fsopen": 430,
+            "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
             "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311,
+            "pidfd_getfd": 438, "open_by_handle_at": 304,
             "perf_event_open": 298, "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425,
             "io_uring_enter": 426, "io_uring_register": 427, "init_module": 175,
             "finit_module": 313, "delete_module": 176, "kexec_load": 246,
@@ -382,7 +390,12 @@ DENIED_CALLS = {
         0xC00000B7,
         {
             "add_key": 217, "request_key": 218, "keyctl": 219, "memfd_create": 279,
+            "memfd_secret": 447, "shmget": 194, "semget": 190, "msgget": 186,
+            "unshare": 97, "setns": 268, "mount": 40, "umount2": 39, "pivot_root": 41,
+            "chroot": 51, "open_tree": 428, "move_mount": 429, "fsopen": 430,
+            "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
             "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271,
+            "pidfd_getfd": 438, "open_by_handle_at": 265,
             "perf_event_open": 241, "bpf": 280, "userfaultfd": 282, "io_uring_setup": 425,
             "io_uring_enter": 426, "io_uring_register": 427, "init_module": 105,
             "finit_module": 273, "delete_module": 106, "kexec_load": 104,
@@ -390,32 +403,53 @@ DENIED_CALLS = {
         },
     ),
 }  # fmt: skip
+# clone makes a process (fork, threads): allowed unless its flags ask for a namespace.
+# clone3 passes its flags in memory, which a filter cannot read: it fails with ENOSYS, as on a
+# kernel without it, and the C library then uses clone.
+CLONE = {"x86_64": 56, "aarch64": 220}
+CLONE3 = 435
+NAMESPACE_FLAGS = 0x7E020080  # CLONE_NEW{NS, CGROUP, UTS, IPC, USER, PID, NET, TIME}
 X32_BIT = 0x40000000  # x86_64's x32 system calls: the same calls under other numbers
 
-# classic BPF, as seccomp(2) runs it on struct seccomp_data (nr at 0, arch at 4)
-_LD_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
+# classic BPF, as seccomp(2) runs it on struct seccomp_data (nr at 0, arch at 4, the first
+# argument at 16; its low 32 bits first on a little-endian machine)
+_LD_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
+_ARG0_LOW = 16 if sys.byteorder == "little" else 20
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 
+Instruction = tuple[int, int, int, int]
 
-def seccomp_program(machine: str) -> list[tuple[int, int, int, int]]:
+
+def seccomp_program(machine: str) -> list[Instruction]:
     """The filter's instructions (code, jump if true, jump if false, k): every call of
-    DENIED_CALLS fails with EPERM, as x32 calls do on x86_64; any other architecture's
-    calls are allowed (a process can change its architecture only by exec, and this filter
-    is built for the one it runs)."""
+    DENIED_CALLS fails with EPERM, as do a clone that asks for a namespace, x32 calls on
+    x86_64 and every call of another architecture (a 64-bit x86 process makes i386 calls
+    with ``int 0x80`` without any exec, and ctypes can run those two bytes: with numbers of
+    their own, they would reach every call denied here); clone3 fails with ENOSYS."""
     arch, calls = DENIED_CALLS[machine]
     numbers = sorted(set(calls.values()))
-    n = len(numbers)
-    x32 = machine == "x86_64"
-    # [ld arch, jeq arch, ld nr, (jge x32), jeq each..., allow, deny]
-    checks = n + (1 if x32 else 0)
-    program = [(_LD_ABS, 0, 0, 4), (_JEQ, 0, checks + 1, arch), (_LD_ABS, 0, 0, 0)]
-    if x32:
-        program.append((_JGE, checks, 0, X32_BIT))  # to deny: past the checks and allow
-    for i, number in enumerate(numbers):
-        program.append((_JEQ, n - i, 0, number))
-    program += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, _ERRNO | errno.EPERM)]
-    return program
+    # Written with named targets; a jump's offset counts the instructions it skips.
+    body: list[tuple[int, str | int, str | int, int]] = [
+        (_LD_ABS, 0, 0, 4),
+        (_JEQ, 0, "deny", arch),
+        (_LD_ABS, 0, 0, 0),
+    ]
+    if machine == "x86_64":
+        body.append((_JGE, "deny", 0, X32_BIT))
+    body.append((_JEQ, "nosys", 0, CLONE3))
+    body += [(_JEQ, 0, "list", CLONE[machine]), (_LD_ABS, 0, 0, _ARG0_LOW)]
+    body.append((_JSET, "deny", "allow", NAMESPACE_FLAGS))
+    labels = {"list": len(body)}
+    body += [(_JEQ, "deny", 0, number) for number in numbers]
+    labels |= {"allow": len(body), "deny": len(body) + 1, "nosys": len(body) + 2}
+    body += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, _ERRNO | errno.EPERM)]
+    body.append((_RET, 0, 0, _ERRNO | errno.ENOSYS))
+
+    def offset(at: int, target: str | int) -> int:
+        return target if isinstance(target, int) else labels[target] - at - 1
+
+    return [(code, offset(i, jt), offset(i, jf), k) for i, (code, jt, jf, k) in enumerate(body)]
 
 
 def deny_calls() -> str:
