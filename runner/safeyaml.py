@@ -188,9 +188,10 @@ class _Loader(yaml.CSafeLoader):
         if tag in _SCALAR_TAGS and isinstance(node, yaml.ScalarNode):
             if tag == _STR:
                 return node.value
-            if tag == _INT and len(node.value) > self.max_digits:
+            digits = len(node.value.lstrip("+-")) if tag == _INT else 0  # a sign is no digit
+            if digits > self.max_digits:
                 self.problem(
-                    node, msg("yaml.digits", n=len(node.value), limit=self.max_digits, unit="count")
+                    node, msg("yaml.digits", n=digits, limit=self.max_digits, unit="count")
                 )
                 return None
             try:  # an explicit tag may hold anything: !!int abc, !!bool maybe, !!float ''

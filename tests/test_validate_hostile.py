@@ -624,3 +624,19 @@ def test_an_interrupted_batch_stops_its_workers_before_they_take_more(work, monk
         signal.signal(signal.SIGTERM, previous)
 
     assert len(done.read_text(encoding="utf-8")) <= 15  # what was in hand, not the queue
+
+
+@pytest.mark.parametrize("json_syntax", [True, False], ids=["json", "yaml"])
+def test_an_integer_of_1000_digits_is_read_and_one_of_1001_refused(json_syntax):
+    """The documented limit, exactly: 10**1000 has 3,322 bits, as has 10**1000 - 1, so
+    bits alone cannot decide; a sign is not a digit."""
+    from runner.submission.parse import parse_submission
+
+    def problems(number: int) -> list[str]:
+        text = f'{{"seed": {number}}}' if json_syntax else f"seed: {number}"
+        return [m.code for _, m in parse_submission(text.encode(), json_syntax=json_syntax).problems]
+
+    largest = 10**1000 - 1
+    assert problems(largest) == problems(-largest) == []
+    refused = ["sub.digits"] if json_syntax else ["sub.yaml_line"]
+    assert problems(largest + 1) == problems(-largest - 1) == refused

@@ -23,7 +23,9 @@ from runner.submission.problems import DataPath, Finding
 
 MAX_DEPTH = 64  # the runner's own evidence nests 7 levels deep
 MAX_DIGITS = safeyaml.MAX_DIGITS
-_MAX_BITS = math.ceil(MAX_DIGITS * math.log2(10))
+# the fewest bits of an integer that may have more than MAX_DIGITS digits (10**1000 has
+# 3,322 bits, and so has 9.9e999): one that long has its digits counted
+_MAX_BITS = math.floor(MAX_DIGITS * math.log2(10)) + 1
 PLACEHOLDER = re.compile(r"<[^<>\n]{1,200}>")
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # how JSON writes a surrogate
 
@@ -169,7 +171,7 @@ def _inspect(parsed: Parsed, *, surrogates: bool) -> None:
             parsed.problems.append(
                 (at, msg("sub.digits", n=value.digits, limit=MAX_DIGITS, unit="count"))
             )
-        elif type(value) is int and value.bit_length() > _MAX_BITS:
+        elif type(value) is int and _too_long(value):
             digits = len(str(abs(value)))  # fewer than Python's 4,300: json converted it
             parsed.problems.append(
                 (at, msg("sub.digits", n=digits, limit=MAX_DIGITS, unit="count"))
@@ -186,8 +188,12 @@ def _suspect(value: Any) -> bool:
     if kind is float:
         return not math.isfinite(value)
     if kind is int:
-        return bool(value.bit_length() > _MAX_BITS)
+        return _too_long(value)
     return kind is _LongInteger
+
+
+def _too_long(value: int) -> bool:
+    return value.bit_length() >= _MAX_BITS and len(str(abs(value))) > MAX_DIGITS
 
 
 def _unicode(text: str) -> bool:
