@@ -426,6 +426,12 @@ def doubles(impl: Implementation, x: np.ndarray, **options: Any) -> Measurements
            where={"zh": "阶段一", "en": "stage 1"})
 def double_adds(x):
     return np.asarray(x, dtype=np.float64) + 2
+
+
+@PACK.mistake("quadruple-triples", replaces="quadruple", explanation={"zh": "三倍", "en": "x3"},
+              where={"zh": "阶段一", "en": "stage 1"})
+def quadruple_triples(x, *, double):  # takes what quadruple uses, as quadruple does
+    return double(x) + np.asarray(x, dtype=np.float64)
 '''
 
 
@@ -461,6 +467,18 @@ def test_a_single_file_pack_with_plain_annotations_and_options_runs(tmp_path):
     assert [r.status for r in run.results] == ["passed"], run.results[0].reason
     (fault,) = run.packs[0].faults or []
     assert fault.caught and fault.observed_as_declared  # a fault reaches its callers (uses)
+    # a mistake of a subject that uses another receives it as the reference does
+    registry = pack.code.registry
+    assert registry.with_fault("quadruple-triples")["quadruple"]([1.0]).tolist() == [3.0]
+    # and the scaffold's reference solution has the learner's signature, which runs
+    from runner.i18n import catalog
+    from runner.learner.scaffold import scaffold
+
+    source = scaffold(pack, catalog("en"), reference=True)
+    assert "def quadruple(x):" in source, source
+    namespace: dict[str, object] = {}
+    exec(compile(source, "scaffold.py", "exec"), namespace)  # our own reference, not a learner's
+    assert namespace["quadruple"]([1.0]).tolist() == [4.0]  # type: ignore[operator]
 
 
 def test_a_path_pack_that_imports_itself_by_name_is_told_how_to_import(tmp_path):

@@ -634,7 +634,9 @@ def test_an_integer_of_1000_digits_is_read_and_one_of_1001_refused(json_syntax):
 
     def problems(number: int) -> list[str]:
         text = f'{{"seed": {number}}}' if json_syntax else f"seed: {number}"
-        return [m.code for _, m in parse_submission(text.encode(), json_syntax=json_syntax).problems]
+        return [
+            m.code for _, m in parse_submission(text.encode(), json_syntax=json_syntax).problems
+        ]
 
     largest = 10**1000 - 1
     assert problems(largest) == problems(-largest) == []

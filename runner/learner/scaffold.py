@@ -78,20 +78,37 @@ def scaffold(pack: ClaimPack, words: Catalog, *, reference: bool) -> str:
     for name in subjects:
         fn = registry.subjects[name].fn
         doc = text.docstring(words.lang, name)
-        parts.append(_reference_source(fn, doc) if reference else _stub(name, registry, doc))
+        uses = set(registry.subjects[name].uses)
+        parts.append(_reference_source(fn, doc, uses) if reference else _stub(name, registry, doc))
     return "\n\n\n".join(p.rstrip() for p in parts) + "\n"
 
 
-def _reference_source(fn: object, doc: str | None = None) -> str:
+def _reference_source(fn: object, doc: str | None = None, uses: set[str] | None = None) -> str:
     """The reference function's source, its decorators left out and, given ``doc``, its
-    docstring replaced by that one."""
+    docstring replaced by that one. The keyword-only parameters through which it receives
+    the subjects it ``uses`` are left out of its signature, as a stub leaves them out: in
+    the scaffold those names are the file's own functions."""
     src = textwrap.dedent(inspect.getsource(fn))  # type: ignore[arg-type]
     lines = src.splitlines()
     while lines and lines[0].startswith("@"):
         lines.pop(0)
+    if uses and uses & set(inspect.signature(fn).parameters):  # type: ignore[arg-type]
+        lines = _without_parameters(lines, fn, uses)
     if doc is not None:
         lines = _with_docstring(lines, doc)
     return "\n".join(lines)
+
+
+def _without_parameters(lines: list[str], fn: object, drop: set[str]) -> list[str]:
+    """The source lines with the ``def`` line(s) written again without ``drop``."""
+    (node,) = ast.parse("\n".join(lines)).body
+    assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    body = node.body[0].lineno - 1  # the header is every line before the body's first
+    name = getattr(fn, "__name__", node.name)
+    header = f"def {name}({_parameters(fn, drop)}){_returns(fn)}:"
+    if body <= node.lineno - 1:  # a one-line function: "def f(x): return x"
+        return lines
+    return [header, *lines[body:]]
 
 
 def _with_docstring(lines: list[str], doc: str) -> list[str]:

@@ -680,10 +680,12 @@ class Registry:
                 raise RuntimeError(f"subjects depend on each other in a cycle: {(*seen, name)}")
             spec = self.subjects[name]
             fn = raw[name]
-            # An override is someone else's code: it calls what it calls. Only our own
-            # reference functions receive their dependencies from the implementation.
-            if spec.uses and name not in overrides:
-                deps = {dep: resolve(dep, (*seen, name)) for dep in spec.uses}
+            # The reference functions receive what they use from the implementation; a twin
+            # or a mistake does too when it takes them as the reference does (keyword-only,
+            # same names), else it calls what it calls.
+            wanted = spec.uses if name not in overrides else _keyword_only(fn, spec.uses)
+            if wanted:
+                deps = {dep: resolve(dep, (*seen, name)) for dep in wanted}
                 fn = functools.wraps(fn)(functools.partial(fn, **deps))
             bound[name] = fn
             return fn
@@ -694,6 +696,16 @@ class Registry:
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.checks)
+
+
+def _keyword_only(fn: Callable[..., Any], names: tuple[str, ...]) -> tuple[str, ...]:
+    """Which of ``names`` ``fn`` takes as keyword-only parameters."""
+    try:
+        parameters = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return ()
+    kw = inspect.Parameter.KEYWORD_ONLY
+    return tuple(n for n in names if n in parameters and parameters[n].kind is kw)
 
 
 def _builtin_checks() -> Mapping[str, CheckSpec]:
