@@ -147,9 +147,16 @@ def read_modules(paths: list[Path]) -> list[ModuleFiles]:
                 wanted[module_dir] = None
 
     found: list[ModuleFiles] = []
+    first: dict[str, Path] = {}  # module id -> the folder that has it
     for module_dir, chosen in sorted(wanted.items()):
         problems: list[Problem] = []
         pack = _load_pack(module_dir, chosen, problems)
+        if pack is not None and first.setdefault(pack.meta.id, module_dir) != module_dir:
+            # two folders under one id would write one evidence file, the second over the first
+            where = display_path(first[pack.meta.id] / MODULE_FILE)
+            problem = msg("claim.module_twice", id=pack.meta.id, where=where)
+            problems.append(Problem.in_file(display_path(module_dir / MODULE_FILE), None, problem))
+            pack = None
         found.append(ModuleFiles(module_dir, pack, problems))
     return found
 

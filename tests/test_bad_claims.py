@@ -652,11 +652,11 @@ def test_claim_file_problems_pinned_in_chinese(cli, tmp_path, monkeypatch):
     result = cli("run", "mod", "--lang", "zh")
 
     assert result.err.splitlines() == [
-        "mod/c.yaml:14: 声明 topk.small: expect[0].tolerance: close 容差需要 abs、rel 或两者",
-        "mod/c.yaml:15: 声明 topk.small: expect[0].unit: 应为 'count', 'log10', 'orders', "
+        "mod/c.yaml:14: 断言 topk.small: expect[0].tolerance: close 容差需要 abs、rel 或两者",
+        "mod/c.yaml:15: 断言 topk.small: expect[0].unit: 应为 'count', 'log10', 'orders', "
         "'MiB', 'bytes', 'ratio', 'probability', 'number' 之一，实际是 'meters'",
         "mod/module.yaml:7: version: 应 >= 1，实际是 0",
-        "声明文件中有 3 个问题；没有运行，也没有写入任何文件",
+        "断言文件中有 3 个问题；没有运行，也没有写入任何文件",
     ]
 
 
@@ -795,3 +795,24 @@ def test_a_claim_file_changed_between_two_loads_in_one_process_is_read_anew(tmp_
     for _ in range(2):
         with pytest.raises(InvalidClaims):
             load_packs([module])
+
+
+def test_two_folders_with_one_module_id_are_a_problem_not_one_evidence_file_over_another(
+    cli, tmp_path, monkeypatch
+):
+    """Evidence is named by the module's id: two folders under one id would write one file,
+    the second run's over the first's. The second folder is one problem of its module.yaml
+    and is left out; the first runs."""
+    first = write_module(tmp_path, {"c.yaml": VALID})
+    shutil.copytree(first, tmp_path / "zcopy")
+    monkeypatch.chdir(tmp_path)
+
+    result = cli("run", "mod", "zcopy", "--out", "ev")
+
+    assert result.code == 2
+    (line, summary_line) = result.err.splitlines()
+    assert line.startswith("zcopy/module.yaml: ") and "mod/module.yaml" in line
+    assert "each module needs an id of its own" in line
+    assert summary_line == (
+        "1 problem in claim files: the module it belongs to was left out; the others ran"
+    )

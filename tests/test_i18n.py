@@ -173,7 +173,7 @@ def test_help_is_for_users_in_their_language(cli):
     assert en.code == 0
     assert "judge a whole class" in en.out and "exit codes" in en.out
     zh = cli("run", "--help", "--lang", "zh")
-    assert zh.code == 0 and "学习者代码每条声明可用的 CPU 秒数" in zh.out
+    assert zh.code == 0 and "学习者代码每条断言可用的 CPU 秒数" in zh.out
 
 
 def test_pytest_claims_follow_learn_llm_lang(pytester, monkeypatch):

@@ -1115,7 +1115,7 @@ def test_a_claim_the_runner_did_not_pass_is_a_problem(cli, work):
         "giant_mlp_parameter_log10() raised IndexError: out of range",
     ]
     zh = validate(cli, "ev.json", "--lang", "zh")
-    assert zh.out.splitlines()[1] == f"  $.claims[2].status: 声明 {ids[0]}：失败"
+    assert zh.out.splitlines()[1] == f"  $.claims[2].status: 断言 {ids[0]}：失败"
 
 
 # -- safety ---------------------------------------------------------------------------------------
