@@ -31,10 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE, EXIT_OK
-from runner.inject import FaultRun, run_all, run_remembering
+from runner.inject import FaultRun, run_with_faults
 from runner.learner.limits import WorkerLimits
 from runner.load import ClaimPack, LoadedClaim
-from runner.memo import Answers
 from runner.models import ClaimResult
 from runner.pack import Implementation, Pack, Registry
 from runner.pools import stop_pool
@@ -185,18 +184,16 @@ def run_packs(packs: list[ClaimPack], subject: Subject, options: RunOptions | No
         impl = _implementation(registry, subject)
         whole = pack.complete and not options.pattern
         with_faults = isinstance(subject, Reference) and options.faults and whole and pack.faults
-        answers = Answers() if with_faults else None
-        claims = select(pack.claims, options.pattern, registry) + challenges.get(pack.meta.id, [])
+        challenge = challenges.get(pack.meta.id, [])
         start = time.perf_counter()
-        if answers is not None:  # the faults' runs reuse the calls they do not change
-            results = run_remembering(pack, claims, impl, answers)
+        faults = None
+        if with_faults:  # each claim beside the faults that reach it
+            results, faults = run_with_faults(pack, impl, registry)
+            results += run_claims(challenge, impl, registry, pack.meta.seed)
         else:
+            claims = select(pack.claims, options.pattern, registry) + challenge
             results = run_claims(claims, impl, registry, pack.meta.seed)
-        pack_run = PackRun(pack, results, _ms(start), challenges.get(pack.meta.id, []))
-        if with_faults:
-            reference = results[: len(pack.claims)]  # the challenge claims come after
-            pack_run.faults = run_all(pack, registry, reference=reference, answers=answers)
-        runs.append(pack_run)
+        runs.append(PackRun(pack, results, _ms(start), challenge, faults))
     return Run(info, runs, options)
 
 

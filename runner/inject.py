@@ -14,7 +14,7 @@ from typing import Any
 
 from runner.facts import template_refs
 from runner.judge import judge
-from runner.load import ClaimPack, LoadedClaim, LoadedFault
+from runner.load import ClaimPack, LoadedFault
 from runner.machine import usable_cpus
 from runner.memo import Answers, worth_recording
 from runner.models import ClaimResult, Detail, Fault, Text
@@ -112,6 +112,11 @@ def run_fault(
             results.append(known)
         else:
             results.append(run_claim(loaded_claim, impl, registry, pack.meta.seed))
+    return fault_run(fault, results)
+
+
+def fault_run(fault: Fault, results: list[ClaimResult]) -> FaultRun:
+    """A fault's run from its claims' results: the facts faults.yaml says it shows, judged."""
     values = measured_values(results)
     facts = []
     for fact in fault.observed:
@@ -134,97 +139,129 @@ def run_fault(
     return FaultRun(fault, results, facts)
 
 
-def run_all(
-    pack: ClaimPack,
-    registry: Registry,
-    reference: list[ClaimResult] | None = None,
-    answers: Answers | None = None,
-) -> list[FaultRun]:
-    """Every fault of the module; ``reference`` (the module's reference results) and
-    ``answers`` (that run's record) when the reference has run already, else both made here."""
-    if reference is None:
-        answers = Answers()
-        reference = run_remembering(pack, list(pack.claims), registry.reference(), answers)
-    faults = list(pack.faults)
-    jobs = min(FAULT_JOBS, usable_cpus(), len(faults))
+def run_all(pack: ClaimPack, registry: Registry) -> list[FaultRun]:
+    """Every fault of the module (the reference runs too: the faults reuse what it did)."""
+    return run_with_faults(pack, registry.reference(), registry)[1]
+
+
+def run_with_faults(
+    pack: ClaimPack, impl: Implementation, registry: Registry
+) -> tuple[list[ClaimResult], list[FaultRun]]:
+    """The module's claims on ``impl`` (the reference), and every fault's run.
+
+    The work is cut by claim: one claim runs on the reference, then under each fault that
+    reaches it (a fault that cannot reach a claim's functions would run the same code, so
+    the reference's result stands for it), its calls of the functions the fault leaves
+    alone answered from what the claim's reference run recorded (:mod:`runner.memo`).
+    Claims depend on nothing but their own inputs and seed, so on a machine with more than
+    one core they are shared among processes forked from this one, the costliest first.
+    """
+    plan = _Plan.of(pack, impl, registry)
+    order = sorted(range(len(pack.claims)), key=plan.weight, reverse=True)
+    jobs = min(JOBS, usable_cpus(), len(order))
+    rows = None
     if jobs > 1 and "fork" in multiprocessing.get_all_start_methods():
-        parallel = _in_parallel(jobs, pack, faults, registry, reference, answers)
-        if parallel is not None:
-            return parallel
-    return [run_fault(pack, lf, registry, reference, answers) for lf in faults]
+        rows = _in_parallel(jobs, plan, order)
+    if rows is None:
+        rows = {i: plan.claim_everywhere(i) for i in order}
+    reference = [rows[i][0] for i in range(len(pack.claims))]
+    runs = [
+        fault_run(
+            lf.fault, [rows[i][1].get(lf.fault.id, reference[i]) for i in range(len(reference))]
+        )
+        for lf in pack.faults
+    ]
+    return reference, runs
 
 
-# Faults run side by side, each in a process forked from this one after the reference run
-# (so each holds the reference's results and record without copying them): two at a time
-# halve the faults' wall time on two cores; more buy nothing on the machines this serves.
-FAULT_JOBS = 2
-_FAULT_WORK: tuple[ClaimPack, list[LoadedFault], Registry, list[ClaimResult], Any] | None = None
+Row = tuple[ClaimResult, dict[str, ClaimResult]]  # a claim's reference result, and by fault
 
 
-def _in_parallel(
-    jobs: int,
-    pack: ClaimPack,
-    faults: list[LoadedFault],
-    registry: Registry,
-    reference: list[ClaimResult],
-    answers: Answers | None,
-) -> list[FaultRun] | None:
-    """The faults' runs, ``jobs`` processes at a time; None when processes cannot be used
+@dataclass(frozen=True)
+class _Plan:
+    """What every claim of a module is run on: the reference, and each fault's twin."""
+
+    pack: ClaimPack
+    registry: Registry
+    reference: Implementation
+    needs: list[frozenset[str]]  # by claim: the subjects its check calls
+    faults: list[tuple[str, frozenset[str], Implementation]]  # id, what it reaches, its twin
+
+    @classmethod
+    def of(cls, pack: ClaimPack, impl: Implementation, registry: Registry) -> _Plan:
+        needs = [
+            frozenset(registry.resolve_check(c.claim.check).needs_of(c.claim.inputs))
+            for c in pack.claims
+        ]
+        faults = []
+        for lf in pack.faults:
+            reached = registry.reaching(registry.resolve_twin(lf.fault.id).replaces)
+            faults.append((lf.fault.id, reached, registry.with_fault(lf.fault.id)))
+        return cls(pack, registry, impl, needs, faults)
+
+    def reaching(self, index: int) -> list[tuple[str, frozenset[str], Implementation]]:
+        return [f for f in self.faults if f[1].intersection(self.needs[index])]
+
+    def weight(self, index: int) -> int:
+        """How many runs the claim takes: the reference's and one per fault reaching it."""
+        return 1 + len(self.reaching(index))
+
+    def claim_everywhere(self, index: int) -> Row:
+        loaded = self.pack.claims[index]
+        seed = self.pack.meta.seed
+        reaching = self.reaching(index)
+        answers = Answers()  # this claim's calls: the faults re-run this claim only
+        wanted = worth_recording(self.needs[index], [reached for _, reached, _ in reaching])
+        impl = answers.remembering(self.reference, wanted) if wanted else self.reference
+        reference = run_claim(loaded, impl, self.registry, seed)
+        under = {
+            fault_id: run_claim(loaded, answers.answering(twin, reached), self.registry, seed)
+            for fault_id, reached, twin in reaching
+        }
+        return reference, under
+
+
+# Claims run side by side, in processes forked from this one once the module is loaded: two
+# at a time halve the wall time on two cores; more buy nothing on the machines this serves.
+JOBS = 2
+_WORK: _Plan | None = None
+
+
+def _in_parallel(jobs: int, plan: _Plan, order: list[int]) -> dict[int, Row] | None:
+    """Each claim's row, ``jobs`` processes at a time; None when processes cannot be used
     (then they run here, one after another)."""
-    global _FAULT_WORK
+    global _WORK
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     from runner.pools import quiet_worker, stop_pool
 
-    _FAULT_WORK = (pack, faults, registry, reference, answers)
+    _WORK = plan
     try:
         pool = ProcessPoolExecutor(
             jobs, multiprocessing.get_context("fork"), initializer=quiet_worker
         )
     except (OSError, ValueError):
-        _FAULT_WORK = None
+        _WORK = None
         return None
     try:
-        runs = list(pool.map(_one_fault, range(len(faults))))
+        rows = dict(zip(order, pool.map(_one_claim, order), strict=True))
     except (BrokenProcessPool, OSError):  # a process could not start or died
         stop_pool(pool)
         return None
-    except BaseException:  # Ctrl-C, SIGTERM: its processes end now, not after their fault
+    except BaseException:  # Ctrl-C, SIGTERM: its processes end now, not after their claim
         stop_pool(pool)
         raise
     finally:
-        _FAULT_WORK = None
+        _WORK = None
     pool.shutdown(wait=True)
-    return runs
+    return rows
 
 
-def _one_fault(index: int) -> FaultRun:
-    if _FAULT_WORK is None:  # pragma: no cover - set before the pool forks
-        raise RuntimeError("no fault work in this process")
-    pack, faults, registry, reference, answers = _FAULT_WORK
-    return run_fault(pack, faults[index], registry, reference, answers)
-
-
-def run_remembering(
-    pack: ClaimPack, claims: list[LoadedClaim], impl: Implementation, answers: Answers
-) -> list[ClaimResult]:
-    """The reference run of ``claims``, recording in ``answers`` the calls the module's
-    faults will ask for again (and only those: recording costs about what it saves)."""
-    registry = pack.code.registry
-    needs = [(c.claim.id, registry.resolve_check(c.claim.check).needs_of(c.claim.inputs))
-             for c in claims]  # fmt: skip
-    reach = [registry.reaching(registry.resolve_twin(lf.fault.id).replaces) for lf in pack.faults]
-    plan = worth_recording(needs, reach)
-    return [
-        run_claim(
-            c,
-            answers.remembering(impl, plan[c.claim.id]) if c.claim.id in plan else impl,
-            registry,
-            pack.meta.seed,
-        )
-        for c in claims
-    ]
+def _one_claim(index: int) -> Row:
+    if _WORK is None:  # pragma: no cover - set before the pool forks
+        raise RuntimeError("no claims to run in this process")
+    return _WORK.claim_everywhere(index)
 
 
 def find_fault(packs: list[ClaimPack], fault_id: str) -> tuple[ClaimPack, LoadedFault] | None:

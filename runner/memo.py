@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import itertools
 import struct
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -37,6 +38,7 @@ Key = tuple[str, str, bytes]  # (how it was called, function, digest of the argu
 # Values (array elements, scalars) the record keeps, about 128 MiB of float64: the reference
 # run of a 65-claim pack keeps a few million; past this, calls run as they would without it.
 BUDGET = 2**24
+_UNKEYED = itertools.count()
 
 
 @dataclass
@@ -63,22 +65,16 @@ class Answers:
         return _wrapped(impl, keep, self, record=False)
 
 
-def worth_recording(
-    claims: Iterable[tuple[str, tuple[str, ...]]], faults: Iterable[frozenset[str]]
-) -> dict[str, frozenset[str]]:
-    """Claim id -> the functions whose calls in that claim a fault's run will ask for again:
-    those it needs that some fault reaching the claim does not reach. ``claims`` are (id,
-    the subjects its check needs); ``faults`` the subjects each fault reaches."""
-    out: dict[str, frozenset[str]] = {}
-    reach = list(faults)
-    for claim_id, needs in claims:
-        wanted: set[str] = set()
-        for reached in reach:
-            if reached.intersection(needs):  # the fault re-runs this claim
-                wanted.update(n for n in needs if n not in reached)
-        if wanted:
-            out[claim_id] = frozenset(wanted)
-    return out
+def worth_recording(needs: Iterable[str], faults: Iterable[frozenset[str]]) -> frozenset[str]:
+    """The functions of a claim whose calls a fault's run will ask for again: those the
+    claim ``needs`` that some fault reaching it (of ``faults``, each the subjects it
+    reaches) does not reach."""
+    needed = frozenset(needs)
+    wanted: set[str] = set()
+    for reached in faults:
+        if reached.intersection(needed):  # the fault re-runs this claim
+            wanted.update(needed - reached)
+    return frozenset(wanted)
 
 
 def _wrapped(
@@ -145,9 +141,9 @@ def digest(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes:
     stack: list[Any] = [("kwargs", sorted(kwargs.items())), ("args", list(args))]
     while stack:
         item = stack.pop()
-        if isinstance(item, np.ndarray):
+        if isinstance(item, np.ndarray) and not item.dtype.hasobject:
             h.update(b"A" + item.dtype.str.encode() + repr(item.shape).encode())
-            h.update(np.ascontiguousarray(item).tobytes())
+            h.update(np.ascontiguousarray(item).data)  # its buffer, hashed where it lies: no copy
         elif isinstance(item, np.generic):
             h.update(b"G" + item.dtype.str.encode() + item.tobytes())
         elif isinstance(item, list | tuple):
@@ -160,6 +156,7 @@ def digest(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes:
             h.update(f"{type(item).__name__}:{item!r}".encode())
         elif isinstance(item, float):
             h.update(b"f" + struct.pack("<d", item))
-        else:  # not a value we can key on: never answered from the record
-            h.update(f"{type(item).__qualname__}@{id(item)}".encode())
+        else:  # not a value we can key on: never answered from the record (a number no
+            # other call is given: an id() can be another object's once this one is gone)
+            h.update(f"{type(item).__qualname__}#{next(_UNKEYED)}".encode())
     return h.digest()
