@@ -12,6 +12,7 @@ Prints the medians and their ratio. Target (issue 20): <= 3x.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import resource
 import statistics
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")  # as the runner sets
 BARE = [
     sys.executable,
     "-c",
@@ -91,7 +93,12 @@ def phases(repeat: int) -> list[float]:
     rows = []
     for _ in range(repeat):
         done = subprocess.run(
-            [sys.executable, "-c", PHASES], cwd=ROOT, capture_output=True, check=True, text=True
+            [sys.executable, "-c", PHASES],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+            text=True,
+            env={**os.environ, **dict.fromkeys(ONE_THREAD, "1")},
         )
         rows.append([float(x) for x in done.stdout.split()])
     return [statistics.median(column) for column in zip(*rows, strict=True)]

@@ -15,11 +15,14 @@ Array = NDArray[np.float64]
 
 
 def _softmax_last(z: Array) -> Array:
+    """The softmax over the last axis, computed in ``z``'s place: callers hand it a
+    temporary of their own (masked scores), so a (T, T) call allocates no second (T, T)."""
     # Subtracting the row max keeps exp() finite; a row of all -inf cannot occur here
     # because the diagonal is always visible.
-    z = z - z.max(axis=-1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)  # type: ignore[no-any-return]
+    z -= z.max(axis=-1, keepdims=True)
+    np.exp(z, out=z)
+    z /= z.sum(axis=-1, keepdims=True)
+    return z
 
 
 def _matrix(name: str, a: object) -> Array:
@@ -47,7 +50,8 @@ def causal_masked_attention(scores: Array) -> Array:
     if scores.ndim < 2 or scores.shape[-2] != scores.shape[-1] or scores.shape[-1] == 0:
         raise ValueError(f"scores must have shape (..., T, T) with T >= 1, got {scores.shape}")
     t_len = scores.shape[-1]
-    future = np.triu(np.ones((t_len, t_len), dtype=bool), k=1)  # (T, T), True where s > t
+    positions = np.arange(t_len)
+    future = positions[None, :] > positions[:, None]  # (T, T), True where s > t
     return _softmax_last(np.where(future, -np.inf, scores))  # (..., T, T)
 
 
