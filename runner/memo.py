@@ -19,6 +19,7 @@ import hashlib
 import inspect
 import itertools
 import struct
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -39,6 +40,9 @@ Key = tuple[str, str, bytes]  # (how it was called, function, digest of the argu
 # run of a 65-claim pack keeps a few million; past this, calls run as they would without it.
 BUDGET = 2**24
 _UNKEYED = itertools.count()
+# A call is looked up only where computing it took this many times what keying it did: the
+# lookup costs a key, and what it saves varies with the machine's load.
+WORTH = 2.0
 
 
 @dataclass
@@ -50,6 +54,15 @@ class Answers:
     hits: int = 0
     budget: int = BUDGET  # values kept in all; past it, further calls are not recorded
     kept: int = 0
+    # by function, the seconds its recorded calls took to compute and to key: a function
+    # cheaper to call than to key (a softmax of ten numbers) is called again, not looked up
+    spent: dict[str, list[float]] = field(default_factory=dict)
+
+    def worth_asking(self, name: str) -> bool:
+        """Whether looking ``name``'s calls up saves more than it costs, as the reference's
+        calls of it measured (a function it never called: nothing to find)."""
+        computing, keying = self.spent.get(name, (0.0, 0.0))
+        return computing > WORTH * keying
 
     def remembering(self, impl: Implementation, names: Iterable[str]) -> Implementation:
         """``impl`` (the reference) with every call of ``names`` recorded here."""
@@ -112,6 +125,10 @@ class _Answered:
     def _answer(
         self, how: str, args: tuple[Any, ...], kwargs: dict[str, Any], call: Callable[[], Any]
     ) -> Any:
+        if not self.record and not self.answers.worth_asking(self.name):
+            result = call()
+            return result[0] if how == "call" else result
+        start = time.perf_counter()
         key = (how, self.name, digest(args, kwargs))
         if key in self.answers.table:
             returned, value, extra = self.answers.table[key]
@@ -122,11 +139,16 @@ class _Answered:
         if not self.record:
             result = call()
             return result[0] if how == "call" else result
+        keyed = time.perf_counter()
+        spent = self.answers.spent.setdefault(self.name, [0.0, 0.0])
         try:
             value, extra = call()
         except Exception as exc:
             self.answers.table[key] = (False, exc, None)
             raise
+        finally:
+            spent[0] += time.perf_counter() - keyed
+            spent[1] += keyed - start
         size = _size(value)
         if self.answers.kept + size <= self.answers.budget:
             self.answers.kept += size

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from runner import memo
 from runner.memo import Answers, digest, worth_recording
 from runner.pack import Implementation
 
@@ -30,6 +31,13 @@ def test_arguments_that_differ_have_different_digests(a, b):
 def test_keyword_and_positional_arguments_are_told_apart():
     assert digest((1,), {}) != digest((), {"x": 1})
     assert digest((), {"x": 1, "y": 2}) == digest((), {"y": 2, "x": 1})
+
+
+@pytest.fixture(autouse=True)
+def _every_lookup_worth_it(monkeypatch):
+    """These tests are about what is answered, not about when a lookup pays: every recorded
+    function is worth asking for (its calls took longer than none of their keying)."""
+    monkeypatch.setattr(memo, "WORTH", 0.0)
 
 
 def _impl(calls: list[str]) -> Implementation:
@@ -102,3 +110,19 @@ def test_a_value_that_cannot_be_keyed_is_never_answered():
     other call gets: not on id(), which a new object can take once the old one is gone."""
     for value in (np.array([object()], dtype=object), object()):
         assert digest((value,), {}) != digest((value,), {})
+
+
+def test_a_function_cheaper_to_call_than_to_key_is_called_again(monkeypatch):
+    """A lookup costs a key (a hash of every argument): where the reference's calls of a
+    function took less to compute than WORTH times their keying, the fault's run calls it."""
+    calls: list[str] = []
+    answers = Answers()
+    answers.remembering(_impl(calls), ["f"])["f"](np.ones(2))
+    computing, keying = answers.spent["f"]
+    assert computing > 0 and keying > 0
+    monkeypatch.setattr(memo, "WORTH", computing / keying * 2)  # not worth it
+    fault = answers.answering(_impl(calls), reached=[])
+    assert fault["f"](np.ones(2)).tolist() == [2.0, 2.0] and calls == ["f", "f"]
+    monkeypatch.setattr(memo, "WORTH", computing / keying / 2)  # worth it
+    assert fault["f"](np.ones(2)).tolist() == [2.0, 2.0] and calls == ["f", "f"]
+    assert answers.hits == 1
