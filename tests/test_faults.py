@@ -108,6 +108,24 @@ def test_reusing_reference_results_for_unreached_claims_changes_nothing():
             assert same_values(a.values, b.values), (lf.fault.id, a.values, b.values)
 
 
+def test_claims_shared_among_processes_give_what_one_process_gives(monkeypatch):
+    """A whole run cuts the work by claim and shares the claims among processes: each
+    claim's reference result and its faults' results are those of a run in one process."""
+    from runner import inject
+
+    shared = fault_runs()
+    monkeypatch.setattr(inject, "JOBS", 1)
+    reference, alone = inject.run_with_faults(PACK, REGISTRY.reference(), REGISTRY)
+    assert [r.status for r in reference] == ["passed"] * len(PACK.claims)
+    assert [run.fault.id for run in alone] == list(FAULTS)
+    for run in alone:
+        other = shared[run.fault.id]
+        assert run.statuses == other.statuses, run.fault.id
+        assert [f.held for f in run.facts] == [f.held for f in other.facts]
+        for a, b in zip(run.facts, other.facts, strict=True):
+            assert same_values(a.values, b.values), (run.fault.id, a.values, b.values)
+
+
 def test_mask_multiply_zero_produces_no_nan_but_leaks_the_future():
     run = fault_runs()["mask-multiply-zero"]
     mask = next(r for r in run.results if r.id == "mask.prefix-softmax")
