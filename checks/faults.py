@@ -159,7 +159,7 @@ def causal_mask_by_multiplying(scores: Array) -> Array:
     """Multiplies the future scores by 0 instead of setting them to -inf, then softmaxes."""
     scores = args.scores(scores)  # (..., T, T)
     t_len = scores.shape[-1]
-    visible = np.tril(np.ones((t_len, t_len)))  # (T, T): 1 where s <= t
+    visible = np.tri(t_len)  # (T, T): 1 where s <= t
     # the future is now a score of 0, not -inf: exp(0) is not 0
     return _softmax_last(scores * visible)
 
@@ -184,8 +184,8 @@ def causal_mask_after_softmax(scores: Array) -> Array:
     scores = args.scores(scores)  # (..., T, T)
     t_len = scores.shape[-1]
     weights = _softmax_last(scores.copy())  # (..., T, T) over every key, future included
-    out: Array = weights * np.tril(np.ones((t_len, t_len)))
-    return out
+    weights *= np.tri(t_len)  # the future zeroed, the rest left as it is
+    return weights
 
 
 @twin(
@@ -299,16 +299,18 @@ def flash_attention_without_rescale(q: Array, k: Array, v: Array, block: int) ->
         m = np.full(i1 - i0, -np.inf)  # (Bq,) running max
         l_sum = np.zeros(i1 - i0)  # (Bq,)
         acc = np.zeros((i1 - i0, v.shape[1]))  # (Bq, d_v)
-        for j0 in range(0, i1, block):
+        for j0 in range(0, i1, block):  # in place, as the reference's tiles
             j1 = min(j0 + block, t_len)
-            s = (q_tile @ k[j0:j1].T) * scale  # (Bq, Bk)
+            s = q_tile @ k[j0:j1].T  # (Bq, Bk)
+            s *= scale
             if j1 - 1 > i0:  # the tile crosses the diagonal: hide each query's future keys
                 future = np.arange(j0, j1)[None, :] > np.arange(i0, i1)[:, None]
-                s = np.where(future, -np.inf, s)
+                s[future] = -np.inf
             m = np.maximum(m, s.max(axis=1))
-            p = np.exp(s - m[:, None])
-            l_sum = l_sum + p.sum(axis=1)  # the old sum was taken under the old max
-            acc = acc + p @ v[j0:j1]
+            s -= m[:, None]
+            p = np.exp(s, out=s)  # (Bq, Bk)
+            l_sum += p.sum(axis=1)  # the old sum was taken under the old max
+            acc += p @ v[j0:j1]
         out[i0:i1] = acc / l_sum[:, None]
     return out
 

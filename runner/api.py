@@ -20,7 +20,6 @@ hands in packs directly (a name ``module.yaml`` uses, mapped to a :class:`~runne
 from __future__ import annotations
 
 import collections
-import multiprocessing
 import os
 import signal
 import time
@@ -351,6 +350,7 @@ def _judges(
 ) -> ProcessPoolExecutor:
     """Judging processes: forked from this one where possible (they inherit the packs and
     every module already imported), else started afresh and loading the packs."""
+    import multiprocessing  # a class run's cost only
     from concurrent.futures import ProcessPoolExecutor
 
     if "fork" in multiprocessing.get_all_start_methods():

@@ -8,7 +8,6 @@ catcher still passes.
 
 from __future__ import annotations
 
-import multiprocessing
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,6 +155,8 @@ def run_with_faults(
     Claims depend on nothing but their own inputs and seed, so on a machine with more than
     one core they are shared among processes forked from this one, the costliest first.
     """
+    import multiprocessing  # not imported by the commands that run no fault
+
     plan = _Plan.of(pack, impl, registry)
     order = sorted(range(len(pack.claims)), key=plan.weight, reverse=True)
     jobs = min(JOBS, usable_cpus(), len(order))
@@ -231,6 +232,7 @@ def _in_parallel(jobs: int, plan: _Plan, order: list[int]) -> dict[int, Row] | N
     """Each claim's row, ``jobs`` processes at a time; None when processes cannot be used
     (then they run here, one after another)."""
     global _WORK
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
