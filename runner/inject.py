@@ -153,7 +153,8 @@ def run_with_faults(
     the reference's result stands for it), its calls of the functions the fault leaves
     alone answered from what the claim's reference run recorded (:mod:`runner.memo`).
     Claims depend on nothing but their own inputs and seed, so on a machine with more than
-    one core they are shared among processes forked from this one, the costliest first.
+    one core they are shared among processes forked from this one, those most faults reach
+    first (the longest rows, so the processes end together).
     """
     import multiprocessing  # not imported by the commands that run no fault
 
