@@ -131,8 +131,9 @@ def linear_attention(q: Array, k: Array, v: Array) -> Array:
     out = np.empty((t_len, d_v))  # (T, d_v): the result
     # The recurrence, a chunk of positions at a time: within a chunk the running sums are
     # cumulative sums (one NumPy call each, not one Python step per t), and only the
-    # chunk's (C, d, d_v) sums exist at once, so the memory stays linear in T.
-    chunk = 64
+    # chunk's (C, d, d_v) sums exist at once, so the memory stays linear in T. A chunk holds
+    # at most 64 positions and 65,536 values (one position's sums when d·d_v is larger).
+    chunk = max(1, min(64, 65_536 // (d * d_v)))
     for c0 in range(0, t_len, chunk):
         c1 = min(c0 + chunk, t_len)
         outer = phi_k[c0:c1, :, None] * v[c0:c1, None, :]  # (C, d, d_v) φ(k_s) v_sᵀ
