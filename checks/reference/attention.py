@@ -17,6 +17,8 @@ Array = NDArray[np.float64]
 def _softmax_last(z: Array) -> Array:
     """The softmax over the last axis, computed in ``z``'s place: callers hand it a
     temporary of their own (masked scores), so a (T, T) call allocates no second (T, T)."""
+    if z.dtype.kind != "f":  # integers cannot hold exp(): a float copy is the temporary
+        z = z.astype(np.float64)
     # Subtracting the row max keeps exp() finite; a row of all -inf cannot occur here
     # because the diagonal is always visible.
     z -= z.max(axis=-1, keepdims=True)
