@@ -183,7 +183,7 @@ def causal_mask_after_softmax(scores: Array) -> Array:
     """Softmaxes over all T keys, then zeroes the future and stops there."""
     scores = args.scores(scores)  # (..., T, T)
     t_len = scores.shape[-1]
-    weights = _softmax_last(scores.copy())  # (..., T, T) over every key, future included
+    weights = _softmax_last(scores)  # (..., T, T) over every key, future included
     weights *= np.tri(t_len)  # the future zeroed, the rest left as it is
     return weights
 

@@ -100,3 +100,22 @@ def test_returning_an_argument_unchanged_is_not_a_modification(learner):
     _, changed = learner.modifies("softmax_temperature", np.array([1.0, 2.0]), 1.0)
     assert changed == []
     assert learner.measured("softmax_temperature", np.array([1.0]), 1.0)[1] is not None
+
+
+def test_the_helpers_the_reference_scaffold_hands_a_learner_leave_their_arguments(cli):
+    """A learner who calls a private helper of the reference scaffold on their own array (a
+    softmax on the scores they were given) keeps that array: a helper that wrote into it made
+    a correct-looking function fail the contract's unchanged-arguments rule."""
+    scaffold = cli("scaffold", "23-design-tradeoffs", "--reference", "--lang", "en")
+    assert scaffold.code == 0
+    namespace: dict[str, object] = {}
+    exec(compile(scaffold.out, "scaffold.py", "exec"), namespace)  # our own reference's text
+    softmax = namespace["_softmax_last"]
+    scores = np.array([[0.5, -1.0], [2.0, 3.0]])
+    kept = scores.copy()
+    weights = softmax(scores)  # type: ignore[operator]
+    assert np.array_equal(scores, kept)
+    assert np.allclose(weights.sum(axis=-1), 1.0)
+    mask = namespace["causal_masked_attention"]
+    assert np.array_equal(mask(scores), [[1.0, 0.0], weights[1]])  # type: ignore[operator]
+    assert np.array_equal(scores, kept)

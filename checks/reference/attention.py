@@ -14,17 +14,20 @@ from checks.reference._args import _integer
 Array = NDArray[np.float64]
 
 
-def _softmax_last(z: Array) -> Array:
-    """The softmax over the last axis, computed in ``z``'s place: callers hand it a
-    temporary of their own (masked scores), so a (T, T) call allocates no second (T, T)."""
-    if z.dtype.kind != "f":  # integers cannot hold exp(): a float copy is the temporary
-        z = z.astype(np.float64)
+def _softmax_last(z: Array, out: Array | None = None) -> Array:
+    """The softmax over the last axis of ``z``, a new array; with ``out`` (``z`` itself, for
+    a caller whose ``z`` is a temporary of its own) computed in that array's place, so a
+    (T, T) call allocates no second (T, T)."""
     # Subtracting the row max keeps exp() finite; a row of all -inf cannot occur here
     # because the diagonal is always visible.
-    z -= z.max(axis=-1, keepdims=True)
-    np.exp(z, out=z)
-    z /= z.sum(axis=-1, keepdims=True)
-    return z
+    if out is None:
+        z = z - z.max(axis=-1, keepdims=True)
+        e = np.exp(z)
+        return e / e.sum(axis=-1, keepdims=True)  # type: ignore[no-any-return]
+    np.subtract(z, z.max(axis=-1, keepdims=True), out=out)
+    np.exp(out, out=out)
+    out /= out.sum(axis=-1, keepdims=True)
+    return out
 
 
 def _matrix(name: str, a: object) -> Array:
@@ -54,7 +57,8 @@ def causal_masked_attention(scores: Array) -> Array:
     t_len = scores.shape[-1]
     positions = np.arange(t_len)
     future = positions[None, :] > positions[:, None]  # (T, T), True where s > t
-    return _softmax_last(np.where(future, -np.inf, scores))  # (..., T, T)
+    weights = np.where(future, -np.inf, scores)  # (..., T, T), a new array of our own
+    return _softmax_last(weights, out=weights)
 
 
 @subject("position_wise_mlp")
