@@ -150,35 +150,89 @@ class _Answered:
             spent[0] += time.perf_counter() - keyed
             spent[1] += keyed - start
         size = _size(value)
-        if self.answers.kept + size <= self.answers.budget:
+        if self.answers.kept + size <= self.answers.budget and _plain(value, (args, kwargs)):
             self.answers.kept += size
             self.answers.table[key] = (True, _copy(value), extra)
         return value if how == "call" else (value, extra)
 
 
+# What a key reads and a record keeps: numbers of these kinds (bool, int, unsigned, float,
+# complex), and strings, in these exact types; anything else is never answered from the record
+_NUMERIC = frozenset("biufc")
+_SCALARS = (bool, int, float, complex, str, bytes, type(None))
+
+
+def _plain(value: Any, arguments: Any) -> bool:
+    """Whether a copy of ``value`` is what a second call would return: made only of arrays,
+    scalars and exact lists, tuples and dicts (a copy makes a NamedTuple a tuple), no part of
+    it twice (a copy would part them), and no array sharing memory with an argument (the
+    call returned a view of it: a copy would not follow the argument)."""
+    given = [a for a in _walk(arguments) if type(a) is np.ndarray]
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind in _SCALARS or (isinstance(item, np.generic) and kind.__module__ == "numpy"):
+            continue
+        if id(item) in seen:
+            return False
+        seen.add(id(item))
+        if kind is np.ndarray:
+            if item.dtype.kind not in _NUMERIC or any(np.may_share_memory(item, a) for a in given):
+                return False
+        elif kind is list or kind is tuple:
+            stack.extend(item)
+        elif kind is dict:
+            stack.extend(item.values())
+        else:
+            return False
+    return True
+
+
+def _walk(value: Any) -> list[Any]:
+    """``value`` and everything inside its lists, tuples and dicts."""
+    out, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        out.append(item)
+        if isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return out
+
+
 def digest(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bytes:
     """The arguments of a call, as bytes that differ whenever the arguments do: arrays by
-    dtype, shape and bytes; containers, numbers and strings with their types."""
+    dtype, shape, layout and bytes; containers, numbers and strings with their exact types.
+    Anything else (a subclass, an object, an array of objects or dates) makes a key no other
+    call gets: such a call is never answered from the record."""
     h = hashlib.sha256()  # twice blake2b's speed where the CPU has SHA instructions
     stack: list[Any] = [("kwargs", sorted(kwargs.items())), ("args", list(args))]
     while stack:
         item = stack.pop()
-        if isinstance(item, np.ndarray) and not item.dtype.hasobject:
-            h.update(b"A" + item.dtype.str.encode() + repr(item.shape).encode())
+        kind = type(item)
+        if kind is np.ndarray and item.dtype.kind in _NUMERIC:
+            h.update(f"A{item.dtype.str}{item.shape}{item.strides}".encode())
             h.update(np.ascontiguousarray(item).data)  # its buffer, hashed where it lies: no copy
-        elif isinstance(item, np.generic):
+        elif (
+            isinstance(item, np.generic)
+            and kind.__module__ == "numpy"
+            and (item.dtype.kind in _NUMERIC)
+        ):
             h.update(b"G" + item.dtype.str.encode() + item.tobytes())
-        elif isinstance(item, list | tuple):
-            h.update(f"{type(item).__name__}[{len(item)}]".encode())
+        elif kind is list or kind is tuple:
+            h.update(f"{kind.__name__}[{len(item)}]".encode())
             stack.extend(reversed(item))
-        elif isinstance(item, dict):
+        elif kind is dict:
             h.update(f"dict[{len(item)}]".encode())
             stack.extend(reversed(list(item.items())))
-        elif isinstance(item, bool | int | str | bytes | type(None)):
-            h.update(f"{type(item).__name__}:{item!r}".encode())
-        elif isinstance(item, float):
+        elif kind in (bool, int, str, bytes, type(None)):
+            h.update(f"{kind.__name__}:{item!r}".encode())
+        elif kind is float:
             h.update(b"f" + struct.pack("<d", item))
         else:  # not a value we can key on: never answered from the record (a number no
             # other call is given: an id() can be another object's once this one is gone)
-            h.update(f"{type(item).__qualname__}#{next(_UNKEYED)}".encode())
+            h.update(f"{kind.__qualname__}#{next(_UNKEYED)}".encode())
     return h.digest()

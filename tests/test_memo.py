@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from typing import NamedTuple
+
 import numpy as np
 import pytest
 
@@ -126,3 +129,51 @@ def test_a_function_cheaper_to_call_than_to_key_is_called_again(monkeypatch):
     monkeypatch.setattr(memo, "WORTH", computing / keying / 2)  # worth it
     assert fault["f"](np.ones(2)).tolist() == [2.0, 2.0] and calls == ["f", "f"]
     assert answers.hits == 1
+
+
+class _Pair(NamedTuple):
+    mean: float
+    spread: float
+
+
+@pytest.mark.parametrize(
+    "returned",
+    [
+        pytest.param(lambda x: _Pair(float(x.mean()), float(x.std())), id="a-namedtuple"),
+        pytest.param(lambda x: OrderedDict(mean=float(x.mean())), id="a-dict-subclass"),
+        pytest.param(lambda x: x[:1], id="a-view-of-the-argument"),
+        pytest.param(lambda x: x, id="the-argument-itself"),
+        pytest.param(lambda x: (lambda y: (y, y))(x * 2), id="one-array-twice"),
+        pytest.param(lambda x: np.array([object()], dtype=object), id="objects"),
+    ],
+)
+def test_a_value_a_copy_would_change_is_never_answered(returned):
+    """A lookup must give what a second call would: a copy makes a NamedTuple a tuple and an
+    OrderedDict a dict, and parts what the call shared (an argument, or one array twice)."""
+    calls: list[str] = []
+
+    def f(x: np.ndarray) -> object:
+        calls.append("f")
+        return returned(x)
+
+    impl = Implementation("reference", "reference", {"f": f})
+    answers = Answers()
+    answers.remembering(impl, ["f"])["f"](np.arange(4.0))
+    answers.answering(impl, reached=[])["f"](np.arange(4.0))
+    assert calls == ["f", "f"] and answers.hits == 0
+
+
+def test_arrays_key_by_their_exact_type_dtype_and_layout():
+    """A subclass of ndarray or an array of dates is not keyed (never answered); the same
+    numbers laid out otherwise (a transposed view) are another key."""
+    m = np.arange(6.0).reshape(2, 3)
+    assert digest((m.T.copy(),), {}) != digest((m.T,), {})
+    assert digest((m,), {}) == digest((m.copy(),), {})
+    dates = np.array(["2026-12-06"], dtype="datetime64[D]")
+    assert digest((dates,), {}) != digest((dates,), {})
+    sub = m.view(_Sub)
+    assert digest((sub,), {}) != digest((sub,), {})
+
+
+class _Sub(np.ndarray):
+    """An ndarray subclass: its methods may be anything."""
