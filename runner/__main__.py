@@ -1,6 +1,7 @@
 """``python -m runner`` and the ``learn-llm-claims`` script."""
 
 import os
+import signal
 import sys
 import types
 from typing import Any
@@ -48,7 +49,20 @@ def run() -> None:
     from runner.cli import main, stop_on_sigterm
 
     stop_on_sigterm()
-    sys.exit(main())
+    code = main()
+    _finished(code)
+    sys.exit(code)
+
+
+def _finished(code: int) -> None:
+    """The command has done its work and said so: a signal from here on (a late Ctrl-C, a
+    supervisor's SIGTERM while the interpreter shuts down) is ignored, and the process ends
+    with the command's own exit code, not as killed by it with nothing said (-2, -15).
+    Ignored, not handled: Python puts back the default action of every signal it handles
+    while it shuts down, and ignoring is what it leaves in place. What is left to do then
+    waits on nothing (the pools and workers are gone); SIGKILL still ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

@@ -167,8 +167,22 @@ def _terminated(signum: int, frame: object) -> None:
 
 def stop_on_sigterm() -> None:
     """SIGTERM raises :class:`Terminated` in this process (the command line's, not a
-    library caller's: only ``python -m runner`` installs it)."""
+    library caller's: only ``python -m runner`` installs it). A Ctrl-C or SIGTERM that
+    lands while Python runs a finalizer (an object's ``__del__``, a weakref's callback) is
+    swallowed there, with a traceback and the run going on: it is kept instead, silently,
+    and said at the end as any interruption is."""
     signal.signal(signal.SIGTERM, _terminated)
+    sys.unraisablehook = _kept_interruptions
+
+
+_SWALLOWED: list[KeyboardInterrupt] = []  # interruptions raised where Python could not raise
+
+
+def _kept_interruptions(info: Any) -> None:
+    if isinstance(info.exc_value, KeyboardInterrupt):
+        _SWALLOWED.append(info.exc_value)
+        return
+    sys.__unraisablehook__(info)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -177,6 +191,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = _main(argv, words)
         sys.stdout.flush()  # a full disk or a closed reader shows here, not at exit
+        if _SWALLOWED and code not in (130, 143):  # stopped where it could not stop: what
+            # was written is complete
+            _say(words("interrupted"))
+            return 143 if isinstance(_SWALLOWED[0], Terminated) else 130
         return code
     except BrokenPipeError:
         # the reader (e.g. `| head`) left; say nothing more, as other command-line tools do

@@ -498,3 +498,56 @@ def test_a_command_imports_nothing_it_does_not_use(tmp_path, args):
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr[-2000:]
+
+
+@pytest.mark.parametrize(("signal_name", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_an_interruption_python_swallows_in_a_finalizer_is_said_once(signal_name, code):
+    """A Ctrl-C or SIGTERM landing while a finalizer runs (an object's __del__) is not
+    raised where the run is: Python prints "Exception ignored" and goes on. The command says
+    it was interrupted, in its one line, and exits as interrupted."""
+    script = (
+        "import gc, os, signal, sys\n"
+        "import runner.__main__ as entry\n"
+        "import runner.cli as cli\n"
+        "class Finalized:\n"
+        "    def __del__(self):\n"
+        f"        os.kill(os.getpid(), signal.{signal_name})\n"
+        "        signal.pthread_sigmask(signal.SIG_UNBLOCK, [])  # the handler runs here\n"
+        "real = cli._main\n"
+        "def main(argv, words):\n"
+        "    code = real(argv, words)\n"
+        "    Finalized()  # dropped at once: its __del__ runs, and the signal lands in it\n"
+        "    return code\n"
+        "cli._main = main\n"
+        "sys.argv[1:] = ['list', '--lang', 'en']\n"
+        "entry.run()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == code, done.stderr[-2000:]
+    assert done.stderr.splitlines() == [
+        "interrupted; files listed as written are complete, and none is half-written"
+    ]
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGTERM"])
+def test_a_signal_after_the_command_finished_leaves_its_exit_code(signal_name):
+    """Once the command has done its work and said so, a late signal (while the interpreter
+    shuts down) changes nothing: the command's own exit code, nothing more on stderr (it was
+    a traceback, or a death by the signal with nothing said: -2, -15)."""
+    script = (
+        "import atexit, os, signal, sys, time\n"
+        "import runner.__main__ as entry\n"
+        "def late():\n"
+        f"    os.kill(os.getpid(), signal.{signal_name})\n"
+        "    time.sleep(0.2)\n"
+        "atexit.register(late)\n"
+        "sys.argv[1:] = ['list', '--lang', 'en']\n"
+        "entry.run()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "23-design-tradeoffs" in done.stdout
