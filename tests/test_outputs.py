@@ -506,7 +506,8 @@ def test_an_interruption_python_swallows_in_a_finalizer_is_said_once(signal_name
     raised where the run is: Python prints "Exception ignored" and goes on. The command says
     it was interrupted, in its one line, and exits as interrupted."""
     script = (
-        "import gc, os, signal, sys\n"
+        "import os, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's shell\n"
         "import runner.__main__ as entry\n"
         "import runner.cli as cli\n"
         "class Finalized:\n"
@@ -538,6 +539,7 @@ def test_a_signal_after_the_command_finished_leaves_its_exit_code(signal_name):
     a traceback, or a death by the signal with nothing said: -2, -15)."""
     script = (
         "import atexit, os, signal, sys, time\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's shell\n"
         "import runner.__main__ as entry\n"
         "def late():\n"
         f"    os.kill(os.getpid(), signal.{signal_name})\n"
