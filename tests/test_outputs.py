@@ -483,21 +483,35 @@ def test_a_command_imports_nothing_it_does_not_use(tmp_path, args):
     the dist-info files; pydantic's plugin loader, with plugins disabled, is stood in for)
     and no numpy.ma (np.unique's and np.setdiff1d's first call import it)."""
     argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
-    code = (
-        "import sys\n"
+    done = entry_point(
+        argv,
+        after="print(sorted(m for m in ('importlib.metadata', 'numpy.ma') if m in sys.modules),"
+        " file=sys.stderr)\n",
+    )
+    assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr[-2000:]
+
+
+def entry_point(
+    argv: list[str], before: str = "", after: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """``python -m runner ARGV`` in a fresh process, through the entry point, with
+    ``before`` run first and ``after`` once it has exited (its SystemExit caught); Ctrl-C
+    as a terminal's shell gives it (a parent that ignores SIGINT hands that on)."""
+    script = (
+        "import os, signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "import runner.__main__ as entry\n"
+        f"{before}"
         f"sys.argv[1:] = {argv!r}\n"
         "try:\n"
         "    entry.run()\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "print(sorted(m for m in ('importlib.metadata', 'numpy.ma') if m in sys.modules),"
-        " file=sys.stderr)\n"
+        "except SystemExit as exit_:\n"
+        f"    {after.strip() or 'pass'}\n"
+        "    raise\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300
+    return subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
-    assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr[-2000:]
 
 
 @pytest.mark.parametrize(("signal_name", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
@@ -505,10 +519,7 @@ def test_an_interruption_python_swallows_in_a_finalizer_is_said_once(signal_name
     """A Ctrl-C or SIGTERM landing while a finalizer runs (an object's __del__) is not
     raised where the run is: Python prints "Exception ignored" and goes on. The command says
     it was interrupted, in its one line, and exits as interrupted."""
-    script = (
-        "import os, signal, sys\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's shell\n"
-        "import runner.__main__ as entry\n"
+    before = (
         "import runner.cli as cli\n"
         "class Finalized:\n"
         "    def __del__(self):\n"
@@ -520,12 +531,8 @@ def test_an_interruption_python_swallows_in_a_finalizer_is_said_once(signal_name
         "    Finalized()  # dropped at once: its __del__ runs, and the signal lands in it\n"
         "    return code\n"
         "cli._main = main\n"
-        "sys.argv[1:] = ['list', '--lang', 'en']\n"
-        "entry.run()\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    done = entry_point(["list", "--lang", "en"], before=before)
     assert done.returncode == code, done.stderr[-2000:]
     assert done.stderr.splitlines() == [
         "interrupted; files listed as written are complete, and none is half-written"
@@ -537,19 +544,13 @@ def test_a_signal_after_the_command_finished_leaves_its_exit_code(signal_name):
     """Once the command has done its work and said so, a late signal (while the interpreter
     shuts down) changes nothing: the command's own exit code, nothing more on stderr (it was
     a traceback, or a death by the signal with nothing said: -2, -15)."""
-    script = (
-        "import atexit, os, signal, sys, time\n"
-        "signal.signal(signal.SIGINT, signal.default_int_handler)  # as a terminal's shell\n"
-        "import runner.__main__ as entry\n"
+    before = (
+        "import atexit, time\n"
         "def late():\n"
         f"    os.kill(os.getpid(), signal.{signal_name})\n"
         "    time.sleep(0.2)\n"
         "atexit.register(late)\n"
-        "sys.argv[1:] = ['list', '--lang', 'en']\n"
-        "entry.run()\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    done = entry_point(["list", "--lang", "en"], before=before)
     assert (done.returncode, done.stderr) == (0, "")
     assert "23-design-tradeoffs" in done.stdout
