@@ -82,36 +82,12 @@ def measured_values(results: list[ClaimResult]) -> dict[tuple[str, str], Any]:
     return values
 
 
-def run_fault(
-    pack: ClaimPack,
-    loaded: LoadedFault,
-    registry: Registry,
-    reference: list[ClaimResult] | None = None,
-    answers: Answers | None = None,
-) -> FaultRun:
-    """Run the module's claims with the fault in place.
-
-    A claim whose check cannot reach the replaced subject (checks may only call what they
-    declare in ``needs``, and reference functions receive their dependencies by name) runs
-    exactly the same functions as under the reference, so its ``reference`` result is reused;
-    in a claim it reaches, a call of a function it does not reach is answered from the
-    reference run's record (``answers``, see :mod:`runner.memo`).
-    """
-    fault = loaded.fault
-    reached = registry.reaching(registry.resolve_twin(fault.id).replaces)
-    impl = registry.with_fault(fault.id)
-    if answers is not None:
-        impl = answers.answering(impl, reached)
-    previous = {r.id: r for r in reference or []}
-    results = []
-    for loaded_claim in pack.claims:
-        needs = registry.resolve_check(loaded_claim.claim.check).needs_of(loaded_claim.claim.inputs)
-        known = previous.get(loaded_claim.claim.id)
-        if known is not None and not reached.intersection(needs):
-            results.append(known)
-        else:
-            results.append(run_claim(loaded_claim, impl, registry, pack.meta.seed))
-    return fault_run(fault, results)
+def run_fault(pack: ClaimPack, loaded: LoadedFault, registry: Registry) -> FaultRun:
+    """Run every claim of the module with the fault in place (one fault asked for alone; a
+    whole run reuses the reference's work instead, see :func:`run_with_faults`)."""
+    impl = registry.with_fault(loaded.fault.id)
+    results = [run_claim(c, impl, registry, pack.meta.seed) for c in pack.claims]
+    return fault_run(loaded.fault, results)
 
 
 def fault_run(fault: Fault, results: list[ClaimResult]) -> FaultRun:
