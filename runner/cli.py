@@ -191,10 +191,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code = _main(argv, words)
         sys.stdout.flush()  # a full disk or a closed reader shows here, not at exit
-        if _SWALLOWED and code not in (130, 143):  # stopped where it could not stop: what
+        if _SWALLOWED and code not in INTERRUPTED:  # stopped where it could not stop: what
             # was written is complete
-            _say(words("interrupted"))
-            return 143 if isinstance(_SWALLOWED[0], Terminated) else 130
+            return _interrupted(_SWALLOWED[0], words)
         return code
     except BrokenPipeError:
         # the reader (e.g. `| head`) left; say nothing more, as other command-line tools do
@@ -226,8 +225,7 @@ def _main(argv: list[str], words: Catalog) -> int:
             _json_error(exc.message.code, exc.render(words), exc.exit_code)
         return exc.exit_code
     except KeyboardInterrupt as exc:
-        _say(words("interrupted"))
-        return 143 if isinstance(exc, Terminated) else 130  # 128 + the signal, as shells do
+        return _interrupted(exc, words)
     except SystemExit as exc:  # argparse's --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_MISUSE
     except (BrokenPipeError, OSError) as exc:
@@ -236,6 +234,14 @@ def _main(argv: list[str], words: Catalog) -> int:
         return _internal(exc, words)
     except Exception as exc:
         return _internal(exc, words)
+
+
+INTERRUPTED = (130, 143)  # 128 + SIGINT's number, and SIGTERM's, as shells give them
+
+
+def _interrupted(exc: KeyboardInterrupt, words: Catalog) -> int:
+    _say(words("interrupted"))
+    return INTERRUPTED[1] if isinstance(exc, Terminated) else INTERRUPTED[0]
 
 
 def _internal(exc: BaseException, words: Catalog) -> int:
