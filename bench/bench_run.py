@@ -23,7 +23,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")  # as the runner sets
+sys.path.insert(0, str(ROOT))
+from runner.__main__ import ONE_THREAD  # noqa: E402  (what the runner sets before NumPy starts)
+
 BARE = [
     sys.executable,
     "-c",

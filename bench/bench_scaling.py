@@ -32,10 +32,10 @@ from pathlib import Path
 
 import numpy as np
 import yaml
-from bench_run import compile_bytecode  # the sibling script (its folder is on sys.path)
+from bench_run import ONE_THREAD, compile_bytecode  # the sibling script (its folder is on sys.path)
+from bench_validate import GIT_ENV
 
 ROOT = Path(__file__).resolve().parents[1]
-ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 sys.path.insert(0, str(ROOT))
 
 MODULE_YAML = """id: bench-scaling
@@ -83,18 +83,6 @@ def synthetic_pack(directory: Path, n: int) -> Path:
         text = yaml.safe_dump(doc, allow_unicode=True, sort_keys=False)
         (module / f"{f // per_file:03d}.yaml").write_text(text, encoding="utf-8")
     return module
-
-
-GIT_ENV = {
-    "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-    "HOME": tempfile.gettempdir(),
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_AUTHOR_NAME": "Bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.invalid",
-    "GIT_COMMITTER_NAME": "Bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.invalid",
-}
 
 
 def committed(module: Path) -> None:
