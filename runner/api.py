@@ -20,10 +20,12 @@ hands in packs directly (a name ``module.yaml`` uses, mapped to a :class:`~runne
 from __future__ import annotations
 
 import collections
+import dataclasses
+import functools
 import os
 import signal
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +35,7 @@ from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE, EXIT_OK
 from runner.inject import FaultRun, run_with_faults
 from runner.learner.limits import WorkerLimits
 from runner.load import ClaimPack, LoadedClaim
+from runner.machine import usable_cpus
 from runner.models import ClaimResult
 from runner.pack import Implementation, Pack, Registry
 from runner.pools import stop_pool
@@ -43,6 +46,7 @@ from runner.validate import Packs, load_modules, load_runnable
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
+    from runner.learner.session import LearnerSession
     from runner.learner.staging import LoadFailure
 
 
@@ -83,6 +87,10 @@ class RunOptions:
     # the judge's own folders (outputs, where it runs): never in a learner's worker's view,
     # beside the claim modules, the engine and the packs, which are never there either
     private: tuple[Path, ...] = ()
+    # a learner's file alone: its visible claims shared between this many judges, each
+    # with a worker of its own (1 or 2: see runner.learner.share); a class run's judges
+    # each take one learner at a time, and share nothing
+    learner_jobs: int = 1
 
 
 # -- what a run returns -----------------------------------------------------------------------
@@ -227,25 +235,64 @@ def _learner_run(
                 sandbox=sandbox if session.isolation else None,
             )  # fmt: skip
         impl = session.implementation()
-        runs = []
-        for pack in packs:
+        claims: list[tuple[int, LoadedClaim, Callable[[], ClaimResult]]] = []
+        for at, pack in enumerate(packs):
             registry = pack.code.registry
             diagnoser = _diagnoser(registry, pack.claims) if options.diagnose else None
             chosen = select(pack.claims, options.pattern, registry)
-            claims = chosen + challenges.get(pack.meta.id, [])
-            start = time.perf_counter()
-            results = []
-            for loaded in claims:
-                results.append(
-                    run_claim(loaded, impl, registry, pack.meta.seed, session, diagnoser)
+            for loaded in chosen + challenges.get(pack.meta.id, []):
+                claims.append(
+                    (
+                        at,
+                        loaded,
+                        functools.partial(
+                            run_claim, loaded, impl, registry, pack.meta.seed, session, diagnoser
+                        ),
+                    )
                 )
-                if loaded.claim.visibility != "visible":
-                    # what a claim the learner may not see yet sent its worker (its inputs)
-                    # dies with that worker: no later claim's visible output can carry it
-                    session.kill()
-            runs.append(PackRun(pack, results, _ms(start), challenges.get(pack.meta.id, [])))
+        start = time.perf_counter()
+        done = _judged(
+            session,
+            [(c.claim.visibility == "visible", run) for _, c, run in claims],
+            options.learner_jobs,
+        )
+        # the claims of every module ran together: each module's duration is theirs
+        spent = _ms(start)
+        runs = [
+            PackRun(
+                pack,
+                [done[i] for i, (where, _, _) in enumerate(claims) if where == at],
+                spent,
+                challenges.get(pack.meta.id, []),
+            )
+            for at, pack in enumerate(packs)
+        ]
         sandbox = {"isolation": session.isolation, "missing": list(session.missing)}
         return Run(info, runs, options, load_output=session.load_output, sandbox=sandbox)
+
+
+def _judged(
+    session: LearnerSession, claims: list[tuple[bool, Callable[[], ClaimResult]]], jobs: int
+) -> dict[int, ClaimResult]:
+    """Each claim's result, by its index: claims the learner may see first (shared between
+    ``jobs`` judges where there are CPUs for them, see :mod:`runner.learner.share`), then,
+    one after another, those it may not see yet, each in a worker killed after it. What a
+    hidden claim sent its worker (its inputs) dies with that worker: no visible claim runs
+    after it, and none of the learner's processes that outlive it can show anything."""
+    visible = [(i, run) for i, (shown, run) in enumerate(claims) if shown]
+    done: dict[int, ClaimResult] = {}
+    if jobs > 1 and len(visible) > 1 and usable_cpus() > 1:
+        from runner.learner.share import share_claims
+
+        done = share_claims(session, visible)
+    for i, run in visible:  # those the sharing did not run (its judge could not, or died)
+        if i not in done:
+            done[i] = run()
+    for i, (shown, run) in enumerate(claims):
+        if not shown:
+            done[i] = run()
+            session.kill()
+    return done
 
 
 def _hidden(packs: list[ClaimPack]) -> tuple[list[str], list[str]]:
@@ -302,7 +349,8 @@ def run_class(
     This process and its judges are not dumpable (no process of the user reads their
     memory or environment, or traces them), and the judges die with it (SIGKILL included),
     their fork servers and workers with them."""
-    options = options or RunOptions()
+    # each judge takes one learner at a time: the class already uses the CPUs
+    options = dataclasses.replace(options or RunOptions(), learner_jobs=1)
     if not paths:
         return
     from concurrent.futures.process import BrokenProcessPool  # a class run's cost only
@@ -312,7 +360,7 @@ def run_class(
     not_dumpable()  # before any judge exists: they inherit it
     # judged in processes of their own even one at a time: this one survives a learner
     # whose code kills the process judging it
-    jobs = max(1, min(jobs, len(paths), _cpus()))
+    jobs = max(1, min(jobs, len(paths), usable_cpus()))
     pool = _judges(jobs, packs, claim_paths)
     try:
         # taken off the queue as each is yielded: a judged learner's run is not kept here
@@ -335,14 +383,6 @@ def run_class(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _cpus() -> int:
-    """The CPUs this process may run on (a container's share, not the machine's count)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):  # not Linux
-        return os.cpu_count() or 1
 
 
 def _judges(

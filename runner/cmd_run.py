@@ -48,6 +48,8 @@ from runner.text import printable_line
 MAX_TIMEOUT_S = 3600
 MAX_MEMORY_MIB = 65536
 MAX_JOBS = 64
+# judges one learner's file alone is shared between, unless --jobs says otherwise
+LEARNER_JOBS = 2
 RESERVED_VARIANTS = ("challenge", "reference")
 
 
@@ -100,9 +102,9 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
     run.add_argument(
         "--jobs",
         type=_bounded("--jobs", int, 1, MAX_JOBS),
-        default=1,
+        default=None,
         metavar="N",
-        help=words("help.jobs"),
+        help=words("help.run.jobs", learner=LEARNER_JOBS),
     )
     run.add_argument(
         "--gradescope-results", metavar="FILE_OR_DIR", help=words("help.run.gradescope")
@@ -130,6 +132,11 @@ def _bounded(option: str, kind: type, low: float, high: float) -> Any:
 def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
     if not args.out.strip():
         raise UsageError("use.empty_out")
+    if args.impl and len(args.impl) == 1 and args.impl[0].endswith(".py"):
+        # one learner's file: its worker's fork server starts while the claims load
+        from runner.learner.session import start_server
+
+        start_server()
     packs, problems = load_each(args.paths, words)
     inputs = [f for pack in packs for f in pack.files]
     entry = _entry(args.entry)
@@ -145,6 +152,7 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
             learner_wall_s=args.learner_wall_timeout,
         ),
         private=_judges_folders(args),
+        learner_jobs=args.jobs or LEARNER_JOBS,
     )
     if args.impl:
         # the judge's own folders exist before any worker does, and are the judge's
@@ -322,7 +330,7 @@ def _class_run(
         packs,
         learners,
         options,
-        jobs=args.jobs,
+        jobs=args.jobs or 1,
         claim_paths=[Path(p) for p in args.paths],
         entry=_entry(args.entry),
     )

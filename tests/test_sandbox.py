@@ -293,6 +293,32 @@ def test_a_hidden_claim_never_reaches_what_a_learner_sees(course, who):
 
 
 @pytest.mark.parametrize("who", WHO)
+def test_a_hidden_claim_first_in_its_module_never_reaches_a_learner_judged_by_two(course, who):
+    """One learner's file alone: its visible claims are shared between two judges, each with
+    a worker of its own. The hidden claim comes first in the module here, and the spy prints
+    everything it was ever sent in every later call: the hidden claim runs after every
+    visible one, in a worker of its own, once no other worker of the learner is alive."""
+    _skip_unless(who)
+    module = course / "claims" / MODULE_ID
+    (module / "99-secret.yaml").rename(module / "0-secret.yaml")  # first, in the files' order
+    subs = course / "subs"
+    folder_submission(subs, "spy", SPY)
+
+    result = grade(course, who, "--impl", "subs/spy", "--gradescope-results", "results.json",
+                   "--jobs", "2", "--out", "ev", "--timeout", "20")  # fmt: skip
+
+    assert result.returncode in (0, 1), result.stderr
+    spy = json.loads((course / "results.json").read_text(encoding="utf-8"))
+    tests = {t["name"]: t for t in spy["tests"]}
+    assert tests["secret.leak"]["score"] == 10  # judged like any other
+    assert tests[LOGITS]["score"] == tests[LOGITS]["max_score"]
+    # the spy's calls were judged by two workers: both printed what they were sent
+    printed = "".join(str(t.get("output", "")) for t in spy["tests"])
+    assert printed.count("SEEN") >= 2
+    assert_no_secret(learner_visible(course / "results.json"), "the spy's visible results")
+
+
+@pytest.mark.parametrize("who", WHO)
 def test_a_module_named_like_the_standard_librarys_is_its_authors_alone(course, who):
     """A submission called heapq.py (or fractions.py, json.py) is imported by nobody else:
     each worker sees its own submission only. A json.py in the grader's current directory

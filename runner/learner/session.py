@@ -110,6 +110,9 @@ class _Server:
 
     _context: Any = None
     _hardened = False
+    # a judge forked to share one learner's claims (runner.learner.share) uses its
+    # parent's fork server, which is not its child: it cannot ask the server's state
+    _borrowed = False
 
     @classmethod
     def context(cls) -> Any:
@@ -130,15 +133,57 @@ class _Server:
             not_dumpable()
             _remove_orphaned_workdirs()
             cls._hardened = True
-        if ctx.get_start_method() == "forkserver":
+        if ctx.get_start_method() == "forkserver" and not cls._borrowed:
             from multiprocessing import forkserver
 
             with _bare_process():
                 forkserver.ensure_running()  # (re)started here if a learner killed it
-        with _bare_process(streams=False), _without_main():
-            process = ctx.Process(target=target, args=args, daemon=True)
-            process.start()
+        try:
+            with _bare_process(streams=False), _without_main():
+                process = ctx.Process(target=target, args=args, daemon=True)
+                process.start()
+        except OSError:
+            if not cls._borrowed:
+                raise
+            # the parent's server is gone (a learner's code killed it): one of this
+            # process's own from now on
+            cls._borrowed = False
+            forget_inherited_server()
+            return cls.start(target, args)
         return process
+
+    @classmethod
+    def borrow(cls) -> None:
+        """In a judge forked from one whose fork server runs: start workers from that
+        server (a fork, not a new interpreter importing NumPy), asking nothing of its state
+        (its process is the parent's child: only the parent can wait for it). Should the
+        server be gone, this process starts one of its own."""
+        if cls._context is None or cls._context.get_start_method() != "forkserver":
+            forget_inherited_server()
+            return
+        from multiprocessing import forkserver
+
+        server: Any = getattr(forkserver, "_forkserver")  # noqa: B009 - private, and untyped
+        if server._forkserver_address is None:
+            return  # none was started: this process starts its own when it needs one
+        server.ensure_running = lambda: None  # the connection fails if the server is gone
+        cls._borrowed = True
+
+
+def start_server() -> None:
+    """Start the fork server now: it imports NumPy on another core while the judge loads
+    its claims, instead of after (a tenth of a second of a learner's run)."""
+    if _Server.context().get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        with _bare_process():
+            forkserver.ensure_running()
+
+
+def borrow_server() -> None:
+    """In a judge forked to share a learner's claims: workers come from the parent's fork
+    server (see :meth:`_Server.borrow`)."""
+    _Server.borrow()
 
 
 def _remove_orphaned_workdirs() -> None:
@@ -462,6 +507,52 @@ class LearnerSession:
                 own = sandbox_uid(process.pid) if session.isolation == "own-user" else None
                 with contextlib.suppress(Exception):
                     _kill_tree(process.pid, own)
+
+    def disown(self) -> None:
+        """In a judge forked from this session's (:mod:`.share`): the worker is the
+        parent's. This process lets go of it without killing it: its copies of the pipes and
+        of the shared memory are closed, and the worker's folder stays the parent's."""
+        self._process = None
+        self._workdir = None
+        selector, self._selector = self._selector, None
+        if selector is not None:
+            selector.close()
+        fds, self._fds = self._fds, None
+        for fd in fds or ():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        arena, self._arena = self._arena, None
+        if arena is not None:
+            arena.close()
+        self._cpu_seen = self._cpu_base = self._cpu_charged = 0.0
+        self._cpu_read_at = -math.inf
+        self._cpu_unread = False
+
+    def restart(self) -> None:
+        """A worker of this process's own, with the file imported again, before any claim:
+        what the import prints was shown when the file was first imported, and is not a
+        claim's output. A worker that cannot start is the first claim's to report."""
+        self.begin_claim()
+        try:
+            if self._start("").get("status") != "loaded":
+                self.kill()
+        except BoundaryError:
+            pass
+        finally:
+            self.end_claim()
+
+    @property
+    def wall_left(self) -> float:
+        """What is left of the learner's wall-clock allowance (seconds)."""
+        return self._learner_wall
+
+    def fold(self, isolation: str, missing: list[str], wall_left: float) -> None:
+        """What a judge forked from this one (:mod:`.share`) reports of its own worker: the
+        guarantees it could not give join this session's, and the learner's allowance is
+        what the thriftier of the two judges, which waited side by side, left of it."""
+        self.isolation = self.isolation or isolation
+        self.missing += [m for m in missing if m not in self.missing]
+        self._learner_wall = min(self._learner_wall, wall_left)
 
     def __enter__(self) -> LearnerSession:
         return self

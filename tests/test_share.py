@@ -1,0 +1,269 @@
+"""One learner's claims shared between two judges (runner.learner.share): the same verdicts as
+one judge gives, hidden claims last and alone, nothing lost when the forked judge dies.
+
+The learner files are the reference scaffold with one of the learner's own functions defined
+after it (a later definition is the one a module keeps), written here as a learner writes
+the mistake.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from runner import api
+from runner.learner import share
+from runner.models import ClaimResult
+from tests.conftest import MODULE
+from tests.test_boundary import scaffold_reference
+
+# Each redefines one function of the scaffold, the way a learner gets it wrong (or right,
+# differently): its name, and its source.
+LEARNERS = {
+    "correct": "",
+    "temperature-times": """
+def softmax_temperature(logits, temperature):
+    z = np.asarray(logits, dtype=np.float64) * temperature  # times, not divided
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""",
+    "mask-multiply-zero": """
+def causal_masked_attention(scores):
+    s = np.asarray(scores, dtype=np.float64)
+    t = s.shape[-1]
+    s = s * np.tril(np.ones((t, t)))  # zero instead of deleting the future
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+""",
+    "logits-fp16": """
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    return batch * length * vocab * 2  # FP16, whatever was asked
+""",
+}
+# prints which worker answered (a token drawn when the file is imported: each worker has a
+# process namespace of its own, where every worker's process id is the same), in every call
+# of a function many claims make
+WHO_ANSWERS = """
+import os as _os
+
+_softmax_temperature = softmax_temperature
+_TOKEN = _os.urandom(8).hex()
+
+
+def softmax_temperature(logits, temperature):
+    print("WORKER", _TOKEN)
+    return _softmax_temperature(logits, temperature)
+"""
+
+
+@pytest.fixture(scope="module")
+def packs() -> list[Any]:
+    return api.load_claims([MODULE])
+
+
+@pytest.fixture(scope="module")
+def scaffold() -> str:
+    return scaffold_reference()
+
+
+def _file(tmp_path: Path, name: str, source: str) -> Path:
+    path = tmp_path / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def _verdicts(run: api.Run) -> list[tuple[str, str, list[tuple[str, str]]]]:
+    return [(r.id, r.status, [(m.name, m.verdict) for m in r.measurements]) for r in run.results]
+
+
+@pytest.mark.parametrize("name", sorted(LEARNERS))
+def test_two_judges_give_the_verdicts_one_judge_gives(packs, scaffold, tmp_path, name):
+    path = _file(tmp_path, name, scaffold + LEARNERS[name])
+
+    alone = api.run_packs(packs, api.LearnerFile(path), api.RunOptions(learner_jobs=1))
+    shared = api.run_packs(packs, api.LearnerFile(path), api.RunOptions(learner_jobs=2))
+
+    assert [r.id for r in shared.results] == [r.id for r in alone.results]  # the module's order
+    assert _verdicts(shared) == _verdicts(alone)
+    assert shared.exit_code() == alone.exit_code() == (0 if name == "correct" else 1)
+    assert shared.sandbox == alone.sandbox
+
+
+def test_two_judges_each_have_a_worker_of_their_own(packs, scaffold, tmp_path):
+    path = _file(tmp_path, "who", scaffold + WHO_ANSWERS)
+
+    def workers(jobs: int) -> set[str]:
+        run = api.run_packs(packs, api.LearnerFile(path), api.RunOptions(learner_jobs=jobs))
+        assert run.exit_code() == 0
+        printed = "\n".join(r.output or "" for r in run.results)
+        return set(re.findall(r"WORKER ([0-9a-f]{16})\b", printed))
+
+    if (os.cpu_count() or 1) > 1 and len(os.sched_getaffinity(0)) > 1:
+        assert len(workers(2)) == 2
+    assert len(workers(1)) == 1
+
+
+# -- the sharing itself, with claims that are plain functions ------------------------------------
+class Session:
+    """What the sharing asks of a learner's session, recorded."""
+
+    def __init__(self) -> None:
+        self.isolation, self.missing, self.wall_left = "own-user", ["a"], 100.0
+        self.events: list[str] = []
+
+    def kill(self) -> None:
+        self.events.append(f"kill {os.getpid()}")
+
+    def disown(self) -> None:
+        self.events.append(f"disown {os.getpid()}")
+
+    def restart(self) -> None:
+        self.events.append(f"restart {os.getpid()}")
+
+    def fold(self, isolation: str, missing: list[str], wall_left: float) -> None:
+        self.events.append("fold")
+        self.missing += [m for m in missing if m not in self.missing]
+
+
+def _result(index: int) -> ClaimResult:
+    text = {"zh": "测试", "en": "test"}
+    return ClaimResult(
+        id=f"claim-{index}", proposition=1, stage=text, statement=text, check="test",
+        status="passed", duration_ms=0.0, observations={"pid": os.getpid()},
+    )  # fmt: skip
+
+
+def _both_take() -> Any:
+    """An event the forked judge sets as it takes its first claim, and this judge waits for
+    in its first: both judges take claims, however quickly this one could take them all."""
+    taken = multiprocessing.get_context("fork").Event()
+    parent = os.getpid()
+
+    def wait_or_set() -> None:
+        if os.getpid() != parent:
+            taken.set()
+        else:
+            assert taken.wait(timeout=60), "the forked judge never took a claim"
+
+    return wait_or_set
+
+
+def test_what_the_forked_judge_did_not_return_is_judged_here(monkeypatch):
+    """The forked judge dies on the first claim it takes (a learner's code may kill its
+    judge): every claim still has one result, each judged here, exactly once."""
+    parent = os.getpid()
+    ran: list[int] = []
+    both_take = _both_take()
+
+    def claim(index: int) -> Any:
+        def run() -> ClaimResult:
+            both_take()
+            if os.getpid() != parent:
+                os._exit(3)
+            ran.append(index)
+            return _result(index)
+
+        return run
+
+    monkeypatch.setattr(api, "usable_cpus", lambda: 2)
+    session = Session()
+    claims = [(True, claim(i)) for i in range(12)]
+
+    done = api._judged(session, claims, jobs=2)  # type: ignore[arg-type]
+
+    assert sorted(done) == list(range(12))
+    assert sorted(ran) == list(range(12))  # each once, here
+    assert {r.observations["pid"] for r in done.values()} == {parent}
+    assert "fold" not in session.events  # nothing came back from the dead judge
+
+
+def test_hidden_claims_run_last_each_in_a_worker_of_its_own(monkeypatch):
+    """Visible claims are shared (both judges take some); the hidden ones, wherever they
+    are in the module, run afterwards, here, and the worker is killed after each."""
+    parent = os.getpid()
+    order: list[str] = []
+    session = Session()
+    both_take = _both_take()
+
+    def claim(index: int, shown: bool) -> Any:
+        def run() -> ClaimResult:
+            if shown:
+                both_take()
+            if os.getpid() == parent:
+                order.append(f"{'visible' if shown else 'hidden'} {index}")
+                session.events.append(f"run {index}")
+            return _result(index)
+
+        return run
+
+    monkeypatch.setattr(api, "usable_cpus", lambda: 2)
+    hidden = {0, 5}
+    claims = [(i not in hidden, claim(i, i not in hidden)) for i in range(10)]
+
+    done = api._judged(session, claims, jobs=2)  # type: ignore[arg-type]
+
+    assert sorted(done) == list(range(10))
+    assert order[-2:] == ["hidden 0", "hidden 5"]
+    assert all(not o.startswith("hidden") for o in order[:-2])
+    # the forked judge judged some visible claims, and reported back
+    assert {r.observations["pid"] for i, r in done.items() if i not in hidden} != {parent}
+    assert "fold" in session.events
+    events = session.events
+    for index in sorted(hidden):  # each hidden claim's worker is killed right after it
+        assert events[events.index(f"run {index}") + 1] == f"kill {parent}"
+    assert events.index("fold") < events.index("run 0")
+
+
+def test_one_judge_shares_nothing(monkeypatch):
+    monkeypatch.setattr(share, "share_claims", lambda *a: pytest.fail("shared"))
+    claims = [(True, lambda i=i: _result(i)) for i in range(3)]
+    done = api._judged(Session(), claims, jobs=1)  # type: ignore[arg-type]
+    assert sorted(done) == [0, 1, 2]
+
+
+def test_what_the_file_prints_when_imported_is_shown_once(packs, scaffold, tmp_path):
+    """The forked judge's worker imports the file again: what it prints then was shown when
+    the file was first imported, and is no claim's output."""
+    path = _file(tmp_path, "loud", scaffold + '\nprint("IMPORTED", flush=True)\n')
+
+    run = api.run_packs(
+        packs, api.LearnerFile(path), api.RunOptions(learner_jobs=2, pattern="contract")
+    )
+
+    assert run.load_output == "IMPORTED\n"
+    assert [r.id for r in run.results if "IMPORTED" in (r.output or "")] == []
+    assert run.exit_code() == 0
+
+
+@pytest.mark.parametrize(
+    ("v2", "v1", "quota", "cpus"),
+    [
+        ("50000 100000\n", None, 0.5, 1),  # Gradescope's half a CPU: one process
+        ("max 100000\n", None, None, 2),
+        ("150000 100000\n", None, 1.5, 2),
+        (None, ("-1", "100000"), None, 2),
+        (None, ("50000", "100000"), 0.5, 1),
+        (None, None, None, 2),
+    ],
+)
+def test_a_containers_cpu_quota_caps_the_processes(monkeypatch, tmp_path, v2, v1, quota, cpus):
+    from runner import machine
+
+    cpu_max, cfs = tmp_path / "cpu.max", tmp_path / "cpu" / "cpu.cfs_quota_us"
+    if v2 is not None:
+        cpu_max.write_text(v2, encoding="ascii")
+    if v1 is not None:
+        cfs.parent.mkdir()
+        cfs.write_text(v1[0], encoding="ascii")
+        (cfs.parent / "cpu.cfs_period_us").write_text(v1[1], encoding="ascii")
+    monkeypatch.setattr(machine, "CPU_MAX", str(cpu_max))
+    monkeypatch.setattr(machine, "CFS_QUOTA", (str(cfs),))
+    monkeypatch.setattr(machine.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+
+    assert machine.cpu_quota() == quota
+    assert machine.usable_cpus() == cpus
