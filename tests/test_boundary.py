@@ -20,6 +20,7 @@ user, are in tests/test_sandbox.py.
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import io
 import json
@@ -903,6 +904,22 @@ def test_the_fork_server_and_the_judge_are_not_dumpable(reference_source, tmp_pa
         assert s.open() is None
         assert s.server_dumpable == 0
     assert ctypes.CDLL(None).prctl(3, 0, 0, 0, 0) == 0  # PR_GET_DUMPABLE of this judge
+
+
+@pytest.mark.skipif(not hasattr(fcntl, "F_GETPIPE_SZ"), reason="pipe sizes are Linux's")
+def test_a_workers_request_and_reply_pipes_hold_a_mebibyte(reference_source, tmp_path):
+    """An 8 MiB array crosses in eight writes, not 128 (each wakes the other side)."""
+    from runner.learner.session import PIPE_BYTES, LearnerSession, WorkerLimits
+
+    path = tmp_path / "reference_impl.py"
+    path.write_text(reference_source, encoding="utf-8")
+    with LearnerSession(path, ["logits_memory_bytes"], WorkerLimits(timeout_s=TIMEOUT)) as s:
+        assert s.open() is None
+        assert s._fds is not None
+        request, reply, _ = s._fds
+        limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+        for fd in (request, reply):
+            assert fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) == min(PIPE_BYTES, limit)
 
 
 def test_a_numpy_scalar_is_plain_data(cli, work, reference_source):

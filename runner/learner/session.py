@@ -49,6 +49,7 @@ What the boundary does not decide (the learner's code runs with real rights, onl
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import inspect
 import math
 import multiprocessing
@@ -101,6 +102,7 @@ DRAIN_BYTES = 1 << 22  # output read in one go before the deadline is looked at 
 # first use, included); only then does the learner's time start.
 START_S = 60.0
 WORKDIR_PREFIX = "learn-llm-worker-"  # then the judge's process id: whose it is
+PIPE_BYTES = 1 << 20  # a request's or reply's pipe holds this much (the unprivileged maximum)
 CPU_POLL_S = 0.05  # how often the worker's CPU time is read while the judge waits
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -178,6 +180,18 @@ def start_server() -> None:
 
         with _bare_process():
             forkserver.ensure_running()
+
+
+def _widen(*pipes: int) -> None:
+    """Pipes that hold PIPE_BYTES at once (Linux; elsewhere as they are): an (T, T) array of
+    float64 at T = 1,024 (8 MiB) crosses in 8 writes, each waking the other side once, where
+    the default 64 KiB would take 128."""
+    setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if setpipe is None:
+        return
+    for fd in pipes:
+        with contextlib.suppress(OSError):  # above /proc/sys/fs/pipe-max-size: kept as it is
+            fcntl.fcntl(fd, setpipe, PIPE_BYTES)
 
 
 def borrow_server() -> None:
@@ -397,6 +411,7 @@ class LearnerSession:
         request_r, request_w = os.pipe()
         reply_r, reply_w = os.pipe()
         output_r, output_w = os.pipe()
+        _widen(request_w, reply_w)
         self._arena = Arena.create()
         setup = {
             "rlimits": self.limits.rlimits(),
