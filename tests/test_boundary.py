@@ -922,6 +922,28 @@ def test_a_workers_request_and_reply_pipes_hold_a_mebibyte(reference_source, tmp
             assert fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ) == min(PIPE_BYTES, limit)
 
 
+def test_large_and_small_answers_in_one_batch_arrive_whole_and_in_order(reference_source, tmp_path):
+    """Replies larger than the pipe (read straight into their message) between small ones
+    (read together, then parted): each case's answer is its own, byte for byte."""
+    from checks.reference.attention import causal_masked_attention
+    from runner.learner.session import LearnerSession, WorkerLimits
+
+    path = tmp_path / "reference_impl.py"
+    path.write_text(reference_source, encoding="utf-8")
+    rng = np.random.default_rng(7)
+    sizes = [3, 1024, 1, 2, 700, 5, 1024, 4]  # (T, T) scores: 8 MiB, 3.7 MiB, and tiny ones
+    cases = [((rng.standard_normal((t, t)),), {}) for t in sizes]
+    with LearnerSession(path, ["causal_masked_attention"], WorkerLimits(timeout_s=TIMEOUT)) as s:
+        assert s.open() is None
+        values, error = s.call_each("causal_masked_attention", cases)
+        single = s.call("causal_masked_attention", cases[1][0], {}, measure=True).value
+
+    assert error is None and len(values) == len(cases)
+    for (args, _), value in zip(cases, values, strict=True):
+        assert np.array_equal(value, causal_masked_attention(*args))
+    assert np.array_equal(single, causal_masked_attention(*cases[1][0]))
+
+
 def test_a_numpy_scalar_is_plain_data(cli, work, reference_source):
     judged = judge(cli, work, hostile(work, reference_source, "return_numpy_scalar.py"))
 

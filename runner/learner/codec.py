@@ -121,7 +121,7 @@ def encode(value: Any, limits: Limits | None = None, *, answer: str | None = Non
 
 class _Encoder:
     def __init__(self, max_elements: int | None, answer: str | None = None) -> None:
-        self.buffers: list[bytes] = []
+        self.buffers: list[memoryview] = []
         self.answer = answer
         self.texts = True  # strings allowed (not inside the answer)
         self.max = max_elements
@@ -197,13 +197,16 @@ class _Encoder:
         if name not in DTYPES or a.dtype.fields is not None:
             raise CodecError(f"an array of dtype {a.dtype}", where)
         self.count(a.size, where)
-        data = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False).tobytes()
-        self.buffers.append(data)
-        return {"$a": name, "shape": list(a.shape), "nbytes": len(data)}
+        # the array's own bytes where they are already contiguous and little-endian: the
+        # message's one copy is made when the parts are joined, right after
+        data = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False)
+        view = data.reshape(-1).data
+        self.buffers.append(view)
+        return {"$a": name, "shape": list(a.shape), "nbytes": view.nbytes}
 
 
 # -- decoding -------------------------------------------------------------------------------
-def decode(message: bytes, limits: Limits | None = None, shared: Any = None) -> Any:
+def decode(message: bytes | bytearray, limits: Limits | None = None, shared: Any = None) -> Any:
     """The value a message describes. Trusts nothing: CodecError for anything malformed.
     ``shared``, a writable buffer (the worker's mapping of the memory the judge shares with
     it), is where arrays named by their place are: they come back as views of it, not
@@ -217,7 +220,7 @@ def decode(message: bytes, limits: Limits | None = None, shared: Any = None) -> 
     if magic != MAGIC or _HEADER.size + size > len(message):
         raise CodecError("not a message of this format")
     try:
-        tree = json.loads(message[_HEADER.size : _HEADER.size + size])
+        tree = json.loads(bytes(message[_HEADER.size : _HEADER.size + size]))
     except (ValueError, RecursionError) as exc:  # incl. UnicodeDecodeError, int digit limits
         raise CodecError(f"an unreadable header ({type(exc).__name__})") from None
     reader = _Reader(memoryview(message)[_HEADER.size + size :], limits, shared)

@@ -917,15 +917,20 @@ class LearnerSession:
         code prints meanwhile, so neither side blocks the other)."""
         assert self._fds is not None
         request_fd, _, output_fd = self._fds
-        view = memoryview(FRAME.pack(len(data)) + data)
-        while view:
+        parts = [memoryview(FRAME.pack(len(data))), memoryview(data)]  # not a copy behind a frame
+        while parts:
             try:
-                view = view[os.write(request_fd, view) :]
-                continue
+                written = os.writev(request_fd, parts)
             except BlockingIOError:
-                pass
+                written = -1
             except OSError:  # the worker is gone
                 self._died(name)
+            if written >= 0:
+                while parts and written >= len(parts[0]):
+                    written -= len(parts.pop(0))
+                if parts:
+                    parts[0] = parts[0][written:]
+                continue
             with selectors.DefaultSelector() as sel:
                 sel.register(request_fd, selectors.EVENT_WRITE)
                 if self._output_open:
@@ -962,30 +967,43 @@ class LearnerSession:
         assert self._fds is not None and self._selector is not None
         limit = self.limits.result_mib * 2**20
         _, reply_fd, output_fd = self._fds
+        message: bytearray | None = None  # once its frame is read: the message, filling
+        got = 0
         while True:
-            if len(self._buffer) >= FRAME.size:
+            if message is None and len(self._buffer) >= FRAME.size:
                 size = FRAME.unpack_from(self._buffer)[0]
                 if size > limit:  # the worker itself says when an answer is too large
                     self.kill()
                     raise BoundaryError("boundary.garbled", {"function": name})
-                if len(self._buffer) >= FRAME.size + size:
-                    message = bytes(self._buffer[FRAME.size : FRAME.size + size])
-                    del self._buffer[: FRAME.size + size]
-                    self._drain_output(name)  # what it printed before replying
-                    return self._decode(message, name, limit)
+                # what was read already, and the rest read straight into the message
+                got = min(size, len(self._buffer) - FRAME.size)
+                message = bytearray(size)
+                with memoryview(self._buffer) as buffered:  # released before the buffer shrinks
+                    message[:got] = buffered[FRAME.size : FRAME.size + got]
+                del self._buffer[: FRAME.size + got]
+            if message is not None and got == len(message):
+                self._drain_output(name)  # what it printed before replying
+                return self._decode(message, name, limit)
             for key, _ in self._selector.select(self._remaining(name)):
                 if key.fd == output_fd:
                     self._drain_output(name)
                     continue
                 try:
-                    chunk = os.read(reply_fd, 1 << 20)
+                    if message is None:
+                        chunk = os.read(reply_fd, 1 << 16)
+                        if not chunk:
+                            self._died(name)
+                        self._buffer += chunk
+                    else:
+                        with memoryview(message) as view:
+                            read = os.readv(reply_fd, [view[got:]])
+                        if not read:
+                            self._died(name)
+                        got += read
                 except BlockingIOError:
                     continue
-                if not chunk:
-                    self._died(name)
-                self._buffer += chunk
 
-    def _decode(self, message: bytes, name: str, limit: int) -> dict[str, Any]:
+    def _decode(self, message: bytes | bytearray, name: str, limit: int) -> dict[str, Any]:
         try:
             reply = codec.decode(
                 message, codec.Limits(max_bytes=limit, max_elements=self.limits.result_values + 64)

@@ -728,12 +728,13 @@ def _send(fd: int, reply: dict[str, Any], limits: Limits) -> str:
         with contextlib.suppress(BaseException):  # the learner may have replaced the stream
             stream.flush()
     data, status = _encoded(reply, limits)
-    view = memoryview(FRAME.pack(len(data)) + data)
-    while view:
-        try:
-            view = view[os.write(fd, view) :]
-        except BlockingIOError:  # the learner's code made the pipe non-blocking
-            os.set_blocking(fd, True)
+    for part in (FRAME.pack(len(data)), data):  # the reply as it is, not a copy behind a frame
+        view = memoryview(part)
+        while view:
+            try:
+                view = view[os.write(fd, view) :]
+            except BlockingIOError:  # the learner's code made the pipe non-blocking
+                os.set_blocking(fd, True)
     return status
 
 
@@ -760,17 +761,19 @@ def _short(where: str, keep: int = 120) -> str:
     return where if len(where) <= keep else f"{where[: keep // 2]}…{where[-keep // 2 :]}"
 
 
-def _receive(fd: int) -> bytes:
+def _receive(fd: int) -> bytearray:
     head = _exactly(fd, FRAME.size)
     return _exactly(fd, FRAME.unpack(head)[0])
 
 
-def _exactly(fd: int, n: int) -> bytes:
-    chunks, got = [], 0
+def _exactly(fd: int, n: int) -> bytearray:
+    """``n`` bytes, read straight into the buffer that holds them."""
+    data = bytearray(n)
+    view, got = memoryview(data), 0
     while got < n:
-        chunk = os.read(fd, min(n - got, 1 << 20))
-        if not chunk:
+        read = os.readv(fd, [view[got:]])
+        if not read:
             raise EOFError
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
+        got += read
+    view.release()
+    return data
