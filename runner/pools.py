@@ -5,8 +5,9 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+from collections.abc import Iterator
 from concurrent.futures import InvalidStateError
-from typing import Any
+from typing import Any, ClassVar
 
 
 def quiet_worker() -> None:
@@ -64,3 +65,42 @@ def quiet_settled_futures(manager: threading.Thread) -> None:
         previous(args)
 
     threading.excepthook = hook
+
+
+class _Held:
+    """The signals that arrived while they were held back (see :func:`signals_deferred`): a
+    process forked meanwhile has its own copy, and its initializer acts on it."""
+
+    signals: ClassVar[list[int]] = []
+
+
+def _hold(signum: int, frame: object) -> None:
+    _Held.signals.append(signum)
+
+
+@contextlib.contextmanager
+def signals_deferred(*signums: int) -> Iterator[None]:
+    """``signums`` (Ctrl-C, SIGTERM) held back while pool processes are forked, then acted
+    on: a process forked meanwhile inherits a handler that only takes note (its initializer
+    then sets its own, and asks :func:`held_back` what came before), and a signal that came
+    to this process meanwhile is not lost. Only the main thread may set a handler; elsewhere
+    nothing is changed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _Held.signals = []
+    previous = {signum: signal.signal(signum, _hold) for signum in signums}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        held, _Held.signals = list(dict.fromkeys(_Held.signals)), []
+        for signum in held:
+            signal.raise_signal(signum)  # now through the handler it would have met
+
+
+def held_back() -> list[int]:
+    """In a process forked inside :func:`signals_deferred`: the signals it received before
+    its own handlers were set."""
+    return list(_Held.signals)

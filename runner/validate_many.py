@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import signal
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 from runner.machine import usable_cpus
-from runner.pools import quiet_worker, stop_pool
+from runner.pools import quiet_worker, signals_deferred, stop_pool
 from runner.submission import Report, SubmissionFile, Validator
 
 _WORKER: Validator | None = None
@@ -75,7 +73,7 @@ def validate_files(
                 initargs=(claims, repo, challenge, course_evidence),
             )
             try:
-                with _sigint_deferred():  # the workers start inside: they never see Ctrl-C
+                with signals_deferred(signal.SIGINT):  # the workers start inside: no Ctrl-C there
                     reports = pool.map(_one, files, chunksize=chunk)
                 for report in reports:
                     done += 1
@@ -93,22 +91,3 @@ def validate_files(
             yield validator.validate_file(file)
     finally:
         validator.close()
-
-
-@contextlib.contextmanager
-def _sigint_deferred() -> Iterator[None]:
-    """Ctrl-C held back while worker processes are forked, then acted on: the workers
-    inherit a handler that only takes note (their initializer ignores SIGINT at once), and
-    an interrupt that came while the batch was being queued is not lost. Only the main
-    thread may set a handler; elsewhere nothing is changed."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    pending: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, _frame: pending.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if pending:
-        signal.raise_signal(signal.SIGINT)  # now through the handler it would have met

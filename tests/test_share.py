@@ -267,3 +267,26 @@ def test_a_containers_cpu_quota_caps_the_processes(monkeypatch, tmp_path, v2, v1
 
     assert machine.cpu_quota() == quota
     assert machine.usable_cpus() == cpus
+
+
+def test_ctrl_c_while_the_judge_is_forked_leaves_no_process_behind(monkeypatch):
+    """Ctrl-C (or SIGTERM) that lands while the forked judge is being started: the run stops
+    with it, and the forked judge is stopped too (it was left waiting for a task its parent
+    never gave it, and the parent's exit waited on it for ever)."""
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    real_submit = ProcessPoolExecutor.submit
+
+    def submit_then_interrupted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        future = real_submit(self, *args, **kwargs)
+        signal.raise_signal(signal.SIGINT)  # as the forked judge has just been started
+        return future
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit_then_interrupted)
+    claims = [(i, lambda i=i: _result(i)) for i in range(4)]
+
+    with pytest.raises(KeyboardInterrupt):
+        share.share_claims(Session(), claims)  # type: ignore[arg-type]
+
+    assert multiprocessing.active_children() == []

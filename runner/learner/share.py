@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 from runner.models import ClaimResult
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from runner.learner.session import LearnerSession
 
 # A claim to run: its index among the run's claims, and a callable that runs it on the
@@ -53,20 +55,28 @@ def share_claims(session: LearnerSession, tasks: Sequence[Task]) -> dict[int, Cl
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from runner.pools import stop_pool
+    from runner.pools import signals_deferred, stop_pool
 
     context = multiprocessing.get_context("fork")
     _Shared.session, _Shared.tasks = session, tasks
     # no lock: a judge killed while holding one would hang this one (see _take)
     _Shared.counter = counter = context.RawValue("i", 0)
-    try:
-        pool = ProcessPoolExecutor(1, context, initializer=_forked_judge)
-        forked = pool.submit(_take_claims)
-    except (OSError, ValueError, RuntimeError):  # no process to be had: all of them here
-        _Shared.session, _Shared.tasks, _Shared.counter = None, (), None
-        return {}
+    pool: ProcessPoolExecutor | None = None
     results: dict[int, ClaimResult] = {}
     try:
+        # Ctrl-C and SIGTERM wait until the forked judge exists and has its task: then
+        # this judge stops it (here, below); before, it would be left waiting for a task
+        # its parent was stopped before giving it, and the parent's exit would wait on it
+        with signals_deferred(signal.SIGINT, signal.SIGTERM):
+            try:
+                pool = ProcessPoolExecutor(1, context, initializer=_forked_judge)
+                forked = pool.submit(_take_claims)
+            except (OSError, ValueError, RuntimeError):  # no process: all of them here
+                if pool is not None:
+                    stop_pool(pool)
+                pool = None
+        if pool is None:
+            return {}
         results.update(_take(tasks, counter))
         try:
             theirs, isolation, missing, wall_left = forked.result()
@@ -78,7 +88,8 @@ def share_claims(session: LearnerSession, tasks: Sequence[Task]) -> dict[int, Cl
             results.update(theirs)
             session.fold(isolation, missing, wall_left)
     except BaseException:  # Ctrl-C, SIGTERM: the forked judge and its worker end now
-        stop_pool(pool)
+        if pool is not None:
+            stop_pool(pool)
         raise
     finally:
         _Shared.session, _Shared.tasks, _Shared.counter = None, (), None
@@ -124,6 +135,7 @@ def _forked_judge() -> None:
     ignores Ctrl-C (the parent stops it) and, on SIGTERM, kills its worker and exits."""
     from runner.learner.session import borrow_server
     from runner.learner.worker import die_with_parent
+    from runner.pools import held_back
 
     die_with_parent()
     if _Shared.session is not None:  # before anything here could kill the parent's worker
@@ -131,6 +143,8 @@ def _forked_judge() -> None:
     borrow_server()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _terminated)
+    if signal.SIGTERM in held_back():  # stopped before it could say so
+        _terminated(signal.SIGTERM, None)
 
 
 def _terminated(signum: int, frame: Any) -> None:
