@@ -115,8 +115,13 @@ class Session:
     """What the sharing asks of a learner's session, recorded."""
 
     def __init__(self) -> None:
-        self.isolation, self.missing, self.wall_left = "own-user", ["a"], 100.0
+        self.isolation, self.missing = "own-user", ["a"]
         self.events: list[str] = []
+        self.wall: Any = None
+
+    def share_allowance(self, shared: Any) -> None:
+        shared.value = 100.0
+        self.wall = shared
 
     def kill(self) -> None:
         self.events.append(f"kill {os.getpid()}")
@@ -127,7 +132,7 @@ class Session:
     def restart(self) -> None:
         self.events.append(f"restart {os.getpid()}")
 
-    def fold(self, isolation: str, missing: list[str], wall_left: float) -> None:
+    def fold(self, isolation: str, missing: list[str]) -> None:
         self.events.append("fold")
         self.missing += [m for m in missing if m not in self.missing]
 
@@ -303,3 +308,25 @@ def test_ctrl_c_while_the_judge_is_forked_leaves_no_process_behind():
     )  # fmt: skip
 
     assert (done.returncode, done.stdout.strip()) == (0, "interrupted 0"), done.stderr
+
+
+def test_the_split_is_fixed_and_the_allowance_is_one(monkeypatch):
+    """This judge takes the first claim and every second after it, the forked one the rest,
+    in every run; what either spends of the learner's wall-clock allowance is taken from
+    the one allowance."""
+    parent = os.getpid()
+    session = Session()
+
+    def claim(index: int) -> Any:
+        def run() -> ClaimResult:
+            session.wall.value -= 1.0  # a second waited on the learner, by either judge
+            return _result(index)
+
+        return run
+
+    done = share.share_claims(session, [(i, claim(i)) for i in range(9)])  # type: ignore[arg-type]
+
+    assert sorted(done) == list(range(9))
+    here = [i for i, r in done.items() if r.observations["pid"] == parent]
+    assert here == [0, 2, 4, 6, 8]
+    assert session.wall.value == 100.0 - 9

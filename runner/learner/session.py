@@ -194,6 +194,11 @@ def _widen(*pipes: int) -> None:
             fcntl.fcntl(fd, setpipe, PIPE_BYTES)
 
 
+def remove_orphaned_workdirs() -> None:
+    """The folders of workers whose judges are gone (see :func:`_remove_orphaned_workdirs`)."""
+    _remove_orphaned_workdirs()
+
+
 def borrow_server() -> None:
     """In a judge forked to share a learner's claims: workers come from the parent's fork
     server (see :meth:`_Server.borrow`)."""
@@ -303,6 +308,13 @@ def _server_path() -> list[str]:
     return list(dict.fromkeys(found))
 
 
+class _Allowance:
+    """Seconds of wall clock left, as a shared ``ctypes`` value holds them (``value``)."""
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+
 @dataclass
 class ClaimCapture:
     """What one claim's calls left behind: the learner's printed output, trimmed."""
@@ -344,7 +356,9 @@ class LearnerSession:
         self.capture = ClaimCapture()
         self._budget = limits.timeout_s  # CPU seconds the current claim may still use
         self._wall_budget = limits.wall_s  # and wall-clock seconds it may still wait
-        self._learner_wall = limits.learner_wall_s  # ... and all its claims together
+        # ... and all its claims together: seconds left, in ``value`` (shared memory when two
+        # judges share the learner's claims, see share_allowance)
+        self._wall: Any = _Allowance(limits.learner_wall_s)
         self._deadline = 0.0  # the wall-clock backstop of the exchange under way ...
         # ... and where the learner's allowance ends, before what the exchange earns on it
         self._allowance_end = math.inf
@@ -402,7 +416,7 @@ class LearnerSession:
         """A fresh worker with the file imported: its reply (``loaded`` or ``raised``)."""
         self.kill()
         assert self.submitted is not None
-        if self._learner_wall <= 0:  # spent: not another fork, nor another import of the file
+        if self._wall.value <= 0:  # spent: not another fork, nor another import of the file
             raise BoundaryError("boundary.learner_stalled", self._learner_params(name))
         self._workdir = tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
         os.mkdir(os.path.join(self._workdir, "submission"), 0o700)
@@ -556,18 +570,27 @@ class LearnerSession:
         finally:
             self.end_claim()
 
-    @property
-    def wall_left(self) -> float:
-        """What is left of the learner's wall-clock allowance (seconds)."""
-        return self._learner_wall
+    def share_allowance(self, shared: Any) -> None:
+        """The learner's wall-clock allowance from now on in ``shared`` (a double in memory
+        a judge forked from this one sees too, :mod:`.share`): what either judge waits is
+        taken from the one allowance, as it is when one judge runs every claim."""
+        shared.value = self._wall.value
+        self._wall = shared
 
-    def fold(self, isolation: str, missing: list[str], wall_left: float) -> None:
+    def fold(self, isolation: str, missing: list[str]) -> None:
         """What a judge forked from this one (:mod:`.share`) reports of its own worker: the
-        guarantees it could not give join this session's, and the learner's allowance is
-        what the thriftier of the two judges, which waited side by side, left of it."""
+        guarantees it could not give join this session's."""
         self.isolation = self.isolation or isolation
         self.missing += [m for m in missing if m not in self.missing]
-        self._learner_wall = min(self._learner_wall, wall_left)
+
+    @classmethod
+    def remove_workdirs(cls) -> None:
+        """Remove the folders of this process's workers (a judge ending at once, after
+        :meth:`kill_all`; what it does not remove the next run's judge does)."""
+        for session in list(cls.live):
+            workdir = session._workdir
+            if workdir is not None:
+                shutil.rmtree(workdir, ignore_errors=True)
 
     def __enter__(self) -> LearnerSession:
         return self
@@ -844,7 +867,7 @@ class LearnerSession:
         if self._wall_budget <= 0:
             self.kill()
             raise BoundaryError("boundary.stalled", self._stalled_params(name))
-        if self._learner_wall <= 0:  # nothing more is called: every claim left says so
+        if self._wall.value <= 0:  # nothing more is called: every claim left says so
             self.kill()
             raise BoundaryError("boundary.learner_stalled", self._learner_params(name))
         started = time.monotonic()
@@ -861,7 +884,7 @@ class LearnerSession:
         self._cpu_spent = self._cpu_seen - self._cpu_charged  # read, not yet charged
         self._cpu_limit = self._budget
         self._deadline = started + self._wall_budget
-        self._allowance_end = started + self._learner_wall
+        self._allowance_end = started + self._wall.value
         try:
             return exchange()
         finally:
@@ -871,7 +894,7 @@ class LearnerSession:
                 self._cpu_unread = True
             waited = time.monotonic() - started
             self._wall_budget -= waited
-            self._learner_wall -= waited
+            self._wall.value -= waited
 
     def _charge(self) -> None:
         """Read the worker's CPU time and charge the claim what it used since the last
@@ -888,7 +911,7 @@ class LearnerSession:
         --timeout nor a busy machine (up to WALL_FACTOR processes per core) stops a learner
         whose calls compute."""
         self._budget -= used
-        self._learner_wall += WALL_FACTOR * used
+        self._wall.value += WALL_FACTOR * used
 
     def _worker_cpu(self) -> float:
         """CPU seconds the worker and every process it started have used (Linux: /proc;

@@ -2,9 +2,17 @@
 
 A learner's run waits on the learner's worker about as long as it computes here, and the two
 never work at once: one run keeps one core busy. Two judges, each with a worker of its own,
-take the visible claims in turn from a counter they share (in the module's order), so both
-cores work. A claim's result does not depend on which judge ran it: each claim's budgets are
-CPU time, and each judge caps its own checks (:mod:`.cost`).
+judge every second visible claim each, so both cores work. Each claim's budgets are CPU
+time, and each judge caps its own checks (:mod:`.cost`); the split is fixed, so a learner's
+code that keeps state between calls meets the same claims in the same worker in every run
+(not the run of one judge: state that a claim relies on is not part of the contract).
+
+What is not guarded here: a forked judge stopped (SIGSTOP) by a learner's code is waited
+for. The learner's code can reach it only where neither namespaces nor Landlock's signal
+scoping exist (the run then says so), and there it could stop the first judge as well. A
+forked judge killed while its worker computes leaves that worker to end with the fork
+server, at the end of the run: it can show nothing (its judge is gone), and every visible
+claim is done before a hidden one starts.
 
 The claims a learner may not see yet are not shared: the caller runs them after every
 visible claim (the forked judge has handed back its share, its worker killed, or died), each
@@ -36,18 +44,21 @@ Task = tuple[int, Callable[[], ClaimResult]]
 
 
 class _Shared:
-    """What the forked judge inherits: the session, the claims and the counter."""
+    """What the forked judge inherits: the session and its share of the claims."""
 
     session: LearnerSession | None = None
     tasks: Sequence[Task] = ()
-    counter: Any = None  # a c_int in memory shared with the forked judge
 
 
 def share_claims(session: LearnerSession, tasks: Sequence[Task]) -> dict[int, ClaimResult]:
-    """Run ``tasks`` here and in one judge forked from this process, each taking the next
-    claim when it is done with one: the results by index. Those missing (the forked judge
-    could not start, or died) are the caller's to run. This judge goes on with the
-    session's worker; the forked one lets go of it and starts one of its own."""
+    """Run ``tasks`` here and in one judge forked from this process: this one takes the
+    first claim and every second after it, the forked one the others. The split is fixed,
+    not taken as each judge comes free: which worker runs which claims, and so what a
+    learner's code that keeps state between calls has seen, is the same in every run,
+    however busy the machine. The results by index; those missing (the forked judge could
+    not start, or died) are the caller's to run. This judge goes on with the session's
+    worker; the forked one lets go of it and starts one of its own. The learner's
+    wall-clock allowance is one, in memory both judges see."""
     import multiprocessing
 
     if "fork" not in multiprocessing.get_all_start_methods():
@@ -55,12 +66,12 @@ def share_claims(session: LearnerSession, tasks: Sequence[Task]) -> dict[int, Cl
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    from runner.learner.session import remove_orphaned_workdirs
     from runner.pools import signals_deferred, stop_pool
 
     context = multiprocessing.get_context("fork")
-    _Shared.session, _Shared.tasks = session, tasks
-    # no lock: a judge killed while holding one would hang this one (see _take)
-    _Shared.counter = counter = context.RawValue("i", 0)
+    session.share_allowance(context.RawValue("d", 0.0))
+    _Shared.session, _Shared.tasks = session, tasks[1::2]
     pool: ProcessPoolExecutor | None = None
     results: dict[int, ClaimResult] = {}
     try:
@@ -77,55 +88,42 @@ def share_claims(session: LearnerSession, tasks: Sequence[Task]) -> dict[int, Cl
                 pool = None
         if pool is None:
             return {}
-        results.update(_take(tasks, counter))
+        results.update(_run(tasks[0::2]))
         try:
-            theirs, isolation, missing, wall_left = forked.result()
-        except (BrokenProcessPool, OSError):  # it died: what it took and did not return is
-            pass  # the caller's to run again
+            theirs, isolation, missing = forked.result()
+        except (BrokenProcessPool, OSError):  # it died: what it did not return is the
+            remove_orphaned_workdirs()  # caller's to run again; its worker's folder goes
         except Exception:  # it failed (a bug of ours a learner found): the same
             pass
         else:
             results.update(theirs)
-            session.fold(isolation, missing, wall_left)
+            session.fold(isolation, missing)
     except BaseException:  # Ctrl-C, SIGTERM: the forked judge and its worker end now
         if pool is not None:
             stop_pool(pool)
+            remove_orphaned_workdirs()
         raise
     finally:
-        _Shared.session, _Shared.tasks, _Shared.counter = None, (), None
+        _Shared.session, _Shared.tasks = None, ()
     pool.shutdown(wait=True)
     return results
 
 
-def _take(tasks: Sequence[Task], counter: Any) -> list[tuple[int, ClaimResult]]:
-    """Run the next claim nobody has taken, until none is left.
-
-    The counter is read, then set one past what was read, without a lock. Two judges may so
-    both take a claim (each runs it: judged twice, one result kept), but none is ever
-    skipped: the counter only moves to one past a value someone read, so every value up to
-    the end is read by one of them."""
-    done: list[tuple[int, ClaimResult]] = []
-    while True:
-        at = counter.value
-        counter.value = at + 1
-        if at >= len(tasks):
-            return done
-        index, run = tasks[at]
-        done.append((index, run()))
+def _run(tasks: Sequence[Task]) -> list[tuple[int, ClaimResult]]:
+    return [(index, run()) for index, run in tasks]
 
 
-def _take_claims() -> tuple[list[tuple[int, ClaimResult]], str, list[str], float]:
-    """The forked judge's share, and what its worker could guarantee and what it left of
-    the learner's wall-clock allowance."""
-    session, counter = _Shared.session, _Shared.counter
-    if session is None or counter is None:  # pragma: no cover - set before the fork
+def _take_claims() -> tuple[list[tuple[int, ClaimResult]], str, list[str]]:
+    """The forked judge's share, and what its worker could guarantee."""
+    session = _Shared.session
+    if session is None:  # pragma: no cover - set before the fork
         raise RuntimeError("no claims to share in this process")
     try:
         session.restart()
-        done = _take(_Shared.tasks, counter)
+        done = _run(_Shared.tasks)
     finally:
         session.kill()
-    return done, session.isolation, list(session.missing), session.wall_left
+    return done, session.isolation, list(session.missing)
 
 
 def _forked_judge() -> None:
@@ -152,4 +150,5 @@ def _terminated(signum: int, frame: Any) -> None:
 
     with contextlib.suppress(Exception):
         LearnerSession.kill_all()
+        LearnerSession.remove_workdirs()
     os._exit(128 + signum)
