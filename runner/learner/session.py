@@ -512,16 +512,7 @@ class LearnerSession:
             own = sandbox_uid(process.pid) if self.isolation == "own-user" else None
             _kill_tree(process.pid, own)
             process.join(timeout=5)
-        selector, self._selector = self._selector, None
-        if selector is not None:
-            selector.close()
-        fds, self._fds = self._fds, None
-        for fd in fds or ():
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        arena, self._arena = self._arena, None
-        if arena is not None:
-            arena.close()
+        self._let_go()
         workdir, self._workdir = self._workdir, None
         if workdir is not None:
             shutil.rmtree(workdir, ignore_errors=True)
@@ -543,6 +534,13 @@ class LearnerSession:
         of the shared memory are closed, and the worker's folder stays the parent's."""
         self._process = None
         self._workdir = None
+        self._let_go()
+        self._cpu_seen = self._cpu_base = self._cpu_charged = 0.0
+        self._cpu_read_at = -math.inf
+        self._cpu_unread = False
+
+    def _let_go(self) -> None:
+        """Close this process's side of the worker: its pipes, and the shared memory."""
         selector, self._selector = self._selector, None
         if selector is not None:
             selector.close()
@@ -553,9 +551,6 @@ class LearnerSession:
         arena, self._arena = self._arena, None
         if arena is not None:
             arena.close()
-        self._cpu_seen = self._cpu_base = self._cpu_charged = 0.0
-        self._cpu_read_at = -math.inf
-        self._cpu_unread = False
 
     def restart(self) -> None:
         """A worker of this process's own, with the file imported again, before any claim:
