@@ -752,9 +752,9 @@ def test_a_judge_that_dies_takes_its_workers_with_it(work, reference_source):
 
     assert all(_gone(pid) for pid in looping)
     assert workdirs and all(d.exists() for d in workdirs)  # nobody was left to remove them
-    from runner.learner.session import _remove_orphaned_workdirs
+    from runner.learner.session import remove_orphaned_workdirs
 
-    _remove_orphaned_workdirs()
+    remove_orphaned_workdirs()
     assert not any(d.exists() for d in workdirs)
 
 

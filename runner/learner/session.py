@@ -133,13 +133,10 @@ class _Server:
         ctx = cls.context()
         if not cls._hardened:  # before the first worker: no learner may read this process
             not_dumpable()
-            _remove_orphaned_workdirs()
+            remove_orphaned_workdirs()
             cls._hardened = True
-        if ctx.get_start_method() == "forkserver" and not cls._borrowed:
-            from multiprocessing import forkserver
-
-            with _bare_process():
-                forkserver.ensure_running()  # (re)started here if a learner killed it
+        if not cls._borrowed:
+            start_server()  # (re)started here if a learner killed it
         try:
             with _bare_process(streams=False), _without_main():
                 process = ctx.Process(target=target, args=args, daemon=True)
@@ -154,27 +151,11 @@ class _Server:
             return cls.start(target, args)
         return process
 
-    @classmethod
-    def borrow(cls) -> None:
-        """In a judge forked from one whose fork server runs: start workers from that
-        server (a fork, not a new interpreter importing NumPy), asking nothing of its state
-        (its process is the parent's child: only the parent can wait for it). Should the
-        server be gone, this process starts one of its own."""
-        if cls._context is None or cls._context.get_start_method() != "forkserver":
-            forget_inherited_server()
-            return
-        from multiprocessing import forkserver
-
-        server: Any = getattr(forkserver, "_forkserver")  # noqa: B009 - private, and untyped
-        if server._forkserver_address is None:
-            return  # none was started: this process starts its own when it needs one
-        server.ensure_running = lambda: None  # the connection fails if the server is gone
-        cls._borrowed = True
-
 
 def start_server() -> None:
-    """Start the fork server now: it imports NumPy on another core while the judge loads
-    its claims, instead of after (a tenth of a second of a learner's run)."""
+    """Start the fork server if it is not running: before a worker starts, and early in a
+    learner's run, where it imports NumPy on another core while the judge loads its claims
+    (a tenth of a second of the run)."""
     if _Server.context().get_start_method() == "forkserver":
         from multiprocessing import forkserver
 
@@ -194,18 +175,25 @@ def _widen(*pipes: int) -> None:
             fcntl.fcntl(fd, setpipe, PIPE_BYTES)
 
 
-def remove_orphaned_workdirs() -> None:
-    """The folders of workers whose judges are gone (see :func:`_remove_orphaned_workdirs`)."""
-    _remove_orphaned_workdirs()
-
-
 def borrow_server() -> None:
-    """In a judge forked to share a learner's claims: workers come from the parent's fork
-    server (see :meth:`_Server.borrow`)."""
-    _Server.borrow()
+    """In a judge forked from one whose fork server runs (a learner's claims shared, see
+    :mod:`.share`): start workers from that server (a fork, not a new interpreter importing
+    NumPy), asking nothing of its state (its process is the parent's child: only the parent
+    can wait for it). Should the server be gone, this process starts one of its own."""
+    context = _Server._context
+    if context is None or context.get_start_method() != "forkserver":
+        forget_inherited_server()
+        return
+    from multiprocessing import forkserver
+
+    server: Any = getattr(forkserver, "_forkserver")  # noqa: B009 - private, and untyped
+    if server._forkserver_address is None:
+        return  # none was started: this process starts its own when it needs one
+    server.ensure_running = lambda: None  # the connection fails if the server is gone
+    _Server._borrowed = True
 
 
-def _remove_orphaned_workdirs() -> None:
+def remove_orphaned_workdirs() -> None:
     """Working directories of judges that were killed (they could not remove their own)."""
     base = tempfile.gettempdir()
     with contextlib.suppress(OSError):
