@@ -185,11 +185,13 @@ def _kept_interruptions(info: Any) -> None:
     sys.__unraisablehook__(info)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, started: Callable[[], None] | None = None) -> int:
+    """Run one command. ``started`` is called once its code is imported and its arguments
+    are read, before it does any work."""
     argv = list(sys.argv[1:] if argv is None else argv)
     words = catalog(resolve_language(_language_asked(argv)))
     try:
-        code = _main(argv, words)
+        code = _main(argv, words, started)
         sys.stdout.flush()  # a full disk or a closed reader shows here, not at exit
         if _SWALLOWED and code not in INTERRUPTED:  # stopped where it could not stop: what
             # was written is complete
@@ -205,11 +207,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_MISUSE
 
 
-def _main(argv: list[str], words: Catalog) -> int:
+def _main(argv: list[str], words: Catalog, started: Callable[[], None] | None = None) -> int:
     json_wanted = _wants_json(argv)
     try:
         chosen = argv[0] if argv and argv[0] in COMMANDS and not _asks_help(argv) else None
         args = _parse(build_parser(words, chosen), argv)
+        if started is not None:
+            started()
         return _command(args.command)(args, words)
     except InvalidClaims as exc:
         for problem in exc.problems:

@@ -12,7 +12,7 @@ is built. Every problem is a message with its line and path, all of them at once
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -183,60 +183,98 @@ class _Loader(yaml.CSafeLoader):
     def problem(self, node: yaml.Node, message: Msg, line: int | None = None) -> None:
         self.found.append((node, line or node.start_mark.line + 1, message))
 
-    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+    def scalar(self, node: yaml.Node) -> Any:
+        """A scalar's value under the policy; None, with its problem, when it is refused
+        (so is a collection under a scalar's tag, or a scalar under a collection's)."""
         tag = node.tag
-        if tag in _SCALAR_TAGS and isinstance(node, yaml.ScalarNode):
-            if tag == _STR:
-                return node.value
-            digits = len(node.value.lstrip("+-")) if tag == _INT else 0  # a sign is no digit
-            if digits > self.max_digits:
-                self.problem(
-                    node, msg("yaml.digits", n=digits, limit=self.max_digits, unit="count")
-                )
-                return None
-            try:  # an explicit tag may hold anything: !!int abc, !!bool maybe, !!float ''
-                if self.core:
-                    return _core_value(tag, node.value)
-                return self.yaml_constructors[tag](self, node)
-            except (ValueError, KeyError, IndexError):
-                self.problem(
-                    node, msg("yaml.bad_value", tag=_short_tag(tag), value=node.value[:60])
-                )
-                return None
+        if tag == _STR and type(node) is yaml.ScalarNode:
+            return node.value
         if tag not in _SCALAR_TAGS and tag not in _NODE_KIND:
             self.problem(node, msg("yaml.tag", tag=_short_tag(tag)))
             return None
-        if not isinstance(node, _NODE_KIND.get(tag, yaml.ScalarNode)):  # !!str [1], !!seq a
+        if tag in _NODE_KIND or type(node) is not yaml.ScalarNode:  # !!seq a, !!str [1]
             self.problem(node, msg("yaml.bad_value", tag=_short_tag(tag), value=_text(node)))
             return None
-        return super().construct_object(node, deep)
+        digits = len(node.value.lstrip("+-")) if tag == _INT else 0  # a sign is no digit
+        if digits > self.max_digits:
+            self.problem(node, msg("yaml.digits", n=digits, limit=self.max_digits, unit="count"))
+            return None
+        try:  # an explicit tag may hold anything: !!int abc, !!bool maybe, !!float ''
+            if self.core:
+                return _core_value(tag, node.value)
+            return self.yaml_constructors[tag](self, node)
+        except (ValueError, KeyError, IndexError):
+            self.problem(node, msg("yaml.bad_value", tag=_short_tag(tag), value=node.value[:60]))
+            return None
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        # SafeConstructor's loop without flatten_mapping (a "<<" key is a !!merge tag,
-        # refused above) and with the duplicates it would silently merge reported.
-        mapping: dict[Any, Any] = {}
-        first: dict[Any, int] = {}
-        for key_node, value_node in node.value:
-            known = len(self.found)
-            key = self.construct_object(key_node, deep=True)
-            line = key_node.start_mark.line + 1
-            if self.string_keys and not isinstance(key, str) and len(self.found) == known:
-                self.problem(key_node, msg("yaml.key_not_string", key=_text(key_node)))
-                key = _text(key_node)
-            if not isinstance(key, Hashable):
-                raise yaml.constructor.ConstructorError(
-                    "while constructing a mapping",
-                    node.start_mark,
-                    "found unhashable key",
-                    key_node.start_mark,
-                )
-            if key in first:
-                dup = msg("yaml.duplicate_key", key=_text(key_node), first=first[key])
-                self.problem(node, dup, line)
+    def build(self, root: yaml.Node, shared: bool, built: dict[int, Any] | None = None) -> Any:
+        """The data of ``root``: what SafeConstructor builds, without its generators and
+        per-node bookkeeping (they were a third of a submission's parse), and with a stack,
+        not recursion, so a value nested as deep as libyaml allows is built. ``shared``: the
+        document has aliases, so a node met twice is built once and is one object twice, as
+        SafeLoader does. A mapping is built as SafeConstructor's loop without
+        flatten_mapping (a "<<" key is a !!merge tag, refused), and with the duplicates it
+        would silently merge reported."""
+        built = {} if built is None else built
+        frames: list[_Frame] = []
+        top = self._open(root, built, shared, frames)
+        while frames:
+            into, children, first = frames[-1]
+            child = next(children, None)
+            if child is None:
+                frames.pop()
+            elif first is None:
+                into.append(self._open(child, built, shared, frames))
             else:
-                first[key] = line
-            mapping[key] = self.construct_object(value_node, deep=deep)
-        return mapping
+                key_node, value_node = child
+                key = self._key(key_node, built, shared)
+                line = key_node.start_mark.line + 1
+                if key in first:
+                    dup = msg("yaml.duplicate_key", key=_text(key_node), first=first[key])
+                    self.problem(key_node, dup, line)
+                else:
+                    first[key] = line
+                into[key] = self._open(value_node, built, shared, frames)
+        return top
+
+    def _open(
+        self, node: yaml.Node, built: dict[int, Any], shared: bool, frames: list[_Frame]
+    ) -> Any:
+        """A scalar's value, or a new empty collection, to be filled from ``frames``."""
+        if shared and id(node) in built:
+            return built[id(node)]
+        kind = type(node)
+        if kind is yaml.ScalarNode or _NODE_KIND.get(node.tag) is not kind:
+            value = self.scalar(node)
+        elif kind is yaml.SequenceNode:
+            value = []
+            frames.append((value, iter(node.value), None))
+        else:
+            value = {}
+            frames.append((value, iter(node.value), {}))
+        if shared:
+            built[id(node)] = value
+        return value
+
+    def _key(self, node: yaml.Node, built: dict[int, Any], shared: bool) -> Hashable:
+        known = len(self.found)
+        # a collection as a key is rare (and unhashable): built whole, before its value
+        key = (
+            self.scalar(node) if type(node) is yaml.ScalarNode else self.build(node, shared, built)
+        )
+        if self.string_keys and not isinstance(key, str) and len(self.found) == known:
+            self.problem(node, msg("yaml.key_not_string", key=_text(node)))
+            key = _text(node)
+        if not isinstance(key, Hashable):
+            raise yaml.constructor.ConstructorError(
+                "while constructing a mapping", None, "found unhashable key", node.start_mark
+            )
+        return key
+
+
+# a collection being filled: (it, its children's nodes or key-value pairs, the line each key
+# was first met on, for a mapping)
+_Frame = tuple[Any, Iterator[Any], dict[Hashable, int] | None]
 
 
 def parse(
@@ -285,7 +323,7 @@ def parse(
                 height = _bounded(node, max_nodes)
             elif len(walked.where) > max_nodes:
                 raise _expands(max_nodes)
-        data = loader.construct_document(node)
+        data = loader.build(node, shared=aliases and "*" in text)
         if loader.found or lines:
             where, line_of, depth, _ = walked or _walk(node)
             if loader.found:
