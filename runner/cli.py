@@ -38,22 +38,19 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 
 
 # argparse's messages (English only) as our catalogue's, read back from its wording; a
-# message not listed is shown as argparse wrote it
-ARGPARSE_MESSAGES = [
-    (re.compile(p), code)
-    for p, code in (
-        (r"the following arguments are required: (?P<names>.+)", "argparse.required"),
-        (r"one of the arguments (?P<names>.+) is required", "argparse.one_required"),
-        (r"argument (?P<arg>\S+): invalid choice: (?P<value>.+) \(choose from (?P<choices>.+)\)",
-         "argparse.choice"),
-        (r"argument (?P<arg>\S+): not allowed with argument (?P<other>.+)", "argparse.exclusive"),
-        (r"unrecognized arguments: (?P<names>.+)", "argparse.unrecognized"),
-        (r"argument (?P<arg>\S+): expected one argument", "argparse.expected_one"),
-        (r"argument (?P<arg>\S+): expected at least one argument", "argparse.expected_some"),
-        (r"argument (?P<arg>\S+): invalid (?P<type>\w+) value: (?P<value>.+)", "argparse.invalid"),
-        (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.+)", "argparse.ambiguous"),
-    )
-]  # fmt: skip
+# message not listed is shown as argparse wrote it (compiled on the first such message)
+ARGPARSE_MESSAGES = (
+    (r"the following arguments are required: (?P<names>.+)", "argparse.required"),
+    (r"one of the arguments (?P<names>.+) is required", "argparse.one_required"),
+    (r"argument (?P<arg>\S+): invalid choice: (?P<value>.+) \(choose from (?P<choices>.+)\)",
+     "argparse.choice"),
+    (r"argument (?P<arg>\S+): not allowed with argument (?P<other>.+)", "argparse.exclusive"),
+    (r"unrecognized arguments: (?P<names>.+)", "argparse.unrecognized"),
+    (r"argument (?P<arg>\S+): expected one argument", "argparse.expected_one"),
+    (r"argument (?P<arg>\S+): expected at least one argument", "argparse.expected_some"),
+    (r"argument (?P<arg>\S+): invalid (?P<type>\w+) value: (?P<value>.+)", "argparse.invalid"),
+    (r"ambiguous option: (?P<option>\S+) could match (?P<matches>.+)", "argparse.ambiguous"),
+)  # fmt: skip
 
 
 # argparse's own words in a help text, by the reader's language (its error messages are read
@@ -80,7 +77,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # argparse's own exit code for misuse is 2 too
         self.print_usage(sys.stderr)
         for pattern, code in ARGPARSE_MESSAGES:
-            found = pattern.fullmatch(message)
+            found = re.fullmatch(pattern, message)
             if found:
                 raise UsageError(code, **found.groupdict())
         raise UsageError("use.argument", message=message)

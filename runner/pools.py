@@ -6,7 +6,6 @@ import contextlib
 import signal
 import threading
 from collections.abc import Iterator
-from concurrent.futures import InvalidStateError
 from typing import Any, ClassVar
 
 
@@ -57,6 +56,8 @@ def quiet_settled_futures(manager: threading.Thread) -> None:
     CPython ignores that error itself from 3.12 on (gh-107219). Pools are stopped only when
     a command is interrupted, so these hooks do not pile up.
     """
+    from concurrent.futures import InvalidStateError  # a pool exists: it is imported
+
     previous = threading.excepthook
 
     def hook(args: Any) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -435,8 +437,17 @@ def test_entry_point_skips_pydantic_plugin_discovery(
     else:
         monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", preset)
     monkeypatch.setattr(sys, "argv", ["learn-llm-claims", "list"])
-    with pytest.raises(SystemExit) as exit_:
-        run()
+    # run() is a process's entry: it ignores Ctrl-C once done and freezes what it imported;
+    # this test's process goes on, and a subprocess it starts later inherits an ignored SIGINT
+    handlers = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            run()
+    finally:
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+        gc.unfreeze()
+        gc.enable()
     assert exit_.value.code == 0
     assert os.environ["PYDANTIC_DISABLE_PLUGINS"] == expected  # a user's own value is kept
     assert "23-design-tradeoffs" in capsys.readouterr().out
@@ -526,8 +537,8 @@ def test_an_interruption_python_swallows_in_a_finalizer_is_said_once(signal_name
         f"        os.kill(os.getpid(), signal.{signal_name})\n"
         "        signal.pthread_sigmask(signal.SIG_UNBLOCK, [])  # the handler runs here\n"
         "real = cli._main\n"
-        "def main(argv, words):\n"
-        "    code = real(argv, words)\n"
+        "def main(argv, words, *more):\n"
+        "    code = real(argv, words, *more)\n"
         "    Finalized()  # dropped at once: its __del__ runs, and the signal lands in it\n"
         "    return code\n"
         "cli._main = main\n"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from runner.i18n import Msg
 from runner.models.claims import ClaimKind, Status, Text, Unit, Verdict, Visibility
@@ -38,7 +38,14 @@ class Detail(BaseModel):
 RESTATES_VALUES = frozenset({"judge.raised", "judge.raises_other", "judge.raises_returned"})
 
 
+# A run's results are built when a run first makes one, not when this module is imported:
+# what only reads a Detail (validating submissions) does not pay for them.
+_BUILT_WHEN_USED = ConfigDict(defer_build=True)
+
+
 class MeasurementResult(BaseModel):
+    model_config = _BUILT_WHEN_USED
+
     name: str
     metric: str
     expected: Any
@@ -55,6 +62,8 @@ class MeasurementResult(BaseModel):
 class MistakeMatch(BaseModel):
     """A known mistake whose outputs the learner's function reproduces on every input."""
 
+    model_config = _BUILT_WHEN_USED
+
     id: str
     replaces: str | None = None  # the chapter function the mistake is made in
     explanation: Text
@@ -63,6 +72,8 @@ class MistakeMatch(BaseModel):
 
 class Diagnosis(BaseModel):
     """Which known mistake a failing function behaves like (issue: tell the learner what)."""
+
+    model_config = _BUILT_WHEN_USED
 
     function: str
     calls: int  # the inputs the claim gave it, on all of which the matches agree
@@ -73,6 +84,8 @@ class Diagnosis(BaseModel):
 
 
 class ClaimResult(BaseModel):
+    model_config = _BUILT_WHEN_USED
+
     id: str
     proposition: int
     stage: Text
