@@ -8,6 +8,7 @@ reporter in its reader's language.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -80,7 +81,15 @@ def claim_policy(tol: Exact | Close) -> Policy:
     """A claim's tolerance as the comparison engine's policy."""
     if isinstance(tol, Exact):
         return CLAIM_EXACT
-    return Policy(compare.Close(abs=tol.abs, rel=tol.rel), numbers="values", keys="none")
+    if isinstance(tol.abs, list) or isinstance(tol.rel, list):  # per element: not a key
+        return _close_policy.__wrapped__(tol.abs, tol.rel)
+    return _close_policy(tol.abs, tol.rel)
+
+
+@functools.lru_cache(maxsize=1024)
+def _close_policy(abs_: Any, rel: Any) -> Policy:
+    # made once per tolerance, not once per value judged: a pack has a few dozen
+    return Policy(compare.Close(abs=abs_, rel=rel), numbers="values", keys="none")
 
 
 def _compared(expected: Any, actual: Any, tol: Exact | Close, unit: Any) -> Judgement:

@@ -224,17 +224,27 @@ class _Loader(yaml.CSafeLoader):
             if child is None:
                 frames.pop()
             elif first is None:
-                into.append(self._open(child, built, shared, frames))
+                # a string, the most common node, inline: it has no problem to find
+                if child.tag == _STR and type(child) is yaml.ScalarNode:
+                    into.append(child.value)
+                else:
+                    into.append(self._open(child, built, shared, frames))
             else:
                 key_node, value_node = child
-                key = self._key(key_node, built, shared)
+                if key_node.tag == _STR and type(key_node) is yaml.ScalarNode:
+                    key = key_node.value
+                else:
+                    key = self._key(key_node, built, shared)
                 line = key_node.start_mark.line + 1
                 if key in first:
                     dup = msg("yaml.duplicate_key", key=_text(key_node), first=first[key])
                     self.problem(key_node, dup, line)
                 else:
                     first[key] = line
-                into[key] = self._open(value_node, built, shared, frames)
+                if value_node.tag == _STR and type(value_node) is yaml.ScalarNode:
+                    into[key] = value_node.value
+                else:
+                    into[key] = self._open(value_node, built, shared, frames)
         return top
 
     def _open(
