@@ -7,10 +7,12 @@ detail. The API is imported on first use, so that importing a small part of the 
 (as the learner's worker does) does not load the judge.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from runner.errors import ClaimsError, EvidenceError, InvalidClaims, UsageError
+if TYPE_CHECKING:
+    from runner.errors import ClaimsError, EvidenceError, InvalidClaims, UsageError
 
+_ERRORS = ("ClaimsError", "EvidenceError", "InvalidClaims", "UsageError")
 _API = (
     "Fault",
     "LearnerFile",
@@ -22,10 +24,29 @@ _API = (
     "run_packs",
 )
 
-__all__ = ["ClaimsError", "EvidenceError", "InvalidClaims", "UsageError", *_API]
+__all__ = [
+    "ClaimsError",
+    "EvidenceError",
+    "Fault",
+    "InvalidClaims",
+    "LearnerFile",
+    "Reference",
+    "Run",
+    "RunOptions",
+    "UsageError",
+    "load_claims",
+    "run_class",
+    "run_packs",
+]
 
 
 def __getattr__(name: str) -> Any:
+    # nothing is imported with the package itself: `python -m runner` holds Ctrl-C back only
+    # once its own code runs (runner.__main__), so the package's import must be all but free
+    if name in _ERRORS:
+        from runner import errors
+
+        return getattr(errors, name)
     if name in _API:
         from runner import api
 

@@ -39,17 +39,38 @@ def _without_plugin_loader() -> None:
     sys.modules[PYDANTIC_LOADER] = stand_in
 
 
+_HELD: list[int] = []  # Ctrl-C and SIGTERM that came while the runner was starting
+
+
+def _hold(signum: int, frame: object) -> None:
+    _HELD.append(signum)
+
+
 def _settled() -> None:
-    """What a command has imported so far lives as long as the process: kept out of the
-    collector's sight, it is not walked again by every full collection (about a tenth of
-    validating 1,000 files). Nothing was collected while it was imported: little of it is
-    garbage, and none of that garbage grows."""
+    """The command's code is imported and its arguments are read.
+
+    What it has imported lives as long as the process: kept out of the collector's sight,
+    it is not walked again by every full collection (about a tenth of validating 1,000
+    files). Nothing was collected while it was imported: little of it is garbage, and none
+    of that garbage grows.
+
+    Ctrl-C and SIGTERM act from here on; one that came before is acted on now. Raised in
+    the middle of an import, a KeyboardInterrupt can leave a module half made (pydantic_core
+    then panics over a half-imported ``datetime``), and a traceback rather than a word."""
     gc.freeze()
     gc.enable()
+    from runner.cli import stop_on_sigterm
+
+    stop_on_sigterm()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for signum in dict.fromkeys(_HELD):
+        signal.raise_signal(signum)
 
 
 def run() -> None:
     gc.disable()  # until _settled: the imports make objects that stay
+    signal.signal(signal.SIGINT, _hold)
+    signal.signal(signal.SIGTERM, _hold)
     # The runner uses no pydantic plugin. Without this, building the first model class scans
     # the entry points of every installed distribution for one (~10 ms of every run); a
     # value the user set is kept.
@@ -57,15 +78,20 @@ def run() -> None:
     for variable in ONE_THREAD:
         os.environ.setdefault(variable, "1")
     _without_plugin_loader()
-    from runner.cli import main, stop_on_sigterm
+    from runner.cli import main
 
-    stop_on_sigterm()
-    code = main(started=_settled)
-    _finished(code)
+    try:
+        code = main(started=_settled)
+    except KeyboardInterrupt as exc:  # a second Ctrl-C while the first is said
+        _finished()
+        from runner.cli import interrupted
+
+        code = interrupted(exc)
+    _finished()
     sys.exit(code)
 
 
-def _finished(code: int) -> None:
+def _finished() -> None:
     """The command has done its work and said so: a signal from here on (a late Ctrl-C, a
     supervisor's SIGTERM while the interpreter shuts down) is ignored, and the process ends
     with the command's own exit code, not as killed by it with nothing said (-2, -15).
@@ -74,6 +100,12 @@ def _finished(code: int) -> None:
     waits on nothing (the pools and workers are gone); SIGKILL still ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # CPython (3.11, 3.12) notes an interruption as unhandled when a KeyboardInterrupt leaves
+    # code run from a string (the classes dataclasses and namedtuple write and exec), even
+    # when a caller catches it, as the command does; at exit, `python -m` then kills itself
+    # with SIGINT (-2) instead of returning the command's code. Each string exec clears that
+    # note before it runs: an empty one, once no signal can raise, clears it for good.
+    exec("")
 
 
 if __name__ == "__main__":

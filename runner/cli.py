@@ -185,6 +185,7 @@ def _kept_interruptions(info: Any) -> None:
 def main(argv: Sequence[str] | None = None, started: Callable[[], None] | None = None) -> int:
     """Run one command. ``started`` is called once its code is imported and its arguments
     are read, before it does any work."""
+    _SAID.clear()
     argv = list(sys.argv[1:] if argv is None else argv)
     words = catalog(resolve_language(_language_asked(argv)))
     try:
@@ -192,7 +193,7 @@ def main(argv: Sequence[str] | None = None, started: Callable[[], None] | None =
         sys.stdout.flush()  # a full disk or a closed reader shows here, not at exit
         if _SWALLOWED and code not in INTERRUPTED:  # stopped where it could not stop: what
             # was written is complete
-            return _interrupted(_SWALLOWED[0], words)
+            return interrupted(_SWALLOWED[0], words)
         return code
     except BrokenPipeError:
         # the reader (e.g. `| head`) left; say nothing more, as other command-line tools do
@@ -226,7 +227,7 @@ def _main(argv: list[str], words: Catalog, started: Callable[[], None] | None = 
             _json_error(exc.message.code, exc.render(words), exc.exit_code)
         return exc.exit_code
     except KeyboardInterrupt as exc:
-        return _interrupted(exc, words)
+        return interrupted(exc, words)
     except SystemExit as exc:  # argparse's --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_MISUSE
     except (BrokenPipeError, OSError) as exc:
@@ -240,8 +241,17 @@ def _main(argv: list[str], words: Catalog, started: Callable[[], None] | None = 
 INTERRUPTED = (130, 143)  # 128 + SIGINT's number, and SIGTERM's, as shells give them
 
 
-def _interrupted(exc: KeyboardInterrupt, words: Catalog) -> int:
-    _say(words("interrupted"))
+_SAID: list[KeyboardInterrupt] = []  # the interruption this command has said
+
+
+def interrupted(exc: KeyboardInterrupt, words: Catalog | None = None) -> int:
+    """Say that the command was interrupted (once, however many Ctrl-Cs reach it), and give
+    its exit code. ``words`` is None when the command could not get as far as choosing them."""
+    if not _SAID:
+        _SAID.append(exc)
+        if words is None:
+            words = catalog(resolve_language(_language_asked(sys.argv[1:])))
+        _say(words("interrupted"))
     return INTERRUPTED[1] if isinstance(exc, Terminated) else INTERRUPTED[0]
 
 
