@@ -7,9 +7,12 @@ detail. The API is imported on first use, so that importing a small part of the 
 (as the learner's worker does) does not load the judge.
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (see runner.__main__)
 if TYPE_CHECKING:
+    from typing import Any
+
     from runner.errors import ClaimsError, EvidenceError, InvalidClaims, UsageError
 
 _ERRORS = ("ClaimsError", "EvidenceError", "InvalidClaims", "UsageError")

@@ -1,11 +1,21 @@
-"""``python -m runner`` and the ``learn-llm-claims`` script."""
+"""``python -m runner`` and the ``learn-llm-claims`` script.
+
+Ctrl-C is held from run()'s first line: until then only what ``python -m`` has already
+imported may be imported here (no ``typing``), so that the window before is the
+interpreter's own start-up and nothing of the runner's.
+"""
+
+from __future__ import annotations
 
 import gc
 import os
 import signal
 import sys
 import types
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing
+if TYPE_CHECKING:
+    from typing import Any
 
 PYDANTIC_LOADER = "pydantic.plugin._loader"
 # The judge's NumPy works on small arrays, one claim at a time: a second BLAS thread buys no
@@ -81,13 +91,15 @@ def run() -> None:
     from runner.cli import main
 
     try:
-        code = main(started=_settled)
-    except KeyboardInterrupt as exc:  # a second Ctrl-C while the first is said
-        _finished()
+        try:
+            code = main(started=_settled)
+        finally:
+            _finished()
+    except KeyboardInterrupt as exc:  # a second Ctrl-C while the first is said, or one as
+        _finished()  # the command returned: said as the command says one
         from runner.cli import interrupted
 
         code = interrupted(exc)
-    _finished()
     sys.exit(code)
 
 

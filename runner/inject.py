@@ -8,6 +8,7 @@ catcher still passes.
 
 from __future__ import annotations
 
+import signal
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,7 +214,7 @@ def _in_parallel(jobs: int, plan: _Plan, order: list[int]) -> dict[int, Row] | N
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    from runner.pools import quiet_worker, stop_pool
+    from runner.pools import quiet_worker, signals_deferred, stop_pool
 
     _WORK = plan
     try:
@@ -224,7 +225,11 @@ def _in_parallel(jobs: int, plan: _Plan, order: list[int]) -> dict[int, Row] | N
         _WORK = None
         return None
     try:
-        rows = dict(zip(order, pool.map(_one_claim, order), strict=True))
+        # the processes are forked as the claims are handed out: a Ctrl-C then would leave
+        # one the pool has not recorded yet, which stop_pool cannot end, waiting forever
+        with signals_deferred(signal.SIGINT, signal.SIGTERM):
+            answers = pool.map(_one_claim, order)
+        rows = dict(zip(order, answers, strict=True))
     except (BrokenProcessPool, OSError):  # a process could not start or died
         stop_pool(pool)
         return None

@@ -219,7 +219,7 @@ class _Loader(yaml.CSafeLoader):
         frames: list[_Frame] = []
         top = self._open(root, built, shared, frames)
         while frames:
-            into, children, first = frames[-1]
+            node, into, children, first = frames[-1]
             child = next(children, None)
             if child is None:
                 frames.pop()
@@ -236,9 +236,9 @@ class _Loader(yaml.CSafeLoader):
                 else:
                     key = self._key(key_node, built, shared)
                 line = key_node.start_mark.line + 1
-                if key in first:
+                if key in first:  # said at the mapping's path (a key's node may be an alias)
                     dup = msg("yaml.duplicate_key", key=_text(key_node), first=first[key])
-                    self.problem(key_node, dup, line)
+                    self.problem(node, dup, line)
                 else:
                     first[key] = line
                 if value_node.tag == _STR and type(value_node) is yaml.ScalarNode:
@@ -258,20 +258,19 @@ class _Loader(yaml.CSafeLoader):
             value = self.scalar(node)
         elif kind is yaml.SequenceNode:
             value = []
-            frames.append((value, iter(node.value), None))
+            frames.append((node, value, iter(node.value), None))
         else:
             value = {}
-            frames.append((value, iter(node.value), {}))
+            frames.append((node, value, iter(node.value), {}))
         if shared:
             built[id(node)] = value
         return value
 
     def _key(self, node: yaml.Node, built: dict[int, Any], shared: bool) -> Hashable:
         known = len(self.found)
-        # a collection as a key is rare (and unhashable): built whole, before its value
-        key = (
-            self.scalar(node) if type(node) is yaml.ScalarNode else self.build(node, shared, built)
-        )
+        # built whole, before its value (a collection as a key is rare, and unhashable); a
+        # key met twice (an alias) is built once, as a value is
+        key = self.build(node, shared, built)
         if self.string_keys and not isinstance(key, str) and len(self.found) == known:
             self.problem(node, msg("yaml.key_not_string", key=_text(node)))
             key = _text(node)
@@ -282,9 +281,9 @@ class _Loader(yaml.CSafeLoader):
         return key
 
 
-# a collection being filled: (it, its children's nodes or key-value pairs, the line each key
-# was first met on, for a mapping)
-_Frame = tuple[Any, Iterator[Any], dict[Hashable, int] | None]
+# a collection being filled: (its node, it, its children's nodes or key-value pairs, the line
+# each key was first met on, for a mapping)
+_Frame = tuple[yaml.Node, Any, Iterator[Any], dict[Hashable, int] | None]
 
 
 def parse(

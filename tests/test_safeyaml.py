@@ -147,6 +147,24 @@ def test_a_duplicate_is_a_key_safe_loader_would_merge(text: str, duplicate: bool
         assert same(safeyaml.parse(text).data, safe_loader_data(text))
 
 
+def test_a_duplicate_met_through_aliases_is_said_at_its_mapping():
+    """Two keys that are one alias: the duplicate is the inner mapping's, not the anchor's
+    (a key's node is where its anchor was first met)."""
+    (problem,) = problems_of("{&k a : 1, z: {*k : 2, *k : 3}}")
+    assert (problem.message.code, problem.path) == ("yaml.duplicate_key", ("z",))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a: &x !!int abc\nb: *x\nc: *x\n", "a: &x !!int abc\n*x : 1\nb: *x\n"],
+)
+def test_a_refused_scalar_met_through_aliases_is_said_once(text):
+    """A node is built once however many aliases name it, as a value or as a key, and its
+    problem said once, as SafeLoader builds it once."""
+    codes = [p.message.code for p in problems_of(text)]
+    assert codes.count("yaml.bad_value") == 1, codes
+
+
 # -- the policy ---------------------------------------------------------------------------------
 def problems_of(text: str | bytes, **options: Any) -> list[safeyaml.Problem]:
     with pytest.raises(safeyaml.YamlError) as info:
