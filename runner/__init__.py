@@ -15,7 +15,6 @@ if TYPE_CHECKING:
 
     from runner.errors import ClaimsError, EvidenceError, InvalidClaims, UsageError
 
-_ERRORS = ("ClaimsError", "EvidenceError", "InvalidClaims", "UsageError")
 _API = (
     "Fault",
     "LearnerFile",
@@ -46,12 +45,12 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # nothing is imported with the package itself: `python -m runner` holds Ctrl-C back only
     # once its own code runs (runner.__main__), so the package's import must be all but free
-    if name in _ERRORS:
-        from runner import errors
-
-        return getattr(errors, name)
     if name in _API:
         from runner import api
 
         return getattr(api, name)
+    if name in __all__:  # the exceptions
+        from runner import errors
+
+        return getattr(errors, name)
     raise AttributeError(f"module 'runner' has no attribute {name!r}")

@@ -49,7 +49,9 @@ def _without_plugin_loader() -> None:
     sys.modules[PYDANTIC_LOADER] = stand_in
 
 
-_HELD: list[int] = []  # Ctrl-C and SIGTERM that came while the runner was starting
+# Ctrl-C and SIGTERM that came while the runner was starting: runner.pools.signals_deferred
+# does this for a pool's start, but importing it would import typing before anything is held
+_HELD: list[int] = []
 
 
 def _hold(signum: int, frame: object) -> None:
@@ -96,7 +98,7 @@ def run() -> None:
         finally:
             _finished()
     except KeyboardInterrupt as exc:  # a second Ctrl-C while the first is said, or one as
-        _finished()  # the command returned: said as the command says one
+        _finished()  # the command returned (perhaps inside _finished, before it ignored it)
         from runner.cli import interrupted
 
         code = interrupted(exc)

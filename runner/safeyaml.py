@@ -223,13 +223,9 @@ class _Loader(yaml.CSafeLoader):
             child = next(children, None)
             if child is None:
                 frames.pop()
-            elif first is None:
-                # a string, the most common node, inline: it has no problem to find
-                if child.tag == _STR and type(child) is yaml.ScalarNode:
-                    into.append(child.value)
-                else:
-                    into.append(self._open(child, built, shared, frames))
-            else:
+                continue
+            value_node = child
+            if first is not None:
                 key_node, value_node = child
                 if key_node.tag == _STR and type(key_node) is yaml.ScalarNode:
                     key = key_node.value
@@ -241,10 +237,15 @@ class _Loader(yaml.CSafeLoader):
                     self.problem(node, dup, line)
                 else:
                     first[key] = line
-                if value_node.tag == _STR and type(value_node) is yaml.ScalarNode:
-                    into[key] = value_node.value
-                else:
-                    into[key] = self._open(value_node, built, shared, frames)
+            # a string, the most common node, inline: it has no problem to find
+            if value_node.tag == _STR and type(value_node) is yaml.ScalarNode:
+                value = value_node.value
+            else:
+                value = self._open(value_node, built, shared, frames)
+            if first is None:
+                into.append(value)
+            else:
+                into[key] = value
         return top
 
     def _open(
