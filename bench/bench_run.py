@@ -113,7 +113,9 @@ def main() -> None:
     compiled = compile_bytecode()
     with tempfile.TemporaryDirectory() as out:
         run = [sys.executable, "-m", "runner", "run", "claims/", "--out", out]
-        # a learner's run: the reference written out as a learner's file (every claim passes)
+        # a learner's run: the reference written out as a learner's file (every claim passes),
+        # writing where the full run recorded the reference, as a grader's runs do: its
+        # claims are split between its two judges by the costs that evidence recorded
         scaffold = subprocess.run(
             [sys.executable, "-m", "runner", "scaffold", "23-design-tradeoffs", "--reference"],
             cwd=ROOT, capture_output=True, text=True, check=True,

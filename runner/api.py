@@ -25,7 +25,7 @@ import functools
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -91,6 +91,10 @@ class RunOptions:
     # with a worker of its own (1 or 2: see runner.learner.share); a class run's judges
     # each take one learner at a time, and share nothing
     learner_jobs: int = 1
+    # what each claim cost the reference when its evidence was recorded (module id -> claim
+    # id -> ms): how a learner's claims are split between its two judges (only how: see
+    # runner.learner.share.split); none, and every second claim goes to each
+    claim_costs: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 
 
 # -- what a run returns -----------------------------------------------------------------------
@@ -251,10 +255,14 @@ def _learner_run(
                     )
                 )
         start = time.perf_counter()
+        costs = [
+            options.claim_costs.get(packs[at].meta.id, {}).get(c.claim.id) for at, c, _ in claims
+        ]
         done = _judged(
             session,
             [(c.claim.visibility == "visible", run) for _, c, run in claims],
             options.learner_jobs,
+            costs,
         )
         # the claims of every module ran together: each module's duration is theirs
         spent = _ms(start)
@@ -272,10 +280,14 @@ def _learner_run(
 
 
 def _judged(
-    session: LearnerSession, claims: list[tuple[bool, Callable[[], ClaimResult]]], jobs: int
+    session: LearnerSession,
+    claims: list[tuple[bool, Callable[[], ClaimResult]]],
+    jobs: int,
+    costs: list[float | None] | None = None,
 ) -> dict[int, ClaimResult]:
     """Each claim's result, by its index: claims the learner may see first (shared between
-    ``jobs`` judges where there are CPUs for them, see :mod:`runner.learner.share`), then,
+    ``jobs`` judges where there are CPUs for them, split by ``costs``, each claim's recorded
+    cost: see :mod:`runner.learner.share`), then,
     one after another, those it may not see yet, each in a worker killed after it. What a
     hidden claim sent its worker (its inputs) dies with that worker: no visible claim runs
     after it, and none of the learner's processes that outlive it can show anything."""
@@ -284,7 +296,8 @@ def _judged(
     if jobs > 1 and len(visible) > 1 and usable_cpus() > 1:
         from runner.learner.share import share_claims
 
-        done = share_claims(session, visible)
+        weights = [costs[i] if costs else None for i, _ in visible]
+        done = share_claims(session, visible, weights)
     for i, run in visible:  # those the sharing did not run (its judge could not, or died)
         if i not in done:
             done[i] = run()

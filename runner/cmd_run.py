@@ -7,6 +7,7 @@ about a run itself.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import os
 import shlex
@@ -163,6 +164,11 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
         if as_class:
             return final_code(_class_run(args, words, packs, learners, options), problems)
         subject: api.Subject = api.LearnerFile(learners[0], entry)
+        if options.learner_jobs > 1:  # its claims split by what they cost the reference
+            from runner.record.costs import recorded_costs
+
+            costs = recorded_costs(Path(args.out), packs)
+            options = dataclasses.replace(options, claim_costs=costs)
     else:
         if args.challenge is not None and args.check:
             raise UsageError("use.check_with_challenge")

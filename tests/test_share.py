@@ -8,19 +8,25 @@ the mistake.
 
 from __future__ import annotations
 
+import json
+import math
 import multiprocessing
 import os
 import re
+import statistics
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from runner import api
 from runner.learner import share
 from runner.models import ClaimResult
+from runner.record.costs import recorded_costs
 from tests.conftest import MODULE, ROOT
 from tests.test_boundary import scaffold_reference
 
@@ -88,7 +94,11 @@ def test_two_judges_give_the_verdicts_one_judge_gives(packs, scaffold, tmp_path,
     path = _file(tmp_path, name, scaffold + LEARNERS[name])
 
     alone = api.run_packs(packs, api.LearnerFile(path), api.RunOptions(learner_jobs=1))
-    shared = api.run_packs(packs, api.LearnerFile(path), api.RunOptions(learner_jobs=2))
+    # split as the command line splits it: by the reference's recorded costs
+    costs = recorded_costs(ROOT / "evidence", packs)
+    assert costs, "the reference's evidence is committed"
+    options = api.RunOptions(learner_jobs=2, claim_costs=costs)
+    shared = api.run_packs(packs, api.LearnerFile(path), options)
 
     assert [r.id for r in shared.results] == [r.id for r in alone.results]  # the module's order
     assert _verdicts(shared) == _verdicts(alone)
@@ -330,3 +340,138 @@ def test_the_split_is_fixed_and_the_allowance_is_one(monkeypatch):
     here = [i for i, r in done.items() if r.observations["pid"] == parent]
     assert here == [0, 2, 4, 6, 8]
     assert session.wall.value == 100.0 - 9
+
+
+# -- how the claims are split --------------------------------------------------------------------
+def test_without_costs_this_judge_takes_every_second_claim():
+    assert share.split(list(range(7)), []) == ([0, 2, 4, 6], [1, 3, 5])
+    assert share.split(list(range(3)), [None, None, None]) == ([0, 2], [1])
+    # figures that are not one per claim are not guessed at
+    assert share.split(list(range(4)), [5.0, 1.0]) == ([0, 2], [1, 3])
+
+
+def test_the_costliest_claims_go_first_each_to_the_share_that_costs_less():
+    # 50 here; 30 there; 25 there (30 < 50); 3 here (50 < 55); 2 here; 1 here (a tie is here)
+    costs = [1.0, 50.0, 2.0, 30.0, 25.0, 3.0]
+    assert share.split(list(range(6)), costs) == ([0, 1, 2, 5], [3, 4])
+
+
+def test_a_claim_without_a_usable_cost_weighs_as_the_usual_claim():
+    """No figure, NaN, infinity or a negative one: weighed as the median of the others, never
+    as nothing (or every such claim would pile onto one judge)."""
+    for odd in (None, math.nan, math.inf, -1.0):
+        here, there = share.split(list(range(5)), [odd, odd, 10.0, 10.0, 10.0])
+        assert len(here) in (2, 3) and len(there) in (2, 3), odd
+        assert sorted(here + there) == list(range(5))
+
+
+@given(st.lists(st.floats(0, 1e4) | st.none(), min_size=1, max_size=80))
+def test_the_split_is_fixed_whole_ordered_and_balanced(costs):
+    tasks = list(range(len(costs)))
+    here, there = share.split(tasks, costs)
+
+    assert share.split(tasks, costs) == (here, there)  # the same figures, the same split
+    assert sorted(here + there) == tasks  # every claim once
+    assert here == sorted(here) and there == sorted(there)  # in the module's order
+    known = [c for c in costs if c is not None]
+    if known:  # the greedy rule: the shares differ by at most one claim's weight
+        usual = statistics.median(known)
+        weight = [usual if c is None else c for c in costs]
+        gap = abs(sum(weight[i] for i in here) - sum(weight[i] for i in there))
+        assert gap <= max(weight) * (1 + 1e-9) + 1e-9
+
+
+def test_the_forked_judge_takes_the_share_the_costs_give_it(monkeypatch):
+    parent = os.getpid()
+    costs = [1.0, 50.0, 2.0, 30.0, 25.0, 3.0]
+    claims = [(i, lambda i=i: _result(i)) for i in range(6)]
+
+    done = share.share_claims(Session(), claims, costs)  # type: ignore[arg-type]
+
+    here = sorted(i for i, r in done.items() if r.observations["pid"] == parent)
+    assert here == [0, 1, 2, 5]
+
+
+# -- where the costs come from: the reference's recorded evidence -------------------------------
+def _evidence(packs: list[Any]) -> tuple[str, dict[str, Any]]:
+    from runner.record import evidence_name
+
+    name = evidence_name(packs[0])
+    return name, json.loads((ROOT / "evidence" / name).read_text(encoding="utf-8"))
+
+
+def test_the_costs_are_what_the_reference_evidence_recorded(packs, tmp_path):
+    name, doc = _evidence(packs)
+    (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+
+    found = recorded_costs(tmp_path, packs)
+
+    recorded = {c["id"]: c["duration_ms"] for c in doc["claims"]}
+    assert found == {packs[0].meta.id: recorded}
+    assert set(recorded) == {c.claim.id for c in packs[0].claims}
+
+
+def _spoiled(doc: dict[str, Any]) -> list[Any]:
+    learner = json.loads(json.dumps(doc))
+    learner["implementation"] = {"kind": "learner", "name": "me.py", "sha256": "0" * 64}
+    return [learner, [], {"claims": doc["claims"]}, {**doc, "claims": {"a": 1}}, "text", None]
+
+
+def test_evidence_that_is_not_the_reference_s_gives_no_costs(packs, tmp_path):
+    """A learner's evidence, another shape, no file, a folder, a FIFO (never waited on):
+    no costs, and no error (the split is then every second claim)."""
+    name, doc = _evidence(packs)
+    target = tmp_path / name
+    for spoiled in _spoiled(doc):
+        target.write_text(json.dumps(spoiled), encoding="utf-8")
+        assert recorded_costs(tmp_path, packs) == {}, str(spoiled)[:80]
+    for raw in (b"{", b"\xff\xfe", b"[" * 100_000 + b"]" * 100_000):
+        target.write_bytes(raw)
+        assert recorded_costs(tmp_path, packs) == {}
+    target.unlink()
+    assert recorded_costs(tmp_path, packs) == {}
+    target.mkdir()
+    assert recorded_costs(tmp_path, packs) == {}
+    target.rmdir()
+    os.mkfifo(target)
+    assert recorded_costs(tmp_path, packs) == {}
+
+
+def test_a_claim_whose_figure_is_unusable_has_no_cost(packs, tmp_path):
+    name, doc = _evidence(packs)
+    claims = doc["claims"]
+    odd = {0: True, 1: -3.0, 2: "12", 3: None, 4: 1e400}  # 1e400 reads as infinity
+    for at, value in odd.items():
+        claims[at]["duration_ms"] = value
+    claims[5] = "not a claim"
+    text = json.dumps(doc).replace("Infinity", "1e400")
+    (tmp_path / name).write_text(text, encoding="utf-8")
+
+    found = recorded_costs(tmp_path, packs)[packs[0].meta.id]
+
+    assert len(found) == len(claims) - 6
+    assert all(isinstance(v, float) and math.isfinite(v) and v >= 0 for v in found.values())
+
+
+def test_a_learners_run_splits_by_the_evidence_beside_it(monkeypatch, scaffold, tmp_path):
+    """The command line reads the reference's evidence from the folder the run writes to and
+    hands each visible claim's recorded cost to the sharing, in the claims' order."""
+    from runner.cli import main
+
+    name, doc = _evidence(api.load_claims([MODULE]))
+    out = tmp_path / "ev"
+    out.mkdir()
+    (out / name).write_text(json.dumps(doc), encoding="utf-8")
+    path = _file(tmp_path, "correct", scaffold)
+    handed: list[Any] = []
+
+    def record(session: Any, tasks: Any, costs: Any = ()) -> dict[int, ClaimResult]:
+        handed.append(list(costs))
+        return {}  # as if the forked judge could not start: every claim is judged here
+
+    monkeypatch.setattr(api, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(share, "share_claims", record)
+    code = main(["run", str(MODULE), "--impl", str(path), "--out", str(out), "-q", "--lang", "en"])
+
+    assert code == 0
+    assert handed == [[c["duration_ms"] for c in doc["claims"]]]

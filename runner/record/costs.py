@@ -1,0 +1,54 @@
+"""What each claim cost the reference, as the evidence recorded it: how a learner's claims are
+split between two judges (runner.learner.share.split), and nothing else.
+
+Read from the evidence folder a run writes into, where ``run claims/`` recorded the
+reference. The figures decide only which judge runs which claim, never a verdict, so
+evidence that is missing, unreadable, of another implementation or of another shape is
+simply not used: the split then falls back to every second claim. Never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from runner.files import read_regular
+from runner.load import ClaimPack
+from runner.record.write import MAX_EVIDENCE_BYTES, evidence_name
+
+
+def recorded_costs(out_dir: Path, packs: list[ClaimPack]) -> dict[str, dict[str, float]]:
+    """Module id -> claim id -> the milliseconds the reference's recorded evidence gives it,
+    for every module whose reference evidence is in ``out_dir`` and readable."""
+    found: dict[str, dict[str, float]] = {}
+    for pack in packs:
+        try:
+            doc = json.loads(read_regular(out_dir / evidence_name(pack), MAX_EVIDENCE_BYTES))
+        except (OSError, ValueError, RecursionError):  # absent, not a file, not JSON
+            continue
+        costs = _costs(doc)
+        if costs:
+            found[pack.meta.id] = costs
+    return found
+
+
+def _costs(doc: Any) -> dict[str, float]:
+    if not isinstance(doc, dict):
+        return {}
+    implementation, claims = doc.get("implementation"), doc.get("claims")
+    if not isinstance(implementation, dict) or implementation.get("kind") != "reference":
+        return {}  # a learner's or a fault's figures say nothing of the claims' usual cost
+    if not isinstance(claims, list):
+        return {}
+    costs: dict[str, float] = {}
+    for claim in claims:
+        if not isinstance(claim, dict):
+            continue
+        ident, spent = claim.get("id"), claim.get("duration_ms")
+        if isinstance(spent, bool) or not isinstance(spent, int | float):
+            continue
+        if isinstance(ident, str) and math.isfinite(spent) and spent >= 0:
+            costs[ident] = float(spent)
+    return costs
