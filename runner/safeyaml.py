@@ -11,6 +11,7 @@ is built. Every problem is a message with its line and path, all of them at once
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
@@ -133,6 +134,31 @@ _CORE: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
 }
 
 
+def _core_tag(value: str) -> str:
+    """A plain scalar's tag under YAML 1.2's core schema."""
+    for tag, regexp in _CORE.get(value[:1], ()):
+        if regexp.match(value):
+            return tag
+    return _STR
+
+
+def _yaml11_tag(value: str) -> str:
+    """A plain scalar's tag as SafeLoader resolves it (without timestamps)."""
+    for tag, regexp in _BY_FIRST.get(value[:1], _ANY_FIRST):
+        if regexp.match(value):
+            return str(tag)
+    return _STR
+
+
+# plain scalars up to this length have their tag remembered, the last 4,096 of each schema:
+# at most a few hundred KiB, however many files a process parses
+_REMEMBERED_LENGTH = 48
+_core_tag_remembered = functools.lru_cache(maxsize=4096)(_core_tag)
+_yaml11_tag_remembered = functools.lru_cache(maxsize=4096)(_yaml11_tag)
+_SCALAR_NODE, _SEQUENCE_NODE = yaml.ScalarNode, yaml.SequenceNode
+_NOTHING: dict[Any, Any] = {}  # stays empty: its .get(parent, index) is None
+
+
 def _core_value(tag: str, text: str) -> Any:
     """A scalar's value under the core schema (explicit tags included: !!int 017 is 17);
     ValueError when the text is not one of the tag's."""
@@ -161,24 +187,30 @@ class _Loader(yaml.CSafeLoader):
         self.string_keys = string_keys
         self.max_digits = max_digits
         self.core = core
+        self._plain, self._remembered = (
+            (_core_tag, _core_tag_remembered) if core else (_yaml11_tag, _yaml11_tag_remembered)
+        )
         self.found: list[tuple[yaml.Node, int, Msg]] = []  # (where, line, what)
 
+    # libyaml's composer calls these around every node, for path resolvers (SafeLoader has
+    # none): two Python calls a node were a tenth of a submission's parse. Callables written
+    # in C that take the same arguments and do nothing with them.
+    # (what they return is not read; the stubs say None, hence the ignores)
+    descend_resolver = _NOTHING.get  # type: ignore[assignment]  # (parent, index) -> None
+    ascend_resolver = tuple  # type: ignore[assignment]  # () -> ()
+
     def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:
-        # BaseResolver.resolve without path resolvers (SafeLoader has none) and without
-        # joining two lists for every scalar: libyaml's composer calls this for each node,
-        # and it was a fifth of the parse.
-        if kind is yaml.ScalarNode:
+        # BaseResolver.resolve without path resolvers and without joining two lists for
+        # every scalar: libyaml's composer calls this for each node. A short plain scalar's
+        # tag is remembered (keys and small numbers recur from file to file); a long one is
+        # matched each time, so what is remembered stays small.
+        if kind is _SCALAR_NODE:
             if implicit[0]:
-                if self.core:
-                    for tag, regexp in _CORE.get(value[:1], ()):
-                        if regexp.match(value):
-                            return tag
-                    return _STR
-                for tag, regexp in _BY_FIRST.get(value[:1], _ANY_FIRST):
-                    if regexp.match(value):
-                        return str(tag)
+                if len(value) <= _REMEMBERED_LENGTH:
+                    return self._remembered(value)
+                return self._plain(value)
             return _STR
-        return _SEQ if kind is yaml.SequenceNode else _MAP
+        return _SEQ if kind is _SEQUENCE_NODE else _MAP
 
     def problem(self, node: yaml.Node, message: Msg, line: int | None = None) -> None:
         self.found.append((node, line or node.start_mark.line + 1, message))

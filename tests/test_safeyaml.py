@@ -366,3 +366,29 @@ def test_libyamls_common_phrases_read_in_chinese(text, zh):
         safeyaml.parse(text)
     (problem,) = info.value.problems
     assert catalog("zh").say(problem.message) == zh
+
+
+@pytest.mark.parametrize("core", [False, True])
+def test_a_remembered_tag_is_the_tag_and_what_is_remembered_stays_small(core: bool) -> None:
+    """A short plain scalar's tag is remembered from one parse to the next: the same data
+    the first time and after, as SafeLoader (or the core schema) gives it; a long scalar is
+    never remembered, and at most 4,096 are, however many a process meets."""
+    remembered = safeyaml._core_tag_remembered if core else safeyaml._yaml11_tag_remembered
+    remembered.cache_clear()
+    scalars = ["1", "-12", "1e3", "null", "true", "0x1F", "017", "name", "1_000", ".inf", ""]
+    text = "\n".join(f"k{i}: {s}" for i, s in enumerate(scalars))
+    first, again = (safeyaml.parse(text, core_schema=core).data for _ in range(2))
+    assert same(first, again)
+    if not core:
+        assert same(first, safe_loader_data(text))
+    else:
+        assert first["k2"] == 1000.0 and first["k6"] == 17 and first["k8"] == "1_000"
+
+    remembered.cache_clear()
+    long = "1.5" + "0" * 60
+    assert safeyaml.parse(f"v: {long}", core_schema=core).data == {"v": 1.5}
+    assert remembered.cache_info().currsize == 1  # "v" only
+
+    many = "\n".join(f"- k{i}" for i in range(5000))
+    assert len(safeyaml.parse(many, core_schema=core).data) == 5000
+    assert remembered.cache_info().currsize == 4096
