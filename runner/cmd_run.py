@@ -47,6 +47,7 @@ from runner.run import select
 from runner.text import printable_line
 
 MAX_TIMEOUT_S = 3600
+DEFAULT_OUT = "evidence/"
 MAX_MEMORY_MIB = 65536
 MAX_JOBS = 64
 # judges one learner's file alone is shared between, unless --jobs says otherwise
@@ -58,7 +59,7 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
     run.add_argument(
         "paths", nargs="*", default=["claims/"], metavar="PATH", help=words("help.run.paths")
     )
-    run.add_argument("--out", default="evidence/", metavar="DIR", help=words("help.run.out"))
+    run.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=words("help.run.out"))
     run.add_argument(
         "--format", choices=("text", "json"), default="text", help=words("help.format")
     )
@@ -167,7 +168,7 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
         if options.learner_jobs > 1:  # its claims split by what they cost the reference
             from runner.record.costs import recorded_costs
 
-            costs = recorded_costs(Path(args.out), packs)
+            costs = recorded_costs([Path(args.out), Path(DEFAULT_OUT)], packs)
             options = dataclasses.replace(options, claim_costs=costs)
     else:
         if args.challenge is not None and args.check:

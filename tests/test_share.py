@@ -95,7 +95,7 @@ def test_two_judges_give_the_verdicts_one_judge_gives(packs, scaffold, tmp_path,
 
     alone = api.run_packs(packs, api.LearnerFile(path), api.RunOptions(learner_jobs=1))
     # split as the command line splits it: by the reference's recorded costs
-    costs = recorded_costs(ROOT / "evidence", packs)
+    costs = recorded_costs([ROOT / "evidence"], packs)
     assert costs, "the reference's evidence is committed"
     options = api.RunOptions(learner_jobs=2, claim_costs=costs)
     shared = api.run_packs(packs, api.LearnerFile(path), options)
@@ -404,7 +404,7 @@ def test_the_costs_are_what_the_reference_evidence_recorded(packs, tmp_path):
     name, doc = _evidence(packs)
     (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
 
-    found = recorded_costs(tmp_path, packs)
+    found = recorded_costs([tmp_path], packs)
 
     recorded = {c["id"]: c["duration_ms"] for c in doc["claims"]}
     assert found == {packs[0].meta.id: recorded}
@@ -424,17 +424,17 @@ def test_evidence_that_is_not_the_reference_s_gives_no_costs(packs, tmp_path):
     target = tmp_path / name
     for spoiled in _spoiled(doc):
         target.write_text(json.dumps(spoiled), encoding="utf-8")
-        assert recorded_costs(tmp_path, packs) == {}, str(spoiled)[:80]
+        assert recorded_costs([tmp_path], packs) == {}, str(spoiled)[:80]
     for raw in (b"{", b"\xff\xfe", b"[" * 100_000 + b"]" * 100_000):
         target.write_bytes(raw)
-        assert recorded_costs(tmp_path, packs) == {}
+        assert recorded_costs([tmp_path], packs) == {}
     target.unlink()
-    assert recorded_costs(tmp_path, packs) == {}
+    assert recorded_costs([tmp_path], packs) == {}
     target.mkdir()
-    assert recorded_costs(tmp_path, packs) == {}
+    assert recorded_costs([tmp_path], packs) == {}
     target.rmdir()
     os.mkfifo(target)
-    assert recorded_costs(tmp_path, packs) == {}
+    assert recorded_costs([tmp_path], packs) == {}
 
 
 def test_a_claim_whose_figure_is_unusable_has_no_cost(packs, tmp_path):
@@ -447,7 +447,7 @@ def test_a_claim_whose_figure_is_unusable_has_no_cost(packs, tmp_path):
     text = json.dumps(doc).replace("Infinity", "1e400")
     (tmp_path / name).write_text(text, encoding="utf-8")
 
-    found = recorded_costs(tmp_path, packs)[packs[0].meta.id]
+    found = recorded_costs([tmp_path], packs)[packs[0].meta.id]
 
     assert len(found) == len(claims) - 6
     assert all(isinstance(v, float) and math.isfinite(v) and v >= 0 for v in found.values())
@@ -459,6 +459,8 @@ def test_a_learners_run_splits_by_the_evidence_beside_it(monkeypatch, scaffold, 
     from runner.cli import main
 
     name, doc = _evidence(api.load_claims([MODULE]))
+    for at, claim in enumerate(doc["claims"]):  # not the committed figures: these, from --out
+        claim["duration_ms"] = float(at % 7)
     out = tmp_path / "ev"
     out.mkdir()
     (out / name).write_text(json.dumps(doc), encoding="utf-8")
@@ -475,3 +477,24 @@ def test_a_learners_run_splits_by_the_evidence_beside_it(monkeypatch, scaffold, 
 
     assert code == 0
     assert handed == [[c["duration_ms"] for c in doc["claims"]]]
+
+
+def test_the_first_folder_with_the_references_evidence_gives_the_costs(packs, tmp_path):
+    """--out first, then evidence/ (where the reference is recorded by default): a folder
+    without the reference's evidence, or with a learner's under its name, is passed over."""
+    name, doc = _evidence(packs)
+    out, default = tmp_path / "out", tmp_path / "evidence"
+    out.mkdir()
+    default.mkdir()
+    (default / name).write_text(json.dumps(doc), encoding="utf-8")
+    recorded = {packs[0].meta.id: {c["id"]: c["duration_ms"] for c in doc["claims"]}}
+
+    assert recorded_costs([out, default], packs) == recorded
+    (out / name).write_text(json.dumps(_spoiled(doc)[0]), encoding="utf-8")  # a learner's
+    assert recorded_costs([out, default], packs) == recorded
+    halved = json.loads(json.dumps(doc))
+    for claim in halved["claims"]:
+        claim["duration_ms"] /= 2
+    (out / name).write_text(json.dumps(halved), encoding="utf-8")
+    found = recorded_costs([out, default], packs)[packs[0].meta.id]
+    assert found == {k: v / 2 for k, v in recorded[packs[0].meta.id].items()}

@@ -2,9 +2,10 @@
 split between two judges (runner.learner.share.split), and nothing else.
 
 Read from the evidence folder a run writes into, where ``run claims/`` recorded the
-reference. The figures decide only which judge runs which claim, never a verdict, so
-evidence that is missing, unreadable, of another implementation or of another shape is
-simply not used: the split then falls back to every second claim. Never raises.
+reference, or else from ``evidence/`` (where it records by default). The figures decide
+only which judge runs which claim, never a verdict, so evidence that is missing,
+unreadable, of another implementation or of another shape is simply not used: the split
+then falls back to every second claim. Never raises.
 """
 
 from __future__ import annotations
@@ -19,19 +20,25 @@ from runner.load import ClaimPack
 from runner.record.write import MAX_EVIDENCE_BYTES, evidence_name
 
 
-def recorded_costs(out_dir: Path, packs: list[ClaimPack]) -> dict[str, dict[str, float]]:
+def recorded_costs(folders: list[Path], packs: list[ClaimPack]) -> dict[str, dict[str, float]]:
     """Module id -> claim id -> the milliseconds the reference's recorded evidence gives it,
-    for every module whose reference evidence is in ``out_dir`` and readable."""
+    for every module whose reference evidence is readable in one of ``folders`` (the first
+    that has it)."""
     found: dict[str, dict[str, float]] = {}
     for pack in packs:
-        try:
-            doc = json.loads(read_regular(out_dir / evidence_name(pack), MAX_EVIDENCE_BYTES))
-        except (OSError, ValueError, RecursionError):  # absent, not a file, not JSON
-            continue
-        costs = _costs(doc)
-        if costs:
-            found[pack.meta.id] = costs
+        for folder in folders:
+            costs = _costs(_read(folder / evidence_name(pack)))
+            if costs:
+                found[pack.meta.id] = costs
+                break
     return found
+
+
+def _read(path: Path) -> Any:
+    try:
+        return json.loads(read_regular(path, MAX_EVIDENCE_BYTES))
+    except (OSError, ValueError, RecursionError):  # absent, not a file, not JSON
+        return None
 
 
 def _costs(doc: Any) -> dict[str, float]:
