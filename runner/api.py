@@ -94,7 +94,7 @@ class RunOptions:
     # what each claim cost the reference when its evidence was recorded (module id -> claim
     # id -> ms): how a learner's claims are split between its two judges (only how: see
     # runner.learner.share.split); none, and every second claim goes to each
-    claim_costs: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
+    claim_costs: Mapping[str, Mapping[str, float]] = field(default_factory=dict, hash=False)
 
 
 # -- what a run returns -----------------------------------------------------------------------

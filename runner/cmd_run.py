@@ -168,7 +168,8 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
         if options.learner_jobs > 1:  # its claims split by what they cost the reference
             from runner.record.costs import recorded_costs
 
-            costs = recorded_costs([Path(args.out), Path(DEFAULT_OUT)], packs)
+            folders = list(dict.fromkeys([Path(args.out), Path(DEFAULT_OUT)]))
+            costs = recorded_costs(folders, packs)
             options = dataclasses.replace(options, claim_costs=costs)
     else:
         if args.challenge is not None and args.check:

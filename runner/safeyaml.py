@@ -151,12 +151,12 @@ def _yaml11_tag(value: str) -> str:
 
 
 # plain scalars up to this length have their tag remembered, the last 4,096 of each schema:
-# at most a few hundred KiB, however many files a process parses
+# a few MiB at most (48 four-byte characters each), however many files a process parses
 _REMEMBERED_LENGTH = 48
 _core_tag_remembered = functools.lru_cache(maxsize=4096)(_core_tag)
 _yaml11_tag_remembered = functools.lru_cache(maxsize=4096)(_yaml11_tag)
 _SCALAR_NODE, _SEQUENCE_NODE = yaml.ScalarNode, yaml.SequenceNode
-_NOTHING: dict[Any, Any] = {}  # stays empty: its .get(parent, index) is None
+_NOTHING: dict[Any, Any] = {}  # stays empty: .get(parent, index) looks up a node, finds nothing
 
 
 def _core_value(tag: str, text: str) -> Any:
@@ -196,7 +196,7 @@ class _Loader(yaml.CSafeLoader):
     # none): two Python calls a node were a tenth of a submission's parse. Callables written
     # in C that take the same arguments and do nothing with them.
     # (what they return is not read; the stubs say None, hence the ignores)
-    descend_resolver = _NOTHING.get  # type: ignore[assignment]  # (parent, index) -> None
+    descend_resolver = _NOTHING.get  # type: ignore[assignment]  # (parent, index) -> index
     ascend_resolver = tuple  # type: ignore[assignment]  # () -> ()
 
     def resolve(self, kind: type[yaml.Node], value: Any, implicit: tuple[bool, bool]) -> str:

@@ -346,8 +346,16 @@ def test_the_split_is_fixed_and_the_allowance_is_one(monkeypatch):
 def test_without_costs_this_judge_takes_every_second_claim():
     assert share.split(list(range(7)), []) == ([0, 2, 4, 6], [1, 3, 5])
     assert share.split(list(range(3)), [None, None, None]) == ([0, 2], [1])
-    # figures that are not one per claim are not guessed at
+    # figures that are not one per claim are not guessed at; nor are figures all zero
     assert share.split(list(range(4)), [5.0, 1.0]) == ([0, 2], [1, 3])
+    assert share.split(list(range(4)), [0.0, None, 0.0, 0.0]) == ([0, 2], [1, 3])
+
+
+def test_costs_as_large_as_floats_go_still_split_in_two():
+    """Sums of costs near the largest float would overflow to infinity and tie forever."""
+    here, there = share.split(list(range(6)), [1e308, 1e308, None, None, None, None])
+    assert (len(here), len(there)) == (3, 3)
+    assert (0 in here) != (1 in here)  # the two largest apart
 
 
 def test_the_costliest_claims_go_first_each_to_the_share_that_costs_less():
@@ -374,8 +382,8 @@ def test_the_split_is_fixed_whole_ordered_and_balanced(costs):
     assert sorted(here + there) == tasks  # every claim once
     assert here == sorted(here) and there == sorted(there)  # in the module's order
     known = [c for c in costs if c is not None]
-    if known:  # the greedy rule: the shares differ by at most one claim's weight
-        usual = statistics.median(known)
+    if known and max(known) > 0:  # the greedy rule: the shares differ by one claim at most
+        usual = statistics.median_low(known)
         weight = [usual if c is None else c for c in costs]
         gap = abs(sum(weight[i] for i in here) - sum(weight[i] for i in there))
         assert gap <= max(weight) * (1 + 1e-9) + 1e-9
@@ -440,17 +448,37 @@ def test_evidence_that_is_not_the_reference_s_gives_no_costs(packs, tmp_path):
 def test_a_claim_whose_figure_is_unusable_has_no_cost(packs, tmp_path):
     name, doc = _evidence(packs)
     claims = doc["claims"]
-    odd = {0: True, 1: -3.0, 2: "12", 3: None, 4: 1e400}  # 1e400 reads as infinity
+    # 1e400 reads as infinity; 10**400 is an integer no float holds (float() overflows)
+    odd = {0: True, 1: -3.0, 2: "12", 3: None, 4: 1e400, 5: 10**400}
     for at, value in odd.items():
         claims[at]["duration_ms"] = value
-    claims[5] = "not a claim"
+    claims[6] = "not a claim"
     text = json.dumps(doc).replace("Infinity", "1e400")
     (tmp_path / name).write_text(text, encoding="utf-8")
 
     found = recorded_costs([tmp_path], packs)[packs[0].meta.id]
 
-    assert len(found) == len(claims) - 6
+    assert len(found) == len(claims) - 7
     assert all(isinstance(v, float) and math.isfinite(v) and v >= 0 for v in found.values())
+
+
+def test_a_file_larger_than_any_modules_evidence_is_not_read(packs, tmp_path):
+    """Reference evidence is about 0.5 MiB; one past the cap is passed over whole, even
+    when what comes first is valid evidence (a file of empty lists this size would parse
+    into some hundreds of MiB)."""
+    from runner.record.costs import MAX_READ_BYTES
+
+    name, doc = _evidence(packs)
+    text = json.dumps(doc)
+    (tmp_path / name).write_text(text + " " * (MAX_READ_BYTES - len(text)), encoding="utf-8")
+    assert recorded_costs([tmp_path], packs)
+    (tmp_path / name).write_text(text + " " * (MAX_READ_BYTES + 1 - len(text)), encoding="utf-8")
+    assert recorded_costs([tmp_path], packs) == {}
+
+
+def test_run_options_stay_hashable():
+    costs = {"m": {"c": 1.0}}
+    assert hash(api.RunOptions(claim_costs=costs)) == hash(api.RunOptions())
 
 
 def test_a_learners_run_splits_by_the_evidence_beside_it(monkeypatch, scaffold, tmp_path):

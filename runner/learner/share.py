@@ -64,14 +64,19 @@ def split(tasks: Sequence[Task], costs: Sequence[float | None]) -> tuple[list[Ta
 
     ``costs`` are each task's recorded cost (any unit, ``None`` where none was recorded).
     The costliest first, each to the share that costs less so far (this judge's on a tie):
-    the greedy rule that ends two shares near each other. A task without a cost is weighed
-    as the median of those with one; with no cost at all, this judge takes the first task
-    and every second after it. Only ``tasks`` and ``costs`` decide: never a clock."""
+    the greedy rule that ends two shares near each other. A task without a usable cost (none,
+    NaN, infinite, negative) is weighed as the median of those with one (the lower middle);
+    with no cost above zero, this judge takes the first task and every second after it.
+    Only ``tasks`` and ``costs`` decide: never a clock."""
     known = [c for c in costs if c is not None and math.isfinite(c) and c >= 0]
-    if len(costs) != len(tasks) or not known:
+    if len(costs) != len(tasks) or not known or max(known) == 0:
         return list(tasks[0::2]), list(tasks[1::2])
-    usual = statistics.median(known)
-    weights = [c if c is not None and math.isfinite(c) and c >= 0 else usual for c in costs]
+    # as fractions of the largest, so that no sum overflows (1e308 twice is infinite)
+    largest = max(known)
+    usual = statistics.median_low(known) / largest
+    weights = [
+        c / largest if c is not None and math.isfinite(c) and c >= 0 else usual for c in costs
+    ]
     totals = [0.0, 0.0]
     mine = [False] * len(tasks)
     for at in sorted(range(len(tasks)), key=lambda i: (-weights[i], i)):

@@ -17,7 +17,12 @@ from typing import Any
 
 from runner.files import read_regular
 from runner.load import ClaimPack
-from runner.record.write import MAX_EVIDENCE_BYTES, evidence_name
+from runner.record.write import evidence_name
+
+# A module's reference evidence is about 0.5 MiB (chapter 23's 65 claims); a file many times
+# that is not one to weigh claims by, and is not read past this (a JSON document of empty
+# lists this size parses in a second, into some hundreds of MiB)
+MAX_READ_BYTES = 8 * 2**20
 
 
 def recorded_costs(folders: list[Path], packs: list[ClaimPack]) -> dict[str, dict[str, float]]:
@@ -36,8 +41,10 @@ def recorded_costs(folders: list[Path], packs: list[ClaimPack]) -> dict[str, dic
 
 def _read(path: Path) -> Any:
     try:
-        return json.loads(read_regular(path, MAX_EVIDENCE_BYTES))
-    except (OSError, ValueError, RecursionError):  # absent, not a file, not JSON
+        raw = read_regular(path, MAX_READ_BYTES + 1)
+        return json.loads(raw) if len(raw) <= MAX_READ_BYTES else None
+    # absent, not a file, not JSON, nested too deep, too much for the memory it may use
+    except (OSError, ValueError, RecursionError, MemoryError):
         return None
 
 
@@ -55,6 +62,8 @@ def _costs(doc: Any) -> dict[str, float]:
             continue
         ident, spent = claim.get("id"), claim.get("duration_ms")
         if isinstance(spent, bool) or not isinstance(spent, int | float):
+            continue
+        if isinstance(spent, int) and spent.bit_length() > 64:  # no float: 10**400 overflows
             continue
         if isinstance(ident, str) and math.isfinite(spent) and spent >= 0:
             costs[ident] = float(spent)
