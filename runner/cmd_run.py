@@ -25,6 +25,7 @@ from runner.i18n import Catalog, os_reason
 from runner.learner.limits import WALL_FACTOR, WALL_MIN_S, WorkerLimits
 from runner.learner.staging import DEFAULT_ENTRY
 from runner.load import ClaimPack, display_path
+from runner.machine import usable_cpus
 from runner.provenance import (
     GIT_TIMEOUT_S,
     Commit,
@@ -165,7 +166,7 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
         if as_class:
             return final_code(_class_run(args, words, packs, learners, options), problems)
         subject: api.Subject = api.LearnerFile(learners[0], entry)
-        if options.learner_jobs > 1:  # its claims split by what they cost the reference
+        if options.learner_jobs > 1 and usable_cpus() > 1:  # split by what each cost the reference
             from runner.record.costs import recorded_costs
 
             folders = list(dict.fromkeys([Path(args.out), Path(DEFAULT_OUT)]))

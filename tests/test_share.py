@@ -499,7 +499,10 @@ def test_a_learners_run_splits_by_the_evidence_beside_it(monkeypatch, scaffold, 
         handed.append(list(costs))
         return {}  # as if the forked judge could not start: every claim is judged here
 
-    monkeypatch.setattr(api, "usable_cpus", lambda: 2)
+    from runner import cmd_run
+
+    for module in (api, cmd_run):  # as on two CPUs, whatever this machine has
+        monkeypatch.setattr(module, "usable_cpus", lambda: 2)
     monkeypatch.setattr(share, "share_claims", record)
     code = main(["run", str(MODULE), "--impl", str(path), "--out", str(out), "-q", "--lang", "en"])
 
