@@ -43,6 +43,9 @@ _BOOLS = (bool, np.bool_)
 _INTS = (int, np.integer)
 _REALS = (float, np.floating)
 _SEQUENCES = (list, tuple)
+# Python's own scalars, exactly (not a subclass, not NumPy's): never a container, an array or
+# a Raised, so a pair of them goes straight to the scalar rules
+_PLAIN_SCALARS = frozenset({int, float, bool, str, type(None)})
 
 Kind = Literal[
     "raised",  # one side raised and the other did not, or they raised different errors
@@ -378,6 +381,8 @@ class _Walk:
 
     def walk(self, e: Any, a: Any) -> bool:
         """Compare ``e`` and ``a`` here; True when the walk is to stop."""
+        if type(e) in _PLAIN_SCALARS and type(a) in _PLAIN_SCALARS:
+            return self.scalar(e, a)  # none of the cases below: the most common pair, first
         policy = self.policy
         if (isinstance(e, Raised) or isinstance(a, Raised)) and not self.identical:
             return self.raised(e, a)
