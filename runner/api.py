@@ -38,7 +38,7 @@ from runner.load import ClaimPack, LoadedClaim
 from runner.machine import usable_cpus
 from runner.models import ClaimResult
 from runner.pack import Implementation, Pack, Registry
-from runner.pools import stop_pool
+from runner.pools import held_back, signals_deferred, stop_pool
 from runner.problems import Problem
 from runner.run import Diagnoser, run_claim, run_claims, select
 from runner.validate import Packs, load_modules, load_runnable
@@ -376,10 +376,13 @@ def run_class(
     jobs = max(1, min(jobs, len(paths), usable_cpus()))
     pool = _judges(jobs, packs, claim_paths)
     try:
-        # taken off the queue as each is yielded: a judged learner's run is not kept here
-        pending = collections.deque(
-            (path, pool.submit(_judge_one, path, entry, options)) for path in paths
-        )
+        # taken off the queue as each is yielded: a judged learner's run is not kept here;
+        # the judges are forked at the first submit, with Ctrl-C and SIGTERM held (see
+        # _judge_init)
+        with signals_deferred(signal.SIGINT, signal.SIGTERM):
+            pending = collections.deque(
+                (path, pool.submit(_judge_one, path, entry, options)) for path in paths
+            )
         while pending:
             path, future = pending.popleft()
             try:
@@ -425,7 +428,9 @@ def _judge_alone(
 
     with _judges(1, packs, claim_paths) as pool:
         try:
-            return pool.submit(_judge_one, path, entry, options).result()
+            with signals_deferred(signal.SIGINT, signal.SIGTERM):  # forked inside
+                future = pool.submit(_judge_one, path, entry, options)
+            return future.result()
         except BrokenProcessPool:
             return _failed(path, options, "load.judge_died")
         except Exception as exc:
@@ -462,8 +467,12 @@ def _judge_init(packs: list[ClaimPack] | None, claim_paths: list[Path] | None) -
     # SIGTERM (from the class run that started it, or the pool ending a broken pool): kill
     # the learner's worker and what it started, then exit at once. Not by unwinding: a
     # thread of the pool's may be blocked writing a result nobody reads, and an interpreter
-    # that exits normally waits for it forever.
+    # that exits normally waits for it forever. Ctrl-C is the class run's to act on: it
+    # stops the judges. Forked with both held: one that came before is acted on now.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _judge_terminated)
+    if signal.SIGTERM in held_back():
+        _judge_terminated(signal.SIGTERM, None)
     _JUDGE_PACKS[:] = packs if packs is not None else load_claims(claim_paths or [])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -14,9 +15,12 @@ def quiet_worker() -> None:
     so once and ends the pool (a worker's own KeyboardInterrupt would be a traceback per
     worker); SIGTERM, how the pool ends a worker, ends it at once, without unwinding (the
     command line's handler would raise inside the task, which the pool takes for that
-    task's error, and the worker would go on with its queue)."""
+    task's error, and the worker would go on with its queue). Forked inside
+    :func:`signals_deferred`: a SIGTERM that came before this ends it now, the same way."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if signal.SIGTERM in held_back():
+        os._exit(128 + signal.SIGTERM)
 
 
 def stop_pool(pool: Any) -> None:

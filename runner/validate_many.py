@@ -73,7 +73,10 @@ def validate_files(
                 initargs=(claims, repo, challenge, course_evidence),
             )
             try:
-                with signals_deferred(signal.SIGINT):  # the workers start inside: no Ctrl-C there
+                # the workers start inside: neither Ctrl-C nor the pool's SIGTERM reaches one
+                # through this process's handlers (Python runs a handler still pending when
+                # the worker sets its own, the old one: a traceback, not an end)
+                with signals_deferred(signal.SIGINT, signal.SIGTERM):
                     reports = pool.map(_one, files, chunksize=chunk)
                 for report in reports:
                     done += 1

@@ -594,12 +594,16 @@ def test_learner_output_never_reaches_the_runners_stdout_in_a_real_process(work,
 
 
 @pytest.mark.parametrize("as_class", [False, True], ids=["one-file", "class"])
+@pytest.mark.parametrize(
+    ("signal_name", "code"), [("SIGTERM", 143), ("SIGINT", 130)], ids=["sigterm", "ctrl-c"]
+)
 def test_sigterm_stops_the_run_and_every_process_a_learner_started(
-    work, reference_source, as_class
+    work, reference_source, as_class, signal_name, code
 ):
-    """SIGTERM (what `timeout` and CI runners send) stops a run as Ctrl-C does: one line,
-    exit 143, the learners' workers and the processes they started in sessions of their own
-    killed, no temporary file left beside the JUnit report."""
+    """SIGTERM (what `timeout` and CI runners send, to the run) stops a run as Ctrl-C (to
+    the run's whole process group, judges included, as a terminal sends it) does: one line,
+    exit 143 or 130, the learners' workers and the processes they started in sessions of
+    their own killed, no temporary file left beside the JUnit report."""
     marker = f"{time.time_ns() % 10**6}.{os.getpid()}"  # this test's own sleeping process
     folder = learner_dir(work, reference_source)
     source = (
@@ -616,16 +620,23 @@ def test_sigterm_stops_the_run_and_every_process_a_learner_started(
     command = [sys.executable, "-m", "runner", "run", str(MODULE), "-k", "support.gpt2-vocab-1000-ctx",
                *impl, "--out", str(work / "ev"), "--junit-xml", str(work / "j" / "r.xml"),
                "--lang", "en"]  # fmt: skip
-    process = subprocess.Popen(command, cwd=folder, env=_environment(), stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        command, cwd=folder, env=_environment(), stderr=subprocess.PIPE,
+        start_new_session=True,  # a process group of its own, as a terminal's job is
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C live
+    )  # fmt: skip
     deadline = time.monotonic() + 60
     while not _sleepers(marker) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _sleepers(marker), "the learner's code never ran"
 
-    process.send_signal(signal.SIGTERM)
+    if signal_name == "SIGINT":
+        os.killpg(process.pid, signal.SIGINT)
+    else:
+        process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
 
-    assert process.returncode == 143
+    assert process.returncode == code
     assert err.decode().splitlines() == [
         "interrupted; files listed as written are complete, and none is half-written"
     ]

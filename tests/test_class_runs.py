@@ -11,7 +11,9 @@ learner that hangs or crashes (or kills the process judging it) costs only its o
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -399,3 +401,27 @@ def test_a_learners_wall_allowance_out_of_range_is_one_line_and_exit_2(cli, klas
     assert (result.code, result.out) == (2, "")
     assert len(result.err.splitlines()) == 1
     assert result.err.startswith("error: --learner-wall-timeout: ")
+
+
+def test_a_judge_sent_sigterm_before_it_started_ends_at_once():
+    """A class run's judges are forked with Ctrl-C and SIGTERM held: a SIGTERM that came
+    before a judge set its own handlers (the pool ending it as the run is stopped) ends it
+    in its initializer, with nothing said, as its own handler would have."""
+    from runner import pools
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(read)
+            os.dup2(write, 2)
+            pools._Held.signals = [signal.SIGTERM]  # noted by the handler it inherited
+            api._judge_init([], None)
+            os.write(write, b"went on")
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as said:
+        output = said.read()
+    _, status = os.waitpid(pid, 0)
+    assert (os.waitstatus_to_exitcode(status), output) == (143, b"")

@@ -429,9 +429,12 @@ def _sigint_default() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
+@pytest.mark.parametrize(("signal_name", "code"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_ctrl_c_or_sigterm_during_a_batch_with_workers_is_one_line(work, signal_name, code):
     """Interrupted while it cannot have finished, however fast or busy the machine: as soon
-    as its first worker process exists."""
+    as its first worker process exists. (The pool then ends its workers with SIGTERM; one
+    still starting had the command line's handler, which raised in its initializer: a
+    traceback after the line, under load.)"""
     folder = work / "subs"
     folder.mkdir()
     for i in range(3000):
@@ -455,7 +458,8 @@ def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
         while not _descendants(child.pid) and child.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)
         assert child.poll() is None, "the batch ended before its workers were seen"
-        os.killpg(child.pid, signal.SIGINT)  # as Ctrl-C does: the parent and its workers
+        # as Ctrl-C does, or a shell's kill of the job: the parent and its workers
+        os.killpg(child.pid, getattr(signal, signal_name))
         started = time.monotonic()
         rest, err = child.communicate(timeout=30)
     finally:
@@ -463,8 +467,34 @@ def test_ctrl_c_during_a_batch_with_workers_is_one_line_and_exit_130(work):
             os.killpg(child.pid, signal.SIGKILL)
 
     assert time.monotonic() - started < 10
-    assert (child.returncode, err.splitlines()) == (130, [catalog("en")("interrupted")])
+    assert (child.returncode, err.splitlines()) == (code, [catalog("en")("interrupted")])
     assert rest.count("\n") < 3000
+
+
+def test_a_pool_worker_that_was_sent_sigterm_before_it_started_ends_quietly():
+    """A worker forked while SIGTERM is held (runner.pools.signals_deferred) takes note of a
+    SIGTERM that comes before its initializer sets its own handlers; the initializer then
+    ends it at once, with nothing said (it went on with its queue, or raised)."""
+    from runner import pools
+
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            os.close(read)
+            os.dup2(write, 2)  # what it would say goes to the test
+            pools._Held.signals = []
+            signal.signal(signal.SIGTERM, pools._hold)  # as inherited from the deferral
+            os.kill(os.getpid(), signal.SIGTERM)
+            pools.quiet_worker()
+            os.write(write, b"went on")
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as said:
+        output = said.read()
+    _, status = os.waitpid(pid, 0)
+    assert (os.waitstatus_to_exitcode(status), output) == (143, b"")
 
 
 # -- numbers mean the same in YAML as in JSON --------------------------------------------------
