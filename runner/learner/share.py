@@ -12,7 +12,7 @@ was recorded, where the caller has those figures: they are the same in every run
 evidence is recorded again, so the split stays fixed, and the two halves end near each
 other. A claim's cost in a learner's run is not its cost in the reference's, but the long
 claims are long in both (measured on chapter 23: the judge that finishes last does so
-about 60 ms sooner than with every second claim). Without figures, every second claim.
+40–60 ms sooner than with every second claim). Without figures, every second claim.
 
 What is not guarded here: a forked judge stopped (SIGSTOP) by a learner's code is waited
 for. The learner's code can reach it only where neither namespaces nor Landlock's signal

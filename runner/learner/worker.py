@@ -47,7 +47,7 @@ from runner.learner import sandbox
 from runner.learner.codec import REQUEST, CodecError, Limits, decode, encode, kind_of
 
 # isinstance() with "A | B" builds the union at every call (2.4x the time of a tuple),
-# and these are asked of every value compared
+# and these are asked of every value that passes
 _SEQUENCES = (list, tuple)
 
 # NumPy's submodules that load on first use (np.ma, np.random, ...): loaded here, so the first

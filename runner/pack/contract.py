@@ -37,7 +37,7 @@ from runner.pack.outcome import attempt
 from runner.pack.registry import Bilingual, CheckSpec, Implementation, Measurements, Registry
 
 # isinstance() with "A | B" builds the union at every call (2.4x the time of a tuple),
-# and these are asked of every value compared
+# and these are asked of every value that passes
 _BOOLS = (bool, np.bool_)
 _BOOL_OR_STR = (bool, str)
 _INTS = (int, np.integer)
