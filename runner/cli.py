@@ -177,7 +177,10 @@ _SWALLOWED: list[KeyboardInterrupt] = []  # interruptions raised where Python co
 
 def _kept_interruptions(info: Any) -> None:
     if isinstance(info.exc_value, KeyboardInterrupt):
-        _SWALLOWED.append(info.exc_value)
+        # what it was, not it: its traceback would keep its frames alive (see _SAID)
+        _SWALLOWED.append(
+            Terminated() if isinstance(info.exc_value, Terminated) else KeyboardInterrupt()
+        )
         return
     sys.__unraisablehook__(info)
 
@@ -241,14 +244,17 @@ def _main(argv: list[str], words: Catalog, started: Callable[[], None] | None = 
 INTERRUPTED = (130, 143)  # 128 + SIGINT's number, and SIGTERM's, as shells give them
 
 
-_SAID: list[KeyboardInterrupt] = []  # the interruption this command has said
+# that this command has said it was interrupted: a flag, not the exception, whose traceback
+# would keep every frame it passed alive until the interpreter tears its modules down (a
+# process pool among them, whose finalizer then fails: "Exception ignored in weakref_cb")
+_SAID: list[bool] = []
 
 
 def interrupted(exc: KeyboardInterrupt, words: Catalog | None = None) -> int:
     """Say that the command was interrupted (once, however many Ctrl-Cs reach it), and give
     its exit code. ``words`` is None when the command could not get as far as choosing them."""
     if not _SAID:
-        _SAID.append(exc)
+        _SAID.append(True)
         if words is None:
             words = catalog(resolve_language(_language_asked(sys.argv[1:])))
         _say(words("interrupted"))

@@ -617,3 +617,46 @@ def test_a_signal_after_the_command_finished_leaves_its_exit_code(signal_name):
     done = entry_point(["list", "--lang", "en"], before=before)
     assert (done.returncode, done.stderr) == (0, "")
     assert "23-design-tradeoffs" in done.stdout
+
+
+def test_saying_an_interruption_keeps_nothing_of_it_alive(capsys):
+    """The interruption said (and one Python swallowed in a finalizer) is remembered as a
+    flag, not as the exception: its traceback held every frame it passed, and so a fault
+    run's process pool, until the interpreter tore its modules down; the pool's finalizer
+    then failed ("Exception ignored in ... weakref_cb") after the "interrupted" line."""
+    import types
+    import weakref
+
+    from runner import cli
+    from runner.i18n import catalog
+
+    class Held:
+        """Stands for the pool a frame of the interrupted run holds."""
+
+    refs: list[weakref.ref[Held]] = []
+
+    def interrupted_here(kind: type[KeyboardInterrupt]) -> None:
+        held = Held()  # a local of a frame the traceback keeps
+        refs.append(weakref.ref(held))
+        raise kind
+
+    try:
+        for kind in (cli.Terminated, KeyboardInterrupt):
+            try:
+                interrupted_here(kind)
+            except KeyboardInterrupt as exc:
+                assert cli.interrupted(exc, catalog("en")) == (
+                    143 if kind is cli.Terminated else 130
+                )
+            try:
+                interrupted_here(kind)
+            except KeyboardInterrupt as exc:
+                info = types.SimpleNamespace(exc_value=exc)
+                cli._kept_interruptions(info)
+                del info
+        assert [r() for r in refs] == [None] * 4
+        assert [type(e) for e in cli._SWALLOWED] == [cli.Terminated, KeyboardInterrupt]
+    finally:
+        cli._SAID.clear()
+        cli._SWALLOWED.clear()
+    assert capsys.readouterr().err.count("interrupted") == 1
