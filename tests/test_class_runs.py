@@ -23,7 +23,7 @@ import yaml
 
 from runner import api
 from runner.learner.session import WorkerLimits
-from tests.conftest import QUICK_FILES, ROOT, cli_in_process, quick_module
+from tests.conftest import QUICK_FILES, ROOT, cli_in_process, in_a_fork, quick_module
 from tests.test_boundary import MODULE_ID, VERSION, claims_calling, scaffold_reference
 
 # The class is judged on the quick module with the functions' contract claims (among them
@@ -350,7 +350,6 @@ def test_a_learner_cannot_reach_its_judge_to_kill_it(klass, reference_text):
 
 def _judge_one_dying_on_the_looper(path: Path, entry: str | None, options: api.RunOptions):
     """What a judging process does, except that it dies (SIGKILL) when given looper.py."""
-    import os
     import signal
 
     if path.name == "looper.py":
@@ -409,19 +408,8 @@ def test_a_judge_sent_sigterm_before_it_started_ends_at_once():
     in its initializer, with nothing said, as its own handler would have."""
     from runner import pools
 
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        try:
-            os.close(read)
-            os.dup2(write, 2)
-            pools._Held.signals = [signal.SIGTERM]  # noted by the handler it inherited
-            api._judge_init([], None)
-            os.write(write, b"went on")
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as said:
-        output = said.read()
-    _, status = os.waitpid(pid, 0)
-    assert (os.waitstatus_to_exitcode(status), output) == (143, b"")
+    def judge_starting() -> None:
+        pools._Held.signals = [signal.SIGTERM]  # noted by the handler it inherited
+        api._judge_init([], None)
+
+    assert in_a_fork(judge_starting) == (143, b"")

@@ -476,25 +476,15 @@ def test_a_pool_worker_that_was_sent_sigterm_before_it_started_ends_quietly():
     SIGTERM that comes before its initializer sets its own handlers; the initializer then
     ends it at once, with nothing said (it went on with its queue, or raised)."""
     from runner import pools
+    from tests.conftest import in_a_fork
 
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        try:
-            os.close(read)
-            os.dup2(write, 2)  # what it would say goes to the test
-            pools._Held.signals = []
-            signal.signal(signal.SIGTERM, pools._hold)  # as inherited from the deferral
-            os.kill(os.getpid(), signal.SIGTERM)
-            pools.quiet_worker()
-            os.write(write, b"went on")
-        finally:
-            os._exit(0)
-    os.close(write)
-    with os.fdopen(read, "rb") as said:
-        output = said.read()
-    _, status = os.waitpid(pid, 0)
-    assert (os.waitstatus_to_exitcode(status), output) == (143, b"")
+    def worker_starting() -> None:
+        pools._Held.signals = []
+        signal.signal(signal.SIGTERM, pools._hold)  # as inherited from the deferral
+        os.kill(os.getpid(), signal.SIGTERM)
+        pools.quiet_worker()
+
+    assert in_a_fork(worker_starting) == (143, b"")
 
 
 # -- numbers mean the same in YAML as in JSON --------------------------------------------------
