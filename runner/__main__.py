@@ -114,12 +114,36 @@ def _finished() -> None:
     waits on nothing (the pools and workers are gone); SIGKILL still ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _end_what_is_left()
     # CPython (3.11, 3.12) notes an interruption as unhandled when a KeyboardInterrupt leaves
     # code run from a string (the classes dataclasses and namedtuple write and exec), even
     # when a caller catches it, as the command does; at exit, `python -m` then kills itself
     # with SIGINT (-2) instead of returning the command's code. Each string exec clears that
     # note before it runs: an empty one, once no signal can raise, clears it for good.
     exec("")
+
+
+def _end_what_is_left() -> None:
+    """A second Ctrl-C (or a SIGTERM) that lands while the first one's cleanup runs cuts it
+    short, and a learner's worker it had yet to kill lives on; multiprocessing then waits for
+    it at exit, for ever. Once the command has returned, nothing it started has work left:
+    every learner's worker and what it started is killed, its folder removed, and any other
+    process multiprocessing would wait for is killed, now that no signal can cut this short."""
+    sessions = sys.modules.get("runner.learner.session")
+    try:
+        if sessions is not None:
+            sessions.LearnerSession.kill_all()
+            sessions.LearnerSession.remove_workdirs()
+        if "multiprocessing" in sys.modules:
+            import multiprocessing
+
+            left = multiprocessing.active_children()
+            for child in left:
+                child.kill()
+            for child in left:
+                child.join(timeout=5)
+    except Exception:  # the command's exit code stands, whatever is left to end
+        pass
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
@@ -660,3 +661,21 @@ def test_saying_an_interruption_keeps_nothing_of_it_alive(capsys):
         cli._SAID.clear()
         cli._SWALLOWED.clear()
     assert capsys.readouterr().err.count("interrupted") == 1
+
+
+def test_a_process_a_cut_short_cleanup_left_does_not_hold_the_exit():
+    """A second Ctrl-C that lands while the first one's cleanup runs can leave a learner's
+    worker unkilled; multiprocessing then joined it at exit, for ever (a sweep of double
+    Ctrl-Cs over learners' runs hung 2 in 30). Once the command has returned, what it
+    started is ended: the run exits with its own code, at once."""
+    before = (
+        "import multiprocessing, time\n"
+        "left = multiprocessing.get_context('fork').Process(target=time.sleep, args=(600,))\n"
+        "left.start()  # not a daemon: multiprocessing waits for it at exit\n"
+    )
+    after = "print('left alive' if left.is_alive() else 'left ended', flush=True)"
+    started = time.monotonic()
+    done = entry_point(["list", "--lang", "en"], before=before, after=after)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines()[-1] == "left ended"
+    assert time.monotonic() - started < 60
