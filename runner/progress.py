@@ -62,7 +62,10 @@ class Progress:
         if self._bar is not None:
             self._bar.update(1)
         elif self.how == "lines":
-            print(f"[{self.done}/{self.total}] {text}", file=self.stream, flush=True)
+            # one write, the newline with it: print() writes them apart, and an interruption
+            # between the two glued the "interrupted" line to this one
+            self.stream.write(f"[{self.done}/{self.total}] {text}\n")
+            self.stream.flush()
 
     def out(self, line: str) -> None:
         """Print ``line`` on stdout (the command's own output) without garbling the bar."""
