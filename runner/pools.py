@@ -33,17 +33,26 @@ def stop_pool(pool: Any) -> None:
     """
     manager = getattr(pool, "_executor_manager_thread", None)  # private, and only for this
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)
     if isinstance(manager, threading.Thread):
         quiet_settled_futures(manager)
     pool.shutdown(wait=False, cancel_futures=True)
+    # A worker ended in the middle of sending its result leaves half a message in the pipe,
+    # and the manager thread reads on for the rest. This process never writes results, but
+    # it holds the pipe's writing end, so the end of file that would tell the thread that no
+    # more can come never came: the thread read for ever, and the interpreter, which joins
+    # it at exit, never exited (a class run hung after Ctrl-C about once in 50). Closed,
+    # the pipe ends when the last worker does, and the thread takes the pool as broken.
+    with contextlib.suppress(Exception):
+        results._writer.close()
     for process in processes:
         with contextlib.suppress(Exception):
             if process.is_alive():
                 process.terminate()
     pool.shutdown(wait=True)
     if manager is not None:
-        # bounded: should a worker have died in the middle of sending a result and left the
-        # thread reading, the caller still hears of the interruption
+        # bounded: should a process this one does not know of hold the pipe, the caller
+        # still hears of the interruption
         manager.join(timeout=JOIN_S)
 
 
