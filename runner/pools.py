@@ -33,7 +33,7 @@ def stop_pool(pool: Any) -> None:
     """
     manager = getattr(pool, "_executor_manager_thread", None)  # private, and only for this
     processes = list((getattr(pool, "_processes", None) or {}).values())
-    results = getattr(pool, "_result_queue", None)
+    results: Any = getattr(pool, "_result_queue", None)
     if isinstance(manager, threading.Thread):
         quiet_settled_futures(manager)
     pool.shutdown(wait=False, cancel_futures=True)
