@@ -102,14 +102,15 @@ def signals_deferred(*signums: int) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    _Held.signals = []
+    # nested (a process started while a pool's are forked): what the outer one held stays
+    outer, _Held.signals = _Held.signals, []
     previous = {signum: signal.signal(signum, _hold) for signum in signums}
     try:
         yield
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        held, _Held.signals = list(dict.fromkeys(_Held.signals)), []
+        held, _Held.signals = list(dict.fromkeys(_Held.signals)), outer
         for signum in held:
             signal.raise_signal(signum)  # now through the handler it would have met
 

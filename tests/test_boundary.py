@@ -647,6 +647,46 @@ def test_sigterm_stops_the_run_and_every_process_a_learner_started(
     assert not list((work / "j").glob(".*.tmp")) if (work / "j").exists() else True
 
 
+def test_a_signal_while_the_streams_are_put_back_is_acted_on_once_they_are():
+    """The fork server is started with the judge's streams on /dev/null. A SIGTERM that
+    landed while they were being put back cut that short: the "interrupted" line went to
+    /dev/null, and the run ended 143 with nothing said (about 1 in 50 SIGTERMs 0.26 s into
+    a learner's run). It is acted on once all is back."""
+    from runner.learner import session
+    from tests.conftest import in_a_fork
+
+    def child() -> None:
+        original = os.readlink("/proc/self/fd/2")
+        seen: list[str] = []
+
+        def terminated(signum: int, frame: object) -> None:
+            seen.append(os.readlink("/proc/self/fd/2"))
+            raise RuntimeError("terminated")
+
+        signal.signal(signal.SIGTERM, terminated)
+        real, calls = os.dup2, []
+
+        def dup2(fd: int, fd2: int, inheritable: bool = True) -> int:
+            real(fd, fd2, inheritable)
+            calls.append(fd2)
+            if len(calls) == 4:  # stdin is back, stdout and stderr are not yet
+                signal.raise_signal(signal.SIGTERM)
+            return fd2
+
+        os.dup2 = dup2
+        try:
+            with session._bare_process():
+                pass
+        except RuntimeError:
+            pass
+        finally:
+            os.dup2 = real
+        os.write(2, b"said" if seen == [original] else b"lost")
+        os._exit(0)
+
+    assert in_a_fork(child) == (0, b"said")
+
+
 def _sleepers(marker: str) -> list[str]:
     found = subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True, text=True)
     return found.stdout.split()

@@ -487,6 +487,26 @@ def test_a_pool_worker_that_was_sent_sigterm_before_it_started_ends_quietly():
     assert in_a_fork(worker_starting) == (143, b"")
 
 
+def test_signals_held_by_an_outer_deferral_are_kept_through_an_inner_one():
+    """A learner's worker started while a pool's processes are forked: the inner deferral
+    put aside what the outer one held (a Ctrl-C lost), and now hands it back."""
+    from runner import pools
+    from tests.conftest import in_a_fork
+
+    def nested() -> None:
+        heard: list[int] = []
+        signal.signal(signal.SIGUSR1, lambda signum, frame: heard.append(signum))
+        with pools.signals_deferred(signal.SIGUSR1):
+            signal.raise_signal(signal.SIGUSR1)
+            with pools.signals_deferred(signal.SIGUSR2):
+                pass
+            os.write(2, b"held %d;" % len(heard))
+        os.write(2, b"heard %d" % len(heard))
+        os._exit(0)
+
+    assert in_a_fork(nested) == (0, b"held 0;heard 1")
+
+
 # -- numbers mean the same in YAML as in JSON --------------------------------------------------
 @pytest.mark.parametrize(
     ("text", "value"),

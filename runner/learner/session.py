@@ -80,6 +80,7 @@ from runner.learner.worker import (
 )
 from runner.pack.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from runner.pack.registry import Implementation, argument_names
+from runner.pools import signals_deferred
 from runner.text import printable, printable_data, printable_line
 
 MAX_IMPL_BYTES = 1_000_000
@@ -253,7 +254,17 @@ def _bare_process(streams: bool = True) -> Iterator[None]:
     environment. Their imports are isolated: no current directory (``PYTHONSAFEPATH``, as
     ``-P``), no user site, and for the import path only where the engine and NumPy are
     (Python 3.11's fork server ignores the path it is sent, and must find
-    ``runner.learner.server`` wherever the runner comes from: an install, a checkout)."""
+    ``runner.learner.server`` wherever the runner comes from: an install, a checkout).
+
+    Ctrl-C and SIGTERM are held meanwhile, and acted on once all is put back: one that
+    landed while the streams were being put back cut that short, and the command's
+    "interrupted" line went to /dev/null (a run ended by SIGTERM with nothing said)."""
+    with signals_deferred(signal.SIGINT, signal.SIGTERM), _bare(streams):
+        yield
+
+
+@contextlib.contextmanager
+def _bare(streams: bool) -> Iterator[None]:
     saved_env = dict(os.environ)
     saved_fds: list[tuple[int, int]] = []
     try:
