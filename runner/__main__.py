@@ -134,6 +134,7 @@ def _end_what_is_left() -> None:
         if sessions is not None:
             sessions.LearnerSession.kill_all()
             sessions.LearnerSession.remove_workdirs()
+        managers = _pool_managers()
         if "multiprocessing" in sys.modules:
             import multiprocessing
 
@@ -142,8 +143,28 @@ def _end_what_is_left() -> None:
                 child.kill()
             for child in left:
                 child.join(timeout=5)
+        for manager in managers:
+            manager.join(timeout=5)
     except Exception:  # the command's exit code stands, whatever is left to end
         pass
+
+
+def _pool_managers() -> list[Any]:
+    """The manager threads of process pools whose stopping a second signal cut short.
+
+    One left running races Python 3.11's exit hook for the pool's wake-up pipe ("Bad file
+    descriptor" printed on the way out); one reading half a result a killed worker left
+    waits for the rest for ever, and the exit with it. Each pool's result pipe is closed
+    here (this process never writes to it): once its workers are killed, its thread reads
+    an end of file, takes the pool as broken and ends, and is joined."""
+    import contextlib  # the command has run: anything may be imported now
+
+    futures = sys.modules.get("concurrent.futures.process")
+    managers = list(getattr(futures, "_threads_wakeups", None) or ())
+    for manager in managers:
+        with contextlib.suppress(Exception):  # a thread of another shape: joined all the same
+            manager.result_queue._writer.close()
+    return managers
 
 
 if __name__ == "__main__":
