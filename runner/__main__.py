@@ -102,6 +102,34 @@ def run() -> None:
         from runner.cli import interrupted
 
         code = interrupted(exc)
+    _exit(code)
+
+
+# how long the threads left at exit get to end, all together
+THREADS_S = 5.0
+
+
+def _exit(code: int) -> None:
+    """Exit with ``code``. The interpreter waits at exit for every process pool's manager
+    thread; one that a cut-short cleanup left without an end (Python 3.11's has been seen
+    spinning for ever on workers already gone, after a double Ctrl-C in the first
+    milliseconds of a pool) would hold the exit for ever, with the command's work done and
+    said. They get a few seconds; then the process ends without them, its streams flushed
+    (every file it wrote is complete: see runner.record.write)."""
+    left = _pool_managers()
+    if left:
+        import time
+
+        deadline = time.monotonic() + THREADS_S
+        for thread in left:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+        if any(thread.is_alive() for thread in left):
+            import contextlib
+
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):  # a closed pipe: nothing more to say there
+                    stream.flush()
+            os._exit(code)
     sys.exit(code)
 
 
@@ -134,7 +162,7 @@ def _end_what_is_left() -> None:
         if sessions is not None:
             sessions.LearnerSession.kill_all()
             sessions.LearnerSession.remove_workdirs()
-        managers = _pool_managers()
+        _close_pool_results()
         if "multiprocessing" in sys.modules:
             import multiprocessing
 
@@ -143,28 +171,29 @@ def _end_what_is_left() -> None:
                 child.kill()
             for child in left:
                 child.join(timeout=5)
-        for manager in managers:
-            manager.join(timeout=5)
     except Exception:  # the command's exit code stands, whatever is left to end
         pass
 
 
 def _pool_managers() -> list[Any]:
-    """The manager threads of process pools whose stopping a second signal cut short.
-
-    One left running races Python 3.11's exit hook for the pool's wake-up pipe ("Bad file
-    descriptor" printed on the way out); one reading half a result a killed worker left
-    waits for the rest for ever, and the exit with it. Each pool's result pipe is closed
-    here (this process never writes to it): once its workers are killed, its thread reads
-    an end of file, takes the pool as broken and ends, and is joined."""
-    import contextlib  # the command has run: anything may be imported now
-
+    """The manager threads of this process's process pools that have not ended."""
     futures = sys.modules.get("concurrent.futures.process")
     managers = list(getattr(futures, "_threads_wakeups", None) or ())
-    for manager in managers:
-        with contextlib.suppress(Exception):  # a thread of another shape: joined all the same
+    return [thread for thread in managers if thread.is_alive()]
+
+
+def _close_pool_results() -> None:
+    """Let the manager threads of process pools whose stopping a second signal cut short
+    end. One left running races Python 3.11's exit hook for the pool's wake-up pipe ("Bad
+    file descriptor" printed on the way out); one reading half a result a killed worker
+    left waits for the rest for ever, and the exit with it. Each pool's result pipe is
+    closed here (this process never writes to it): once its workers are killed, its thread
+    reads an end of file, takes the pool as broken and ends."""
+    import contextlib  # the command has run: anything may be imported now
+
+    for manager in _pool_managers():
+        with contextlib.suppress(Exception):  # a thread of another shape: waited for all the same
             manager.result_queue._writer.close()
-    return managers
 
 
 if __name__ == "__main__":

@@ -703,3 +703,20 @@ def test_a_pool_a_cut_short_stop_left_reading_half_a_result_does_not_hold_the_ex
     done = entry_point(["list", "--lang", "en"], before=before, after=after, timeout=60)
     assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.splitlines()[-1] == "ended"
+
+
+def test_a_pool_thread_that_never_ends_does_not_hold_the_exit():
+    """Python 3.11's pool manager has been seen spinning for ever on workers already gone,
+    after a double Ctrl-C in the first milliseconds of a validation's pool; the interpreter
+    waits for it at exit. A command that has done its work exits with its own code, after
+    a few seconds at most."""
+    before = (
+        "import threading\n"
+        "from concurrent.futures import process\n"
+        "stuck = threading.Thread(target=threading.Event().wait)  # a manager without end\n"
+        "stuck.start()\n"
+        "process._threads_wakeups[stuck] = process._ThreadWakeup()\n"
+    )
+    done = entry_point(["list", "--lang", "en"], before=before, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "23-design-tradeoffs" in done.stdout
