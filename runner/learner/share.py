@@ -38,7 +38,7 @@ import os
 import signal
 import statistics
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from runner.models import ClaimResult
 
@@ -68,15 +68,13 @@ def split(tasks: Sequence[Task], costs: Sequence[float | None]) -> tuple[list[Ta
     NaN, infinite, negative) is weighed as the median of those with one (the lower middle);
     with no cost above zero, this judge takes the first task and every second after it.
     Only ``tasks`` and ``costs`` decide: never a clock."""
-    known = [c for c in costs if c is not None and math.isfinite(c) and c >= 0]
+    known = [c for c in costs if _usable(c)]
     if len(costs) != len(tasks) or not known or max(known) == 0:
         return list(tasks[0::2]), list(tasks[1::2])
     # as fractions of the largest, so that no sum overflows (1e308 twice is infinite)
     largest = max(known)
     usual = statistics.median_low(known) / largest
-    weights = [
-        c / largest if c is not None and math.isfinite(c) and c >= 0 else usual for c in costs
-    ]
+    weights = [c / largest if _usable(c) else usual for c in costs]
     totals = [0.0, 0.0]
     mine = [False] * len(tasks)
     for at in sorted(range(len(tasks)), key=lambda i: (-weights[i], i)):
@@ -87,6 +85,10 @@ def split(tasks: Sequence[Task], costs: Sequence[float | None]) -> tuple[list[Ta
         [t for t, here in zip(tasks, mine, strict=True) if here],
         [t for t, here in zip(tasks, mine, strict=True) if not here],
     )
+
+
+def _usable(cost: float | None) -> TypeGuard[float]:
+    return cost is not None and math.isfinite(cost) and cost >= 0
 
 
 def share_claims(
