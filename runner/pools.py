@@ -26,11 +26,22 @@ def quiet_worker() -> None:
 def stop_pool(pool: Any) -> None:
     """Cancel what is queued, end the pool's processes, and wait for its manager thread.
 
+    Ctrl-C and SIGTERM are held meanwhile, and acted on once the pool is stopped: a second
+    one cut the stopping short, and what it left undone hung the exit or printed Python's
+    tracebacks after the command's line. (A KeyboardInterrupt between the pool's reaping of
+    a worker and its noting so left the worker alive in its eyes for ever, and the pool's
+    thread waiting for it to end.) Bounded: at most :data:`JOIN_S` for the thread.
+
     ``shutdown(wait=False)`` forgets the manager thread, so a second ``shutdown(wait=True)``
     does not wait for it; one still running when the interpreter exits races Python 3.11's
     exit hook for the pool's wake-up pipe, which then prints "Bad file descriptor" on the
     way out. Joining the thread taken beforehand closes that window.
     """
+    with signals_deferred(signal.SIGINT, signal.SIGTERM):
+        _stop(pool)
+
+
+def _stop(pool: Any) -> None:
     manager = getattr(pool, "_executor_manager_thread", None)  # private, and only for this
     processes = list((getattr(pool, "_processes", None) or {}).values())
     results: Any = getattr(pool, "_result_queue", None)
@@ -46,9 +57,10 @@ def stop_pool(pool: Any) -> None:
     with contextlib.suppress(Exception):
         results._writer.close()
     for process in processes:
+        # not is_alive(): that reaps, and the pool's thread reaps as well; SIGTERM to one
+        # already gone is nothing
         with contextlib.suppress(Exception):
-            if process.is_alive():
-                process.terminate()
+            process.terminate()
     pool.shutdown(wait=True)
     if manager is not None:
         # bounded: should a process this one does not know of hold the pipe, the caller

@@ -309,6 +309,52 @@ def test_an_interrupted_pool_leaves_no_thread_or_process_of_it():
     assert processes and not any(p.is_alive() for p in processes)
 
 
+def test_a_second_ctrl_c_does_not_cut_a_pools_stopping_short():
+    """A second Ctrl-C landing while a pool is stopped cut the stopping short: workers left
+    running, the pool's thread waiting for them (a validation's exit hung, or printed
+    Python's "Bad file descriptor", about 3 in 100 double Ctrl-Cs). It is held, and acted
+    on once the pool is stopped."""
+    import multiprocessing
+    import os
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing.process import BaseProcess
+
+    from runner.pools import stop_pool
+    from tests.conftest import in_a_fork
+
+    def child() -> None:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        pool = ProcessPoolExecutor(2, multiprocessing.get_context("fork"))
+        futures = [pool.submit(_nap, 30.0) for _ in range(4)]
+        while not any(f.running() for f in futures):
+            time.sleep(0.01)
+        manager = pool._executor_manager_thread
+        processes = list(pool._processes.values())
+        real, pressed = BaseProcess.terminate, []
+
+        def terminate(self: BaseProcess) -> None:
+            if not pressed:  # the second Ctrl-C, as the first worker is ended
+                pressed.append(True)
+                signal.raise_signal(signal.SIGINT)
+            real(self)
+
+        BaseProcess.terminate = terminate  # type: ignore[method-assign]
+        try:
+            stop_pool(pool)
+            said = b"went on"
+        except KeyboardInterrupt:
+            said = b"interrupted"
+        BaseProcess.terminate = real  # type: ignore[method-assign]
+        left = manager.is_alive() or any(p.is_alive() for p in processes)
+        os.write(2, said + (b", something left" if left else b", nothing left"))
+        for process in processes:  # left (the failure): they would hold stderr for ever
+            process.kill()
+        os._exit(0)
+
+    assert in_a_fork(child) == (0, b"interrupted, nothing left")
+
+
 def _half_a_result(writer: int, started: int) -> None:
     """A worker ended in the middle of sending its result: the length of a long message,
     and only its first byte."""
