@@ -8,6 +8,7 @@ import random
 import shutil
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -282,21 +283,27 @@ def _nap(seconds: float) -> float:
     return seconds
 
 
-def test_an_interrupted_pool_leaves_no_thread_or_process_of_it():
-    """What a pool stopped midway leaves: nothing. Its manager thread still running at exit
-    raced Python's own exit hook for the pool's pipe ("Bad file descriptor", printed once
-    by an outside author's run)."""
+def _napping_pool() -> tuple[Any, Any, list[Any]]:
+    """A pool of two forked workers, busy with naps of 30 s: the pool, its manager thread
+    and its processes."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
-
-    from runner.pools import stop_pool
 
     pool = ProcessPoolExecutor(2, multiprocessing.get_context("fork"))
     futures = [pool.submit(_nap, 30.0) for _ in range(4)]
     while not any(f.running() for f in futures):
         time.sleep(0.01)
-    manager = pool._executor_manager_thread
-    processes = list(pool._processes.values())
+    return pool, pool._executor_manager_thread, list(pool._processes.values())
+
+
+def test_an_interrupted_pool_leaves_no_thread_or_process_of_it():
+    """What a pool stopped midway leaves: nothing. Its manager thread still running at exit
+    raced Python's own exit hook for the pool's pipe ("Bad file descriptor", printed once
+    by an outside author's run)."""
+
+    from runner.pools import stop_pool
+
+    pool, manager, processes = _napping_pool()
     hook = threading.excepthook
 
     stop_pool(pool)
@@ -314,10 +321,8 @@ def test_a_second_ctrl_c_does_not_cut_a_pools_stopping_short():
     running, the pool's thread waiting for them (a validation's exit hung, or printed
     Python's "Bad file descriptor", about 3 in 100 double Ctrl-Cs). It is held, and acted
     on once the pool is stopped."""
-    import multiprocessing
     import os
     import signal
-    from concurrent.futures import ProcessPoolExecutor
     from multiprocessing.process import BaseProcess
 
     from runner.pools import stop_pool
@@ -325,12 +330,7 @@ def test_a_second_ctrl_c_does_not_cut_a_pools_stopping_short():
 
     def child() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        pool = ProcessPoolExecutor(2, multiprocessing.get_context("fork"))
-        futures = [pool.submit(_nap, 30.0) for _ in range(4)]
-        while not any(f.running() for f in futures):
-            time.sleep(0.01)
-        manager = pool._executor_manager_thread
-        processes = list(pool._processes.values())
+        pool, manager, processes = _napping_pool()
         real, pressed = BaseProcess.terminate, []
 
         def terminate(self: BaseProcess) -> None:
