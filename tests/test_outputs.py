@@ -716,6 +716,7 @@ def test_a_pool_thread_that_never_ends_does_not_hold_the_exit():
         "stuck = threading.Thread(target=threading.Event().wait)  # a manager without end\n"
         "stuck.start()\n"
         "process._threads_wakeups[stuck] = process._ThreadWakeup()\n"
+        "entry.THREADS_S = 0.5  # not the 5 s a real pool's thread gets\n"
     )
     done = entry_point(["list", "--lang", "en"], before=before, timeout=60)
     assert (done.returncode, done.stderr) == (0, "")
