@@ -156,3 +156,18 @@ def in_a_fork(child: Callable[[], None]) -> tuple[int, bytes]:
         output = said.read()
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status), output
+
+
+# The modules whose fixtures judge whole classes of learners (30-50 s each on this 2-core
+# machine): run first, so that pytest-xdist's two workers (``--dist loadfile`` hands out
+# whole files in collection order) end near each other, not one of them alone on the last
+# long module. Only the order of whole files changes; each file's own order stays.
+FIRST = ("test_mutants.py", "test_correct_alternatives.py", "test_diagnose.py")
+
+
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    def rank(item: Any) -> int:
+        name = item.path.name
+        return FIRST.index(name) if name in FIRST else len(FIRST)
+
+    items.sort(key=rank)  # stable: every other file keeps its place
