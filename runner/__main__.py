@@ -116,7 +116,9 @@ def _exit(code: int) -> None:
     milliseconds of a pool) would hold the exit for ever, with the command's work done and
     said. They get a few seconds; then the process ends without them, its streams flushed
     (every file it wrote is complete: see runner.record.write)."""
-    left = _pool_managers()
+    from runner.pools import live_managers  # the command has run: anything may be imported
+
+    left = live_managers()
     if left:
         import time
 
@@ -162,7 +164,9 @@ def _end_what_is_left() -> None:
         if sessions is not None:
             sessions.LearnerSession.kill_all()
             sessions.LearnerSession.remove_workdirs()
-        _close_pool_results()
+        from runner.pools import let_managers_end
+
+        let_managers_end()
         if "multiprocessing" in sys.modules:
             import multiprocessing
 
@@ -173,27 +177,6 @@ def _end_what_is_left() -> None:
                 child.join(timeout=5)
     except Exception:  # the command's exit code stands, whatever is left to end
         pass
-
-
-def _pool_managers() -> list[Any]:
-    """The manager threads of this process's process pools that have not ended."""
-    futures = sys.modules.get("concurrent.futures.process")
-    managers = list(getattr(futures, "_threads_wakeups", None) or ())
-    return [thread for thread in managers if thread.is_alive()]
-
-
-def _close_pool_results() -> None:
-    """Let the manager threads of process pools whose stopping a second signal cut short
-    end. One left running races Python 3.11's exit hook for the pool's wake-up pipe ("Bad
-    file descriptor" printed on the way out); one reading half a result a killed worker
-    left waits for the rest for ever, and the exit with it. Each pool's result pipe is
-    closed here (this process never writes to it): once its workers are killed, its thread
-    reads an end of file, takes the pool as broken and ends."""
-    import contextlib  # the command has run: anything may be imported now
-
-    for manager in _pool_managers():
-        with contextlib.suppress(Exception):  # a thread of another shape: waited for all the same
-            manager.result_queue._writer.close()
 
 
 if __name__ == "__main__":

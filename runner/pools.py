@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any, ClassVar
@@ -48,14 +49,7 @@ def _stop(pool: Any) -> None:
     if isinstance(manager, threading.Thread):
         quiet_settled_futures(manager)
     pool.shutdown(wait=False, cancel_futures=True)
-    # A worker ended in the middle of sending its result leaves half a message in the pipe,
-    # and the manager thread reads on for the rest. This process never writes results, but
-    # it holds the pipe's writing end, so the end of file that would tell the thread that no
-    # more can come never came: the thread read for ever, and the interpreter, which joins
-    # it at exit, never exited (a class run hung after Ctrl-C about once in 50). Closed,
-    # the pipe ends when the last worker does, and the thread takes the pool as broken.
-    with contextlib.suppress(Exception):
-        results._writer.close()
+    _close_results(results)
     for process in processes:
         # not is_alive(): that reaps, and the pool's thread reaps as well; SIGTERM to one
         # already gone is nothing
@@ -69,6 +63,37 @@ def _stop(pool: Any) -> None:
 
 
 JOIN_S = 5.0
+
+
+def _close_results(results: Any) -> None:
+    """Close this process's writing end of a pool's result pipe.
+
+    A worker ended in the middle of sending its result leaves half a message in the pipe,
+    and the manager thread reads on for the rest. This process never writes results, but
+    it holds the pipe's writing end, so the end of file that would tell the thread that no
+    more can come never came: the thread read for ever, and the interpreter, which joins it
+    at exit, never exited (a class run hung after Ctrl-C about once in 50). Closed, the
+    pipe ends when the last worker does, and the thread takes the pool as broken."""
+    with contextlib.suppress(Exception):  # a queue of another shape: nothing to close
+        results._writer.close()
+
+
+def live_managers() -> list[threading.Thread]:
+    """The manager threads of this process's process pools that have not ended (Python
+    waits for each at exit)."""
+    futures = sys.modules.get("concurrent.futures.process")
+    managers = list(getattr(futures, "_threads_wakeups", None) or ())
+    return [thread for thread in managers if thread.is_alive()]
+
+
+def let_managers_end() -> None:
+    """Once the command is done: let the manager threads of pools that were never stopped
+    (an error between a pool's start and its stopping) end, once their workers are killed,
+    by closing their result pipes (see :func:`_close_results`). One left running races
+    Python 3.11's exit hook for the pool's wake-up pipe ("Bad file descriptor" on the way
+    out), or waits for the rest of half a result for ever, and the exit with it."""
+    for manager in live_managers():
+        _close_results(getattr(manager, "result_queue", None))
 
 
 def quiet_settled_futures(manager: threading.Thread) -> None:
