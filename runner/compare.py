@@ -37,12 +37,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-# isinstance() with "A | B" builds the union at every call (2.4x the time of a tuple),
-# and these are asked of every value that passes
-_BOOLS = (bool, np.bool_)
-_INTS = (int, np.integer)
-_REALS = (float, np.floating)
-_SEQUENCES = (list, tuple)
+from runner.kinds import BOOLS, INTS, REALS, SEQUENCES
+
 # Python's own scalars, exactly (not a subclass, not NumPy's): never a container, an array or
 # a Raised, so a pair of them goes straight to the scalar rules
 _PLAIN_SCALARS = frozenset({int, float, bool, str, type(None)})
@@ -340,15 +336,15 @@ def unchanged(before: Any, after: Any) -> bool:
 
 # -- the walker -------------------------------------------------------------------------------
 def _is_bool(x: Any) -> bool:
-    return isinstance(x, _BOOLS)
+    return isinstance(x, BOOLS)
 
 
 def _is_int(x: Any) -> bool:
-    return isinstance(x, _INTS) and not isinstance(x, bool)
+    return isinstance(x, INTS) and not isinstance(x, bool)
 
 
 def _is_real(x: Any) -> bool:
-    return isinstance(x, _REALS)
+    return isinstance(x, REALS)
 
 
 def _as_float(x: Any) -> float | None:
@@ -397,7 +393,7 @@ class _Walk:
             return self.mapping(e, a)
         if isinstance(e, np.ndarray):
             return self.array(e, a)
-        if isinstance(e, _SEQUENCES):
+        if isinstance(e, SEQUENCES):
             return self.sequence(e, a)
         return self.scalar(e, a)
 
@@ -430,7 +426,7 @@ class _Walk:
         if self.policy.sequences == "same_type":
             fits = type(a) is type(e)
         else:
-            fits = isinstance(a, _SEQUENCES) or (isinstance(a, np.ndarray) and a.ndim >= 1)
+            fits = isinstance(a, SEQUENCES) or (isinstance(a, np.ndarray) and a.ndim >= 1)
         if not fits:
             return self.differ("type", e, a)
         items = list(a)
@@ -628,7 +624,7 @@ def _read_list(items: list[Any], dtype: np.dtype[Any], rule: str) -> np.ndarray[
     ids = (
         rule == "numbers"
         and dtype.kind in "iu"
-        and all(isinstance(x, _INTS) and not isinstance(x, bool) for x in leaves(items))
+        and all(isinstance(x, INTS) and not isinstance(x, bool) for x in leaves(items))
     )
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from runner.compare import Policy, Raised, Reproduces, first_difference
+from runner.kinds import NUMBERS, PLAIN_NUMBERS, SEQUENCES
 from runner.load import LoadedClaim
 from runner.models import Diagnosis, MistakeMatch, Text
 from runner.pack.outcome import attempt
@@ -69,14 +70,10 @@ from runner.pack.registry import (
     _size,
 )
 
-# isinstance() with "A | B" builds the union at every call (2.4x the time of a tuple),
-# and these are asked of every value that passes
+# tuples built once, not unions built at every isinstance() (see runner.kinds)
 _CONTAINERS = (list, tuple, dict)
-_NUMBERS = (int, float)
 _NUMPY_VALUES = (np.ndarray, np.generic)
-_PLAIN_NUMBERS = (bool, int, float)
 _PLAIN_SCALARS = (bool, int, float, str)
-_SEQUENCES = (list, tuple)
 
 # Input values (array elements and scalars) the twins and the reference may be given, summed
 # over every replayed call, per failed claim: a claim's log of 100,000 values replayed on the
@@ -155,13 +152,13 @@ def caps_of(claims: Iterable[LoadedClaim]) -> dict[str, Caps]:
         subject, rtol = claim.inputs.get("subject"), claim.inputs.get("rtol")
         if claim.check != "matches_reference" or not isinstance(subject, str):
             continue
-        if not isinstance(rtol, _NUMBERS):
+        if not isinstance(rtol, NUMBERS):
             continue
         by_dtype = claim.inputs.get("dtype_rtol") or {}
         caps = out.setdefault(subject, dict(DEFAULT_CAPS))
         for dtype in caps:
             value = by_dtype.get(dtype, rtol) if isinstance(by_dtype, dict) else rtol
-            if isinstance(value, _NUMBERS) and 0 <= value < caps[dtype]:
+            if isinstance(value, NUMBERS) and 0 <= value < caps[dtype]:
                 caps[dtype] = float(value)
     return dict(out)
 
@@ -248,7 +245,7 @@ def _describe(x: Any) -> str:
         return f"{x.dtype} {tuple(x.shape)}"
     if isinstance(x, np.generic):
         return f"np.{x.dtype}({_scalar_text(x.item())})"
-    if isinstance(x, _PLAIN_NUMBERS) or x is None:
+    if isinstance(x, PLAIN_NUMBERS) or x is None:
         return _scalar_text(x)
     if isinstance(x, str):
         return repr(x) if len(x) <= 40 else repr(x[:40]) + "…"
@@ -258,7 +255,7 @@ def _describe(x: Any) -> str:
         inner = ", ".join(f"{k}: {_describe(v)}" for k, v in list(x.items())[:SMALL_ARRAY])
         more = ", …" if len(x) > SMALL_ARRAY else ""
         return "{" + inner + more + "}"
-    if isinstance(x, _SEQUENCES):
+    if isinstance(x, SEQUENCES):
         inner = ", ".join(_describe(v) for v in list(x)[:SMALL_ARRAY])
         if len(x) > SMALL_ARRAY:
             inner += f", … (len {len(x):,})"

@@ -22,11 +22,10 @@ from typing import Any
 
 import numpy as np
 
-# isinstance() with "A | B" builds the union at every call (2.4x the time of a tuple),
-# and these are asked of every value that passes
-_PLAIN_NUMBERS = (bool, int, float)
+from runner.kinds import PLAIN_NUMBERS, SEQUENCES
+
+# tuples built once, not unions built at every isinstance() (see runner.kinds)
 _PLAIN_NUMBERS_OR_DICT = (bool, int, float, dict)
-_SEQUENCES = (list, tuple)
 
 MAGIC = b"PLN1"
 _HEADER = struct.Struct("<4sI")
@@ -167,7 +166,7 @@ class _Encoder:
         # a container crosses as the plain one it is a subclass of (an OrderedDict, a
         # defaultdict, a namedtuple: what the contract calls a dict or a pair), read with the
         # plain type's own methods, so no override of the subclass decides what is sent
-        if isinstance(value, _SEQUENCES):
+        if isinstance(value, SEQUENCES):
             is_list = isinstance(value, list)
             elements = list.__iter__(value) if is_list else tuple.__iter__(value)  # type: ignore[arg-type]
             items = [self.tree(v, depth + 1, f"{where}[{i}]") for i, v in enumerate(elements)]
@@ -262,7 +261,7 @@ class _Reader:
         self.count(1)
         if isinstance(tree, str):
             return self.text(tree, MAX_STRING)
-        if tree is None or isinstance(tree, _PLAIN_NUMBERS):
+        if tree is None or isinstance(tree, PLAIN_NUMBERS):
             if isinstance(tree, float) and not math.isfinite(tree):
                 raise CodecError("a non-finite number outside its marker")
             return tree

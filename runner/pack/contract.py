@@ -33,17 +33,12 @@ import numpy as np
 from pydantic import Field
 
 from runner.compare import Difference, Elements, Policy, Raised, Scaled, first_difference
+from runner.kinds import BOOLS, INTS, NUMBERS, REALS, SEQUENCES
 from runner.pack.outcome import attempt
 from runner.pack.registry import Bilingual, CheckSpec, Implementation, Measurements, Registry
 
-# isinstance() with "A | B" builds the union at every call (2.4x the time of a tuple),
-# and these are asked of every value that passes
-_BOOLS = (bool, np.bool_)
+# tuples built once, not unions built at every isinstance() (see runner.kinds)
 _BOOL_OR_STR = (bool, str)
-_INTS = (int, np.integer)
-_NUMBERS = (int, float)
-_REALS = (float, np.floating)
-_SEQUENCES = (list, tuple)
 
 SMALL = 12  # arrays up to this many elements are recorded whole in a mismatch
 LABELS = 20  # distinct labels of mismatching cases kept
@@ -172,16 +167,16 @@ def _cases(made: Any, generator: str, n: int) -> list[Case]:
     """A generator's answer as cases, or a check error naming the generator: exactly ``n``
     calls, each a :class:`Case` or an ``(args, kwargs)`` pair (a contract of fewer cases
     than its claim says would pass on less, and on none at all)."""
-    if not isinstance(made, _SEQUENCES):
+    if not isinstance(made, SEQUENCES):
         raise TypeError(f"generator {generator!r} returned {type(made).__name__}, not a list")
     out: list[Case] = []
     for index, one in enumerate(made):
         if isinstance(one, Case):
             out.append(one)
         elif (
-            isinstance(one, _SEQUENCES)
+            isinstance(one, SEQUENCES)
             and len(one) == 2
-            and isinstance(one[0], _SEQUENCES)
+            and isinstance(one[0], SEQUENCES)
             and isinstance(one[1], dict)
         ):
             out.append(Case(tuple(one[0]), dict(one[1]), "case"))
@@ -247,11 +242,11 @@ def _why(d: Difference) -> dict[str, Any]:
             wanted = "an integer dtype" if e.dtype.kind in "iu" else e.dtype.name
             return {"why": "dtype", "expected": wanted, "got": got.dtype.name}
         return _array_why(d.kind, e, got, d.elements)
-    if isinstance(e, _INTS):  # a count
+    if isinstance(e, INTS):  # a count
         return {"why": "count", "difference": int(a) - int(e)}
     if d.kind == "not_finite":
         return {"why": "not_finite", "got": _number(_float_or_int(a))}
-    if isinstance(e, _REALS):
+    if isinstance(e, REALS):
         return {"why": "value", "difference": float(a) - e, "allowed": d.allowed}
     return {"why": "value"}
 
@@ -295,13 +290,13 @@ def _expected_kind(e: Any) -> str:
         return "dict"
     if isinstance(e, np.ndarray):
         return "array"
-    if isinstance(e, _SEQUENCES):
+    if isinstance(e, SEQUENCES):
         return "sequence"
-    if isinstance(e, _BOOLS):
+    if isinstance(e, BOOLS):
         return "bool"
-    if isinstance(e, _INTS):
+    if isinstance(e, INTS):
         return "int"
-    if isinstance(e, _REALS):
+    if isinstance(e, REALS):
         return "float"
     return _kind(e)
 
@@ -338,13 +333,13 @@ def _summary(value: Any) -> Any:
         return {"numpy": value.dtype.name, "value": _number(value.item())}
     if isinstance(value, dict):
         return {str(k): _summary(v) for k, v in value.items()}
-    if isinstance(value, _SEQUENCES):
+    if isinstance(value, SEQUENCES):
         if len(value) > SMALL:
             return {"sequence": len(value)}
         return [_summary(v) for v in value]
     if isinstance(value, _BOOL_OR_STR) or value is None:
         return value
-    if isinstance(value, _NUMBERS):
+    if isinstance(value, NUMBERS):
         return _number(value)
     return {"type": _kind(value)}
 
