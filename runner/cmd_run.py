@@ -14,7 +14,7 @@ import shlex
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from runner import api, progress
 from runner.commands import final_code, load_each
@@ -284,7 +284,7 @@ def _single_run(
     kept: list[str] = []  # evidence that already recorded what this run asserts
     if args.check:
         if commit is None:
-            raise UsageError("use.check_needs_git")
+            _no_commit_to_check(measured)
         if not run.complete:
             raise UsageError("use.check_needs_whole")
         drifted = _drift(Path(args.out), docs)
@@ -380,7 +380,7 @@ def _class_run(
             report.add(shown, run)
             del run, steps
         if commit is None:
-            notes.append(words("run.not_written.git"))
+            notes.append(_no_commit(measured, words))
         elif report.partial:
             notes.append(words("run.not_written.partial"))
         _sandbox_warnings(list(report.missing), words)
@@ -477,9 +477,22 @@ def _gradescope(
 
 
 def _no_commit(measured: Commit | Unmeasured, words: Catalog) -> str:
+    if isinstance(measured, Unmeasured) and measured.apart:
+        return words("run.not_written.git_apart", **_apart(measured))
     if isinstance(measured, Unmeasured) and measured.silent:
         return words("run.not_written.git_silent", seconds=GIT_TIMEOUT_S)
     return words("run.not_written.git")
+
+
+def _no_commit_to_check(measured: Commit | Unmeasured) -> NoReturn:
+    if isinstance(measured, Unmeasured) and measured.apart:
+        raise UsageError("use.check_needs_one_repository", **_apart(measured))
+    raise UsageError("use.check_needs_git")
+
+
+def _apart(measured: Unmeasured) -> dict[str, str]:
+    first = display_path(measured.first) if measured.first is not None else "?"
+    return {"folders": ", ".join(display_path(f) for f in measured.apart), "first": first}
 
 
 def _evidence(

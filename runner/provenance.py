@@ -49,6 +49,10 @@ class Unmeasured:
     did not answer in time."""
 
     silent: bool = False  # git was asked and did not answer within GIT_TIMEOUT_S
+    # module folders outside the repository of the run's first (``first``), or in none: one
+    # commit cannot hold what the run measures, nor one command in one checkout reproduce it
+    apart: tuple[Path, ...] = ()
+    first: Path | None = None
 
 
 # The repository holding the claims is usually the course's, but may be a fork: git is
@@ -122,13 +126,21 @@ def start_measured_commit(module_dirs: list[Path]) -> Callable[[], Commit | Unme
     answer says why there is no commit."""
     if not module_dirs:
         return Unmeasured
-    top = _Git(module_dirs[0] if module_dirs[0].is_dir() else module_dirs[0].parent,
-               "rev-parse", "--show-toplevel")  # fmt: skip
-    found_top = top.result()
-    if not found_top:
-        silent = top.timed_out
+    folders = list(dict.fromkeys(d if d.is_dir() else d.parent for d in module_dirs))
+    tops = [_Git(folder, "rev-parse", "--show-toplevel") for folder in folders]  # at once
+    found_tops = [top.result() for top in tops]
+    if not found_tops[0]:
+        silent = tops[0].timed_out
         return lambda: Unmeasured(silent)
-    root = Path(found_top).resolve()
+    root = Path(found_tops[0]).resolve()
+    apart = tuple(
+        folder
+        for folder, found in zip(folders, found_tops, strict=True)
+        if not found or Path(found).resolve() != root
+    )
+    if apart:
+        silent = any(top.timed_out for top in tops)
+        return lambda: Unmeasured(silent, apart, folders[0])
     paths = measured_paths(module_dirs, root)
     sha = _Git(root, "log", "-1", "--format=%H", "--", *paths)
     tree = _Git(root, "ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", *paths)

@@ -242,10 +242,25 @@ def test_the_fault_matrix_and_facts_are_compared(doc):
     fresh = copy.deepcopy(doc)
     fault = fresh["faults"]["matrix"]["mask-multiply-zero"]
     fault["mask.prefix-softmax"] = "passed"
-    assert "$.faults.matrix" in paths_of(doc, fresh)
+    # as deep as the change: the fault's cell, keys that are not names in brackets
+    assert paths_of(doc, fresh) == ['$.faults.matrix["mask-multiply-zero"]["mask.prefix-softmax"]']
     fresh = copy.deepcopy(doc)
     fresh["faults"]["variants"][0]["observed_signal"][0]["held"] = False
     assert paths_of(doc, fresh) == ["$.faults.variants[0].observed_signal[0].held"]
+
+
+def test_a_changed_pack_digest_is_named_not_the_whole_pack(doc):
+    """A maintainer who changed the pack's code sees which digest moved, not two identical
+    prefixes of the whole claim pack; a key only one side has is named as absent."""
+    fresh = copy.deepcopy(doc)
+    fresh["claim_pack"]["code_sha256"] = "0" * 64
+    (found,) = drift(doc, fresh)
+    assert (found.path, found.fresh) == ("$.claim_pack.code_sha256", json.dumps("0" * 64))
+    del fresh["claim_pack"]["expectations_sha256"]
+    fresh["claim_pack"]["extra"] = 1
+    found = {d.path: (d.committed, d.fresh) for d in drift(doc, fresh)}
+    assert found["$.claim_pack.expectations_sha256"][1] == "—"
+    assert found["$.claim_pack.extra"] == ("—", "1")
 
 
 def test_rounding_counts_are_recorded_not_compared(doc):

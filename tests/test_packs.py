@@ -179,6 +179,30 @@ def test_run_list_and_inject_cover_both_modules(cli, course):
     assert injected.code == 0 and "1/1" in injected.out
 
 
+def test_modules_of_two_repositories_run_but_are_not_recorded_and_the_reason_is_named(
+    cli, course, tmp_path
+):
+    """A maintainer pointing one run at two checkouts: the claims run, nothing is recorded
+    (one commit cannot hold both), and both the note and --check name the folder apart."""
+    other = tmp_path / "other"
+    shutil.move(course / "claims" / EXAMPLE.name, other / "claims" / EXAMPLE.name)
+    subprocess.run(["git", "init", "-q"], cwd=other, check=True)
+    subprocess.run([*GIT, "add", "-A"], cwd=other, check=True)
+    subprocess.run([*GIT, "commit", "-qm", "claims"], cwd=other, check=True)
+    apart = str(other / "claims" / EXAMPLE.name)
+
+    ran = cli("run", "claims/", apart)
+
+    assert ran.code == 0, ran.err
+    assert "05-softmax v1" in ran.out and "23-design-tradeoffs" in ran.out
+    assert "must be in one git repository, and claims/23-design-tradeoffs is not" in ran.out
+    assert f"the one that holds {apart}" in ran.out
+    assert not (course / "evidence").exists() and not (other / "evidence").exists()
+    checked = cli("run", "claims/", apart, "--check", "--lang", "zh")
+    assert checked.code == 2 and "同一个 git 仓库" in checked.err and apart in checked.err
+    assert "Traceback" not in checked.err
+
+
 def test_scaffold_of_the_second_pack_carries_its_own_contract(cli, course):
     out = cli("scaffold", "05-softmax", "--lang", "en").out
     assert "Every function leaves its arguments as they were" in out

@@ -126,6 +126,25 @@ def test_a_module_no_commit_holds_yet_is_dirty_and_the_others_keep_their_own(tmp
     assert (answer.of(new).sha, answer.of(new).dirty) == (measured, True)
 
 
+def test_modules_of_two_repositories_have_no_one_commit_and_say_which_is_apart(tmp_path):
+    """One commit cannot hold what a run of two repositories' modules measures (nor one
+    command in one checkout reproduce it): no commit, naming the folders that are apart."""
+    here, there, nowhere = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    for repo in (here, there):
+        (repo / "claims" / "m").mkdir(parents=True)
+        (repo / "claims" / "m" / "a.yaml").write_text("x: 1\n")
+        git(repo, "init", "-q")
+        commit_all(repo, "claims")
+    (nowhere / "m").mkdir(parents=True)
+    first, second = here / "claims" / "m", there / "claims" / "m"
+
+    answer = provenance.start_measured_commit([first, second, nowhere / "m", first])()
+
+    assert answer == provenance.Unmeasured(apart=(second, nowhere / "m"), first=first)
+    both = provenance.start_measured_commit([first, here / "claims"])()
+    assert isinstance(both, provenance.Commit)  # two folders of one repository: one commit
+
+
 def test_no_git_means_no_commit(tmp_path):
     (tmp_path / "m").mkdir()
     assert provenance.start_measured_commit([tmp_path / "m"])() == provenance.Unmeasured()

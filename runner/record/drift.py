@@ -16,6 +16,7 @@ numbers when shown, so they are not compared either.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,8 @@ from runner.record.build import MEMORY_REL, REL, RESIDUE_ABS
 # not ``commands``: ``run claims/`` and ``run claims/<module>/`` measure the same module, and
 # how a grader spells the path is provenance, like the environment
 TOP_COMPARED = ("module", "seed", "commit", "commit_dirty", "claim_pack")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a key a JSON path may name after a dot
+ABSENT = "—"  # a key one side of a comparison does not have (not JSON's null, which it may)
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,21 @@ def _precisions(doc: dict[str, Any]) -> dict[str, str]:
 
 # -- comparing values -------------------------------------------------------------------------
 def _exact(a: Any, b: Any, path: str) -> Iterator[Drift]:
-    if not _same(a, b, "exact"):
+    """Where ``a`` and ``b`` differ, as deep as they share a shape: the key of an object that
+    changed (the claim pack's code digest, not the whole pack), an item of lists of one
+    length; a key only one side has, or lists of two lengths, where they part."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in dict.fromkeys([*a, *b]):
+            where = f"{path}.{key}" if _NAME.fullmatch(str(key)) else f"{path}[{json.dumps(key)}]"
+            if key not in a or key not in b:
+                yield Drift(where, _brief(a[key]) if key in a else ABSENT,
+                            _brief(b[key]) if key in b else ABSENT)  # fmt: skip
+            else:
+                yield from _exact(a[key], b[key], where)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            yield from _exact(x, y, f"{path}[{i}]")
+    elif not _same(a, b, "exact"):
         yield Drift(path, _brief(a), _brief(b))
 
 
