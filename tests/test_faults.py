@@ -225,13 +225,13 @@ def test_a_faults_first_mismatch_names_the_twin_and_where_the_values_part(cli, l
     array that differs is shown where it differs, not as two summaries alike."""
     result = cli("inject", "--fault", "mask-multiply-zero", str(CLAIMS), "--lang", lang)
 
-    lines = [line.strip() for line in result.out.splitlines() if "(case 1, T=2)" in line
-             or "（第 1 组，T=2）" in line]  # fmt: skip
+    lines = [line.strip() for line in result.out.splitlines() if "(case 2, T=2)" in line
+             or "（第 2 组，T=2）" in line]  # fmt: skip
     assert lines == [
         {
-            "en": "first mismatch (case 1, T=2): at [0, 0] the reference gives 1, "
+            "en": "first mismatch (case 2, T=2): at [0, 0] the reference gives 1, "
             "the fault's twin gives 0.994513",
-            "zh": "第一个不一致（第 1 组，T=2）：在 [0, 0] 处参考实现给出 1，故障的孪生实现给出 0.994513",
+            "zh": "第一个不一致（第 2 组，T=2）：在 [0, 0] 处参考实现给出 1，故障的孪生实现给出 0.994513",
         }[lang]
     ]
     assert "yours" not in result.out and "你的" not in result.out

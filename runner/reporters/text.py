@@ -160,7 +160,7 @@ def claim_detail_lines(
         lines.append(
             words(
                 MISMATCH[bool(at), twin],
-                case=first.get("case", "?"),
+                case=_ordinal(first.get("case")),
                 label=localize(first.get("label", ""), words),
                 at=at,
                 **parted_texts(expected, actual, words),
@@ -170,6 +170,12 @@ def claim_detail_lines(
         lines.append(words("run.printed"))
         lines += printed_lines(r.output, r.output_dropped, words)
     return lines
+
+
+def _ordinal(index: Any) -> str:
+    """A case's index as the evidence records it (from 0), as a reader counts (from 1, as
+    the diagnosis counts calls): 第 1 组 is the first."""
+    return f"{index + 1:,}" if isinstance(index, int) and not isinstance(index, bool) else "?"
 
 
 MISMATCH = {  # (at a place inside the value, the code judged is a fault's twin)
