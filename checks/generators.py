@@ -93,6 +93,12 @@ def gen_sequence_support(rng: np.random.Generator, n: int) -> list[Case]:
             vocab=50257,
             length=1000,
         ),
+        case(
+            "V=2**64+1: past int64 (exact integers)",
+            "V=2**64+1：超出 int64（精确整数）",
+            2**64 + 1,
+            3,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -316,6 +322,12 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             "无效：V=1 时 token 超出 0..V-1（在任何捷径之前检查）",
             np.ones((1, 1, 1)),
             [0, 1, 0],
+        ),
+        case(
+            "a prefix of probability 1e-13: unlikely, not impossible (a finite NLL)",
+            "前缀概率为 1e-13：不太可能，但并非不可能（NLL 有限）",
+            np.array([1 - 1e-13, 1e-13]),
+            [1],
         ),
     ]
 
@@ -1311,6 +1323,12 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             np.array([2.0, 1.0, -1.0], dtype=np.float32),
             1e-50,
         ),
+        case(
+            "logits 1e-9 apart at T = 1e-10: T is used as it is (no floor such as 1e-8)",
+            "T = 1e-10 时相差 1e-9 的 logits：T 按原值使用（没有 1e-8 之类的下限）",
+            np.array([0.0, 1e-9]),
+            1e-10,
+        ),
     ]
     dtypes = (np.float64, np.float64, np.float32, np.float16)
 
@@ -1445,6 +1463,12 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
             "invalid: the one kept entry is 0 at V=1 (checked before any shortcut)",
             "无效：V=1 时保留的唯一一项为 0（在任何捷径之前检查）",
             np.array([0.0]),
+            1,
+        ),
+        case(
+            "a kept mass of 1e-300: rescaled to 1, not taken for 0",
+            "保留的概率质量为 1e-300：放大到 1，不当作 0",
+            np.array([1e-300, 0.0, 0.0]),
             1,
         ),
     ]
@@ -1670,6 +1694,11 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones((3, 2)),
             np.ones((3, 2)),
             np.ones((3, 0)),
+        ),
+        case(
+            "T=100: a form in chunks of 64 carries its running sums from chunk to chunk",
+            "T=100：按 64 分块计算时，运行和要从一块带到下一块",
+            *_qkv(rng, 100, 4, 3),
         ),
     ]
 
@@ -2014,6 +2043,18 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             0.5,
         ),
         case("invalid: p < 0", "无效：p < 0", np.array([0.5, 0.3, 0.2]), -0.5),
+        case(
+            "p = 0.999995 just below 1: the 4e-6 tail is still cut (no closeness to 1)",
+            "p = 0.999995，略小于 1：4e-6 的尾部仍被截掉（不按“接近 1”处理）",
+            np.array([0.5, 0.499996, 4e-6]),
+            0.999995,
+        ),
+        case(
+            "a kept mass of 1e-300: rescaled to 1, not taken for 0",
+            "保留的概率质量为 1e-300：放大到 1，不当作 0",
+            np.array([1e-300, 0.0, 0.0]),
+            0.5,
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -2212,6 +2253,20 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
             gain=g,
             bias=b,
             eps=1e-3,
+        ),
+        case(
+            "invalid: x of shape (d,), one vector without its T axis",
+            "无效：x 形状为 (d,)，缺少 T 轴的单个向量",
+            x[0],
+            g,
+            b,
+        ),
+        case(
+            "invalid: x of shape (B, T, d): the contract takes (T, d) only",
+            "无效：x 形状为 (B, T, d)：约定只接受 (T, d)",
+            np.stack([x, x]),
+            g,
+            b,
         ),
     ]
 

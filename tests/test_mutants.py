@@ -532,6 +532,16 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv4_topk_v1_shortcut": ("contract.top-k-renormalize",),
     "adv4_topp_v1_shortcut": ("contract.top-p-renormalize",),
     "adv4_rotary_positions_from_one": ("contract.rotary-embedding",),
+    # the sixth held-out set: a safety threshold the cases never came near, a chunked form,
+    # an unchecked rank, np.log10 of an exact integer
+    "adv6_chain_tiny_mass_impossible": ("contract.chain-rule-nll",),
+    "adv6_linear_chunk_norm_not_carried": ("contract.linear-attention",),
+    "adv6_layer_norm_any_leading_axes": ("contract.layer-norm",),
+    "adv6_topk_rescale_eps": ("contract.top-k-renormalize",),
+    "adv6_topp_rescale_eps": ("contract.top-p-renormalize",),
+    "adv6_support_np_log10": ("contract.sequence-support-log10",),
+    "adv6_temp_clamped_1e8": ("contract.softmax-temperature",),
+    "adv6_topp_isclose_one": ("contract.top-p-renormalize",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.
