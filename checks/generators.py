@@ -1329,6 +1329,12 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             np.array([0.0, 1e-9]),
             1e-10,
         ),
+        case(
+            "longdouble logits: the output stays longdouble",
+            "longdouble 的 logits：输出保持 longdouble",
+            np.array([2.0, 1.0, -1.0], dtype=np.longdouble),
+            0.5,
+        ),
     ]
     dtypes = (np.float64, np.float64, np.float32, np.float16)
 
@@ -2156,6 +2162,11 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
             np.array([-math.inf, math.inf, 0.0]),
         ),
         case("invalid: no logits", "无效：没有 logits", np.zeros(0)),
+        case(
+            "longdouble logits 2**-60 apart: compared in their own dtype (no cast to float64)",
+            "相差 2**-60 的 longdouble logits：按自身的 dtype 比较（不转成 float64）",
+            np.array([1, 1], dtype=np.longdouble) + np.array([0, 2.0**-60], dtype=np.longdouble),
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:

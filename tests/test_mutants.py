@@ -28,6 +28,7 @@ import ast
 import dataclasses
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from runner import api
@@ -542,6 +543,15 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv6_support_np_log10": ("contract.sequence-support-log10",),
     "adv6_temp_clamped_1e8": ("contract.softmax-temperature",),
     "adv6_topp_isclose_one": ("contract.top-p-renormalize",),
+    # where a long double is wider than a double (x86-64 Linux); elsewhere it is one
+    **(
+        {
+            "adv6_greedy_longdouble_to_float64": ("contract.greedy-token",),
+            "adv6_temperature_longdouble_to_float64": ("contract.softmax-temperature",),
+        }
+        if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps
+        else {}
+    ),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.
@@ -609,7 +619,9 @@ def statuses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, st
 
 def test_the_table_names_every_mutant_file():
     files = {p.stem for p in MUTANTS_DIR.glob("*.py") if not p.name.startswith("_")}
-    assert files == set(MUTANTS)
+    assert files - set(MUTANTS) <= {"adv6_greedy_longdouble_to_float64",
+                                    "adv6_temperature_longdouble_to_float64"}  # fmt: skip
+    assert set(MUTANTS) <= files
 
 
 def test_mutants_cover_every_function_a_learner_implements():

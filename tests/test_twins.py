@@ -131,8 +131,9 @@ SHOWS: dict[str, Shows] = {
     "temperature-multiplied": lambda a, kw: a[1] != 1 and np.shape(a[0])[-1] > 1,
     "temperature-no-max-subtraction": _overflows,
     "temperature-softmax-axis0": lambda a, kw: np.ndim(a[0]) > 1,
+    # float16, float32 and a long double that is not a double: each its own dtype
     "temperature-always-float64": lambda a, kw: (
-        np.asarray(a[0]).dtype.name in ("float16", "float32")
+        np.asarray(a[0]).dtype.kind == "f" and np.asarray(a[0]).dtype != np.float64
     ),
     "low-temperature-underflow": lambda a, kw: np.asarray(a[0]).dtype.name != "float16",
     "topk-keeps-ties": _tie_at_k,

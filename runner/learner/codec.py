@@ -17,8 +17,9 @@ import json
 import math
 import re
 import struct
+import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -28,11 +29,16 @@ from runner.kinds import PLAIN_NUMBERS, SEQUENCES
 _PLAIN_NUMBERS_OR_DICT = (bool, int, float, dict)
 
 MAGIC = b"PLN1"
+# the message's byte order, as NumPy says it
+_LITTLE: Literal["=", "<"] = "=" if sys.byteorder == "little" else "<"
 _HEADER = struct.Struct("<4sI")
 # Real numeric types only: no objects, strings, datetimes or complex numbers.
+# The platform's long double too (float128 on x86-64 Linux, float64 where it is a double): the
+# judge and its worker are one machine, so its bytes mean the same on both sides. A scalar of
+# it crosses as a Python float (its digits beyond float64 are lost); an array crosses whole.
 DTYPES = frozenset(
     {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"}
-    | {"float16", "float32", "float64"}
+    | {"float16", "float32", "float64", np.dtype(np.longdouble).name}
 )
 MAX_DEPTH = 32
 MAX_STRING = 100_000
@@ -194,7 +200,10 @@ class _Encoder:
             name = value.dtype.name
             if name not in DTYPES:
                 raise CodecError(f"a NumPy {name} scalar", where)
-            return {"$s": name, "v": self.tree(value.item(), depth + 1, where)}
+            plain = value.item()
+            if isinstance(plain, np.generic):  # a long double's item() is itself: its float
+                plain = float(plain)
+            return {"$s": name, "v": self.tree(plain, depth + 1, where)}
         raise CodecError(kind_of(value), where)
 
     def array(self, a: np.ndarray, where: str) -> dict[str, Any]:
@@ -204,7 +213,9 @@ class _Encoder:
         self.count(a.size, where)
         # the array's own bytes where they are already contiguous and little-endian: the
         # message's one copy is made when the parts are joined, right after
-        data = np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<"), copy=False)
+        # (on a little-endian machine, as native: NumPy exports a long double's buffer only
+        # in the native order, and '<' spelled out is not that to it)
+        data = np.ascontiguousarray(a).astype(a.dtype.newbyteorder(_LITTLE), copy=False)
         view = data.reshape(-1).data
         self.buffers.append(view)
         return {"$a": name, "shape": list(a.shape), "nbytes": view.nbytes}
@@ -332,7 +343,9 @@ class _Reader:
         if nbytes == 0:
             return np.zeros(shape, dtype=dtype.newbyteorder("="))
         try:
-            return np.frombuffer(self.shared, dtype=dtype, count=count, offset=offset).reshape(
+            # shared memory exists on little-endian machines only: its arrays are native
+            native = dtype.newbyteorder("=")
+            return np.frombuffer(self.shared, dtype=native, count=count, offset=offset).reshape(
                 shape
             )
         except (ValueError, OverflowError, MemoryError):
