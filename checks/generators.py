@@ -929,6 +929,11 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
             w_in,
             w_out,
         ),
+        case(
+            "d_out != d: w_out of shape (d_ff, 2) for d = 4",
+            "d_out != d：d = 4 时 w_out 形状为 (d_ff, 2)",
+            *_edge_mlp_dout(),
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1141,6 +1146,11 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
             "无效：T=1 时 n_head=0（在任何捷径之前检查）",
             *_mha(np.random.default_rng(20261205), 1, 8, 2, 4, 8)[:5],
             0,
+        ),
+        case(
+            "invalid: w_v of another width than w_q and w_k",
+            "无效：w_v 的宽度与 w_q、w_k 不同",
+            *_edge_mha_wv(),
         ),
     ]
 
@@ -1622,6 +1632,13 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones((3, 2)),
             2,
         ),
+        case(
+            "invalid: k and v longer than q (q of another T)",
+            "无效：k 与 v 比 q 长（q 的 T 不同）",
+            *_edge_qkv_longer(),
+            2,
+        ),
+        case("invalid: block = -1", "无效：block = -1", *_edge_qkv_longer(same=True), -1),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1706,6 +1723,11 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             "T=100：按 64 分块计算时，运行和要从一块带到下一块",
             *_qkv(rng, 100, 4, 3),
         ),
+        case(
+            "invalid: k and v longer than q (q of another T)",
+            "无效：k 与 v 比 q 长（q 的 T 不同）",
+            *_edge_qkv_longer(),
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -1719,6 +1741,41 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
         )
 
     return _fill(n, edges, rng, draw)
+
+
+# -- edges of argument checking: each from a generator of its own, so adding one does not
+# move the random cases of the generator it joins
+def _edge_moe(out_width: int = 0, out_experts: int = 0) -> tuple[Any, ...]:
+    """x (3, 4), w_router (4, 2), experts_w_in (2, 4, 5), experts_w_out (2 + out_experts, 5,
+    4 + out_width), top_k 1."""
+    r = np.random.default_rng(231)
+    return (
+        r.standard_normal((3, 4)),
+        r.standard_normal((4, 2)),
+        r.standard_normal((2, 4, 5)),
+        r.standard_normal((2 + out_experts, 5, 4 + out_width)),
+        1,
+    )
+
+
+def _edge_mha_wv() -> tuple[Any, ...]:
+    """x (2, 4), w_q and w_k (4, 4), w_v (4, 2), w_o (2, 3), 2 heads."""
+    r = np.random.default_rng(232)
+    x, w_q, w_k = r.standard_normal((2, 4)), r.standard_normal((4, 4)), r.standard_normal((4, 4))
+    return x, w_q, w_k, r.standard_normal((4, 2)), r.standard_normal((2, 3)), 2
+
+
+def _edge_qkv_longer(same: bool = False) -> tuple[Array, Array, Array]:
+    """q (2, 2) and k, v (3, 2), (3, 1); with ``same``, q of k's T."""
+    r = np.random.default_rng(233)
+    k, v = r.standard_normal((3, 2)), r.standard_normal((3, 1))
+    return (r.standard_normal((3, 2)) if same else r.standard_normal((2, 2))), k, v
+
+
+def _edge_mlp_dout() -> tuple[Array, Array, Array]:
+    """x (3, 4), w_in (4, 3), w_out (3, 2): a d_out of its own."""
+    r = np.random.default_rng(234)
+    return r.standard_normal((3, 4)), r.standard_normal((4, 3)), r.standard_normal((3, 2))
 
 
 def _moe(
@@ -1880,6 +1937,17 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
             *_moe(np.random.default_rng(20261205), 5, 4, 8, 1, 1)[:4],
             2,
         ),
+        case(
+            "invalid: experts_w_out of another output width (E, d_ff, d + 1)",
+            "无效：experts_w_out 的输出宽度不同 (E, d_ff, d + 1)",
+            *_edge_moe(out_width=1),
+        ),
+        case(
+            "invalid: experts_w_out of another expert count (E + 1, d_ff, d)",
+            "无效：experts_w_out 的专家数不同 (E + 1, d_ff, d)",
+            *_edge_moe(out_experts=1),
+        ),
+        case("invalid: top_k = -1", "无效：top_k = -1", *_edge_moe()[:4], -1),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -2373,6 +2441,18 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
             "无效：没有 token 时表为 (V, d, d)（在任何捷径之前检查）",
             np.zeros(0, dtype=np.int64),
             np.random.default_rng(20261204).standard_normal((3, 2, 2)),
+        ),
+        case(
+            "invalid: ids of shape (2, 0), not a vector",
+            "无效：形状为 (2, 0) 的 id，不是向量",
+            np.zeros((2, 0), dtype=np.int64),
+            np.arange(10.0).reshape(5, 2),
+        ),
+        case(
+            "T = 0 as an empty bool vector (empty, whatever its dtype)",
+            "T = 0 的空 bool 向量（空向量，不论 dtype）",
+            np.array([], dtype=bool),
+            np.arange(10.0).reshape(5, 2),
         ),
     ]
 

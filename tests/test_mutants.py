@@ -543,6 +543,18 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv6_support_np_log10": ("contract.sequence-support-log10",),
     "adv6_temp_clamped_1e8": ("contract.softmax-temperature",),
     "adv6_topp_isclose_one": ("contract.top-p-renormalize",),
+    # the seventh: argument checks a real learner gets wrong (a shape left unchecked, a
+    # negative count let through, an empty vector refused)
+    "adv7_embedding_empty_2d_ids": ("contract.embedding-lookup",),
+    "adv7_embedding_empty_bool_refused": ("contract.embedding-lookup",),
+    "adv7_flash_q_of_another_t": ("contract.flash-attention",),
+    "adv7_flash_negative_block": ("contract.flash-attention",),
+    "adv7_linear_q_of_another_t": ("contract.linear-attention",),
+    "adv7_mha_wv_of_its_own_width": ("contract.multi-head-attention",),
+    "adv7_mlp_d_out_refused": ("contract.position-wise-mlp",),
+    "adv7_moe_w_out_width_unchecked": ("contract.moe-layer",),
+    "adv7_moe_negative_top_k": ("contract.moe-layer",),
+    "adv7_moe_w_out_experts_unchecked": ("contract.moe-layer",),
     # where a long double is wider than a double (x86-64 Linux); elsewhere it is one
     **(
         {

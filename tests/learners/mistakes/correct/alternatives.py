@@ -86,6 +86,8 @@ def multi_head_attention(
 ):
     x = np.asarray(x, dtype=np.float64)
     width = w_q.shape[1]
+    if w_k.shape != w_q.shape or w_v.shape != w_q.shape or w_o.shape[0] != width:
+        raise ValueError("w_q, w_k and w_v must share one shape, and w_o have its width of rows")
     if n_head < 1 or width % n_head:
         raise ValueError("n_head must divide the projection width")
     hs = width // n_head
