@@ -31,9 +31,14 @@ def to_plain(value: Any) -> Any:
     if isinstance(value, Raised):
         return value
     if isinstance(value, np.ndarray):
+        if value.dtype.kind == "f" and value.dtype.itemsize > 8:  # a long double's tolist()
+            value = value.astype(np.float64)  # holds long doubles: see below
         return value.tolist()
     if isinstance(value, np.generic):
-        return value.item()
+        item = value.item()
+        # a long double's item() is itself: recorded as the float64 nearest it (JSON has no
+        # wider number, and a judged value is the value recorded)
+        return float(item) if isinstance(item, np.floating) else item
     if isinstance(value, SEQUENCES):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):

@@ -16,6 +16,7 @@ import types
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from runner.challenges import challenge_claims
@@ -208,6 +209,43 @@ def test_the_reference_scaffold_passes_and_writes_learner_evidence(cli, work, re
         "sha256": hashlib.sha256(reference_file.read_bytes()).hexdigest(),
     }
     assert doc["summary"]["passed"] == N_CLAIMS
+
+
+LONG_DOUBLE = """
+import numpy as np
+
+
+def softmax_temperature(logits, temperature):  # answers in long double, whatever came in
+    z = np.asarray(logits, dtype=np.longdouble) / np.longdouble(temperature)
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def sequence_support_log10(vocab, length):
+    return np.longdouble(length) * np.log10(np.longdouble(vocab))
+"""
+
+
+def test_a_learner_answering_in_long_double_is_judged_and_recorded(cli, work):
+    """A long double crosses the boundary (a contract may promise one stays one): a learner
+    whose every answer is one is judged, its figures recorded as the float64 nearest them,
+    and nothing of the runner's breaks on a number JSON cannot hold (it was an internal
+    error, exit 2, once long doubles crossed)."""
+    path = work / "ld.py"
+    path.write_text(LONG_DOUBLE, encoding="utf-8")
+
+    result = run(cli, path, "--format", "json")
+
+    assert result.code == 1, result.err  # its float64 answers are long doubles: wanting
+    assert "internal error" not in result.err
+    assert json.loads(result.out)["exit_code"] == 1
+    doc = evidence(work, "ld")
+    table = next(c for c in doc["claims"] if c["id"] == "temperature.table")
+    assert table["status"] == "passed"  # judged, and recorded as floats
+    recorded = {type(p) for m in table["measurements"] for p in np.ravel(m["actual"]).tolist()}
+    assert float in recorded and recorded <= {float, int}
+    contract = next(c for c in doc["claims"] if c["id"] == "contract.softmax-temperature")
+    assert contract["status"] == "failed"  # float64 logits must give float64
 
 
 # -- a learner's mistakes -------------------------------------------------------------------------
