@@ -32,13 +32,19 @@ def to_plain(value: Any) -> Any:
         return value
     if isinstance(value, np.ndarray):
         if value.dtype.kind == "f" and value.dtype.itemsize > 8:  # a long double's tolist()
-            value = value.astype(np.float64)  # holds long doubles: see below
+            # holds long doubles (see below); one past float64 is inf, and bytes that are no
+            # long double (a learner's) are NaN: values, not warnings on the reader's screen
+            with np.errstate(over="ignore", invalid="ignore"):
+                value = value.astype(np.float64)
         return value.tolist()
     if isinstance(value, np.generic):
         item = value.item()
         # a long double's item() is itself: recorded as the float64 nearest it (JSON has no
         # wider number, and a judged value is the value recorded)
-        return float(item) if isinstance(item, np.floating) else item
+        if isinstance(item, np.floating):
+            with np.errstate(over="ignore", invalid="ignore"):
+                return float(item)
+        return item
     if isinstance(value, SEQUENCES):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):

@@ -10,8 +10,11 @@ import ast
 import hashlib
 import inspect
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 import types
 from pathlib import Path
 from typing import Any
@@ -223,6 +226,18 @@ def softmax_temperature(logits, temperature):  # answers in long double, whateve
 
 def sequence_support_log10(vocab, length):
     return np.longdouble(length) * np.log10(np.longdouble(vocab))
+
+"""
+JUNK = """
+import numpy as np
+
+
+def softmax_temperature(logits, temperature):  # past float64, and bytes that are no long double
+    shape = np.shape(logits)
+    if temperature > 1:
+        return np.full(shape, np.longdouble(10) ** 4000)
+    junk = bytes([1, 0, 0, 0, 0, 0, 0, 0, 1, 0x40, 0, 0, 0, 0, 0, 0])
+    return np.frombuffer(junk * int(np.prod(shape)), dtype=np.longdouble).reshape(shape).copy()
 """
 
 
@@ -246,6 +261,18 @@ def test_a_learner_answering_in_long_double_is_judged_and_recorded(cli, work):
     assert float in recorded and recorded <= {float, int}
     contract = next(c for c in doc["claims"] if c["id"] == "contract.softmax-temperature")
     assert contract["status"] == "failed"  # float64 logits must give float64
+
+    # answers past float64, or bytes that are no long double: inf and NaN, failing, not
+    # NumPy's warnings on the reader's screen
+    path.write_text(JUNK, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "runner", "run", str(MODULE), "--impl", str(path), "--out", "ev"],
+        cwd=work, capture_output=True, text=True, check=False,
+        env={**os.environ, "LEARN_LLM_LANG": "en", "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert done.returncode == 1 and "Warning" not in done.stderr, done.stderr
+    table = next(c for c in evidence(work, "ld")["claims"] if c["id"] == "temperature.table")
+    assert table["status"] == "failed"
 
 
 # -- a learner's mistakes -------------------------------------------------------------------------
