@@ -1118,6 +1118,39 @@ def test_a_claim_the_runner_did_not_pass_is_a_problem(cli, work):
     assert zh.out.splitlines()[1] == f"  $.claims[2].status: 断言 {ids[0]}：失败"
 
 
+def test_a_figure_changed_in_a_passed_claim_is_a_problem_whatever_the_metrics_say(cli, work):
+    """The runner's evidence records each figure twice: in its claim and in the metrics. A
+    learner who changes a passed claim's figure by hand (the verdicts left as they were) is
+    caught by the claim's own tolerance, and by the metric that no longer agrees."""
+    manifest = json.loads((ROOT / "evidence" / "module-manifest-v1.json").read_text("utf-8"))
+    evidence = json.loads((ROOT / manifest["modules"][MODULE_ID]["evidence"]).read_text("utf-8"))
+    evidence["implementation"] = {"kind": "learner", "name": "my_impl.py", "sha256": "0" * 64}
+    i, j = next(
+        (i, j)
+        for i, c in enumerate(evidence["claims"])
+        for j, m in enumerate(c["measurements"])
+        if c["status"] == "passed" and isinstance(m["actual"], float) and m["actual"] > 1
+    )
+    figure = evidence["claims"][i]["measurements"][j]
+    name = figure["metric"]
+    (work / "ev.json").write_text(json.dumps(evidence), encoding="utf-8")
+    assert validate(cli, "ev.json").code == 0
+
+    figure["actual"] *= 3
+    (work / "ev.json").write_text(json.dumps(evidence), encoding="utf-8")
+    differs = validate(cli, "ev.json")
+    evidence["metrics"] = [m for m in evidence["metrics"] if m["name"] != name]
+    (work / "ev.json").write_text(json.dumps(evidence), encoding="utf-8")
+    outside = validate(cli, "ev.json")
+
+    at = f"  $.claims[{i}].measurements[{j}].actual: {name}: "
+    assert differs.code == 1
+    assert any(line.startswith(at + "not the figure its metric reports") for line in
+               differs.out.splitlines())  # fmt: skip
+    assert outside.code == 1
+    assert any(line.startswith(at) and " is outside " in line for line in outside.out.splitlines())
+
+
 # -- safety ---------------------------------------------------------------------------------------
 def test_a_python_tag_is_refused_and_never_executed(cli, work):
     marker = work / "pwned"

@@ -124,6 +124,50 @@ def _metric(
         yield (*at, "actual"), msg("sub.outside_detail", **fields, detail=why)
 
 
+def claim_measurements(doc: Submission, ctx: Context) -> Iterator[Finding]:
+    """The runner's evidence judged again claim by claim, as its metrics are: a measurement
+    that is not the figure its metric reports, or, where no metric reports it, a passed
+    claim's figure outside the claim's tolerance (a figure changed by hand, the verdicts
+    left as they were), is a problem. Claims that did not pass are reported by their status."""
+    module, claims = doc.data.get("module"), doc.data.get("claims")
+    if not isinstance(module, str) or module not in ctx.packs or not isinstance(claims, list):
+        return
+    known = {**ctx.metrics[module], **ctx.challenge_metrics.get(module, {})}
+    listed = doc.data.get("metrics")
+    reported = {
+        m["name"]: (k, m["actual"])
+        for k, m in enumerate(listed if isinstance(listed, list) else [])
+        if isinstance(m, dict) and isinstance(m.get("name"), str) and "actual" in m
+    }
+    for i, claim in enumerate(claims):
+        if not isinstance(claim, dict) or not isinstance(claim.get("measurements"), list):
+            continue
+        for j, measurement in enumerate(claim["measurements"]):
+            if not isinstance(measurement, dict) or "actual" not in measurement:
+                continue
+            at: DataPath = ("claims", i, "measurements", j, "actual")
+            name = measurement.get("metric")
+            entry = known.get(name) if isinstance(name, str) else None
+            if entry is None or not _filled_within(doc, at):
+                continue  # an unknown metric is the metrics' problem, where it is listed
+            raw = measurement["actual"]
+            if name in reported:  # judged where the metrics list it: here, the same figure?
+                if not _same(_decode(reported[name][1]), _decode(raw)):
+                    other = json_path(("metrics", reported[name][0], "actual"))
+                    yield at, msg("sub.measurement_differs", name=name, other=other)
+                continue
+            if claim.get("status") != "passed":
+                continue
+            actual = _decode(raw)
+            if _nonfinite_inside(actual):
+                yield at, msg("sub.nan_actual")
+                continue
+            verdict, _ = judge(entry[1], actual)
+            if verdict != "passed":
+                fields = {"name": name, "actual": shown(actual, entry[1].unit)}
+                yield at, msg("sub.outside", **fields, expected=expectation(entry[1]))
+
+
 def _challenge(
     doc: Submission, seen: dict[str, int], wanted: MetricIndex, nonce: str
 ) -> Iterator[Finding]:

@@ -30,6 +30,7 @@ RULES: tuple[Rule, ...] = (
     values.nonfinite,
     schema.schema,
     metrics.metrics,
+    metrics.claim_measurements,
     evidence.implementation_kind,
     evidence.claim_statuses,
     provenance.commit,
