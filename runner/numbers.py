@@ -51,6 +51,29 @@ def show(x: Any, unit: Unit | None = None) -> str:
     return f"{x:.6g}"
 
 
+def apart(
+    value: Any, tolerance: Mapping[str, Any], actual: Any, unit: Unit | None = None
+) -> tuple[Any, Mapping[str, Any], Any]:
+    """A failed figure that reads as the value or a bound it is held to (2.19722 against
+    2.19722 ± 1e-09) with every digit of its float64, and so the value and bounds: the
+    numbers as strings, which :func:`show` prints as they are. Otherwise as given."""
+    held = [value, tolerance.get("min"), tolerance.get("max")]
+    if not _plain(actual) or not any(
+        _plain(x) and x != actual and show(x, unit) == show(actual, unit) for x in held
+    ):
+        return value, tolerance, actual
+    bounds = {k: _digits(v) if k in ("min", "max") else v for k, v in tolerance.items()}
+    return _digits(value), bounds, _digits(actual)
+
+
+def _plain(x: Any) -> bool:
+    return isinstance(x, float | int) and not isinstance(x, bool)
+
+
+def _digits(x: Any) -> Any:
+    return repr(float(x)) if _plain(x) else x
+
+
 def show_expectation(exp: Expectation, raises_word: str = "raises") -> str:
     """``4701.20 ± 0.005``, ``= 123,532,032``, ``≥ 4600``, ``raises ValueError``."""
     return show_expected(

@@ -500,3 +500,29 @@ def test_a_measurements_line_says_what_was_raised_or_returned_once(exp, actual, 
         assert line.count("no good T") == (1 if actual == "TypeError" else 0), line
         assert "expected to raise" not in line and "应抛出" not in line, line
     assert shown in measurement_line(m, catalog("en"))
+
+
+@pytest.mark.parametrize(
+    ("expected", "tolerance", "actual", "shown"),
+    [
+        (2.1972245773362196, {"kind": "close", "abs": 1e-9}, 2.1972245,
+         "2.1972245773362196 ± 1e-09"),
+        (None, {"kind": "range", "max": 1e-12}, 1.0000001e-12, "≤ 1e-12"),
+    ],
+)  # fmt: skip
+def test_a_failed_figure_that_reads_as_its_expectation_is_shown_to_every_digit(
+    expected, tolerance, actual, shown
+):
+    """Six significant digits make 2.1972245 read as 2.19722, its expectation: a line that
+    says "expected 2.19722 ± 1e-09, actual 2.19722" and FAILED tells the reader nothing."""
+    from runner.models import MeasurementResult
+    from runner.reporters.text import measurement_line
+
+    m = MeasurementResult(
+        name="entropy", metric="x.entropy", expected=expected, actual=actual,
+        tolerance=tolerance, verdict="failed", source="test",
+    )  # fmt: skip
+    line = measurement_line(m, catalog("en"))
+    assert repr(actual) in line and shown in line.replace(repr(1e-12), "1e-12"), line
+    passed = m.model_copy(update={"verdict": "passed"})  # a figure that passed reads as usual
+    assert repr(actual) not in measurement_line(passed, catalog("en"))

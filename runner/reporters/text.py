@@ -7,7 +7,7 @@ Functions return lines, so the command line prints them and tests read them.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from runner.api import PackRun, Run
@@ -24,7 +24,7 @@ from runner.i18n import Catalog, is_bilingual
 from runner.inject import FactResult, FaultRun
 from runner.models import ClaimResult, Detail, Diagnosis, MeasurementResult, MistakeMatch
 from runner.models.results import RESTATES_VALUES
-from runner.numbers import show, show_expected
+from runner.numbers import apart, show, show_expected
 from runner.record import Drift
 
 STATUSES = ("passed", "failed", "error", "skipped")
@@ -187,8 +187,12 @@ MISMATCH = {  # (at a place inside the value, the code judged is a fault's twin)
 
 
 def measurement_line(m: MeasurementResult, words: Catalog, mark: bool = False) -> str:
-    expected = show_expected(localize(m.expected, words), m.tolerance, m.unit, words("word.raises"))
-    actual = show(localize(m.actual, words), m.unit)
+    value, actual_value = localize(m.expected, words), m.actual
+    tolerance: Mapping[str, Any] = m.tolerance
+    if m.verdict != "passed":
+        value, tolerance, actual_value = apart(value, tolerance, actual_value, m.unit)
+    expected = show_expected(value, tolerance, m.unit, words("word.raises"))
+    actual = show(localize(actual_value, words), m.unit)
     line = words("run.expected_actual", name=m.name, expected=expected, actual=actual)
     if m.detail is not None and m.detail.code not in RESTATES_VALUES:
         line += words("run.detail", detail=detail(m.detail, words))

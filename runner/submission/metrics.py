@@ -14,7 +14,7 @@ from runner.judge import judge
 from runner.kinds import NUMBERS
 from runner.load import ClaimPack, LoadedClaim
 from runner.models import Expectation, Raises, Range, Unit
-from runner.numbers import show, show_expectation
+from runner.numbers import apart, show, show_expectation, show_expected
 from runner.pack.outcome import Raised
 from runner.submission.context import Context, MetricIndex, Submission
 from runner.submission.problems import DataPath, Finding, json_path, sayable
@@ -112,11 +112,7 @@ def _metric(
     verdict, detail = judge(exp, actual)
     if verdict == "passed":
         return
-    fields = {
-        "name": metric["name"],
-        "actual": shown(actual, exp.unit),
-        "expected": expectation(exp),
-    }
+    fields = {"name": metric["name"], **_outside(exp, actual)}
     why = detail.msg() if detail is not None else None
     if why is None or not sayable(why):
         yield (*at, "actual"), msg("sub.outside", **fields)
@@ -164,8 +160,7 @@ def claim_measurements(doc: Submission, ctx: Context) -> Iterator[Finding]:
                 continue
             verdict, _ = judge(entry[1], actual)
             if verdict != "passed":
-                fields = {"name": name, "actual": shown(actual, entry[1].unit)}
-                yield at, msg("sub.outside", **fields, expected=expectation(entry[1]))
+                yield at, msg("sub.outside", name=name, **_outside(entry[1], actual))
 
 
 def _challenge(
@@ -183,6 +178,16 @@ def _challenge(
     for name in wanted:
         if name not in seen:
             yield ("metrics",), msg("sub.challenge_metric", name=name)
+
+
+def _outside(exp: Expectation, actual: Any) -> dict[str, Any]:
+    """A figure outside its expectation, in words: every digit where fewer would read the
+    same (2.19722 is outside 2.19722 ± 1e-09)."""
+    tolerance = exp.tolerance.model_dump(exclude_none=True)
+    value, bounds, figure = apart(exp.value, tolerance, actual, exp.unit)
+    if figure is actual:
+        return {"actual": shown(actual, exp.unit), "expected": expectation(exp)}
+    return {"actual": figure, "expected": show_expected(value, bounds, exp.unit)}
 
 
 def shown_expected(exp: Expectation) -> Any:
