@@ -251,7 +251,12 @@ def message(tree: Any, tail: bytes = b"") -> bytes:
         (message({"$a": "float64", "shape": [1], "nbytes": 8}), "bytes do not match"),
         (message({"$a": "float64", "shape": [True], "nbytes": 8}, b"\0" * 8), "malformed array"),
         (message({"$a": "float64", "shape": [-1], "nbytes": 8}, b"\0" * 8), "malformed array"),
-        (message({"$a": "int8", "shape": [0, 10**30], "nbytes": 0}), "a malformed array shape"),
+        # no value, yet 10**30 rows to whoever lists it: each axis counts at least once
+        (message({"$a": "int8", "shape": [0, 10**30], "nbytes": 0}), "more than"),
+        (message({"$a": "float64", "shape": [2**40, 0], "nbytes": 0}), "more than"),
+        # a scalar its dtype cannot hold, or one made of a tuple
+        (message({"$s": "float16", "v": 1e300}), "a scalar that does not fit its dtype"),
+        (message({"$s": "float64", "v": {"$t": [1.0, 2.0]}}), "a malformed scalar"),
         (message({"$a": "int8", "shape": [10**30], "nbytes": 0}), "more than"),
         (message([1], b"extra"), "bytes left over after the last array"),
         (message({"$d": {"a": 1}, "x": 2}), "a malformed value"),

@@ -526,3 +526,22 @@ def test_a_failed_figure_that_reads_as_its_expectation_is_shown_to_every_digit(
     assert repr(actual) in line and shown in line.replace(repr(1e-12), "1e-12"), line
     passed = m.model_copy(update={"verdict": "passed"})  # a figure that passed reads as usual
     assert repr(actual) not in measurement_line(passed, catalog("en"))
+
+
+@pytest.mark.parametrize(
+    ("text", "dropped", "more"),
+    [
+        ("".join(f"line {i}\n" for i in range(25)), 0, "... and 40 more characters"),
+        ("".join(f"line {i}\n" for i in range(25)), 1000, "... and 1,040 more characters"),
+        ("short\n", 7, "... and 7 more characters"),
+        ("short\n", 0, None),
+    ],
+)
+def test_what_a_learner_printed_beyond_20_lines_is_counted(text, dropped, more):
+    """Lines not shown count as characters not shown (it said '... and 0 more characters'
+    under 20 lines of 45)."""
+    from runner.reporters.text import printed_lines
+
+    lines = printed_lines(text, dropped, catalog("en"))
+    assert len(lines) == min(20, text.count("\n")) + (more is not None)
+    assert (lines[-1] == f"  | {more}") if more else all("more" not in line for line in lines)

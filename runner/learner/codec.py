@@ -210,7 +210,7 @@ class _Encoder:
         name = a.dtype.name
         if name not in DTYPES or a.dtype.fields is not None:
             raise CodecError(f"an array of dtype {a.dtype}", where)
-        self.count(a.size, where)
+        self.count(math.prod(max(n, 1) for n in a.shape), where)  # as the reader counts
         # the array's own bytes where they are already contiguous and little-endian: the
         # message's one copy is made when the parts are joined, right after
         # (on a little-endian machine, as native: NumPy exports a long double's buffer only
@@ -297,9 +297,14 @@ class _Reader:
             if not isinstance(inner, _PLAIN_NUMBERS_OR_DICT):
                 raise CodecError("a malformed scalar")
             number = self.value(inner, depth + 1)
+            if not isinstance(number, PLAIN_NUMBERS):  # a tuple made of markers is no scalar
+                raise CodecError("a malformed scalar")
             try:
-                return np.array(number, dtype=tree["$s"])[()]
-            except (OverflowError, ValueError, TypeError):
+                # a number its dtype cannot hold (1e300 as float16) is malformed, not inf with
+                # NumPy's warning on the judge's screen: an honest worker never sends one
+                with np.errstate(all="raise"):
+                    return np.array(number, dtype=tree["$s"])[()]
+            except (OverflowError, ValueError, TypeError, FloatingPointError):
                 raise CodecError("a scalar that does not fit its dtype") from None
         if "$a" in tree and set(tree) == {"$a", "shape", "nbytes"}:
             return self.array(tree)
@@ -315,7 +320,9 @@ class _Reader:
             raise CodecError("a malformed array shape")
         dtype = np.dtype(name).newbyteorder("<")
         count = math.prod(shape)
-        self.count(count)
+        # each axis counts at least once: (2**40, 0) holds no value, yet its rows are 2**40
+        # empty lists to whoever makes a list of it
+        self.count(math.prod(max(n, 1) for n in shape))
         if count * dtype.itemsize != nbytes or self.offset + nbytes > len(self.data):
             raise CodecError("an array whose bytes do not match its shape")
         raw = self.data[self.offset : self.offset + nbytes]
@@ -335,7 +342,9 @@ class _Reader:
             raise CodecError("a malformed array shape")
         dtype = np.dtype(name).newbyteorder("<")
         count = math.prod(shape)
-        self.count(count)
+        # each axis counts at least once: (2**40, 0) holds no value, yet its rows are 2**40
+        # empty lists to whoever makes a list of it
+        self.count(math.prod(max(n, 1) for n in shape))
         if type(offset) is not int or type(nbytes) is not int or count * dtype.itemsize != nbytes:
             raise CodecError("an array whose bytes do not match its shape")
         if offset < 0 or offset % dtype.itemsize or offset + nbytes > len(self.shared):

@@ -68,6 +68,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
+import numpy as np
+
 from runner.learner import codec
 from runner.learner.arena import Arena, Watched
 from runner.learner.limits import WALL_FACTOR, WorkerLimits
@@ -652,7 +654,7 @@ class LearnerSession:
             raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
         (reply,) = self._exchange(name, encoded, 1)
         changed = self._changed(watched[0]) if watch else []
-        return self._answer(name, reply, len(args), kwargs, watch, changed)
+        return self._answer(name, reply, len(args), kwargs, watch, changed, (args, kwargs))
 
     def call_each(
         self, name: str, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
@@ -704,7 +706,8 @@ class LearnerSession:
                 try:
                     # nothing was placed for a call not watched: no change to add
                     also = changed[offset]
-                    yield self._answer(name, reply, len(args), kwargs, through_raises, also)
+                    given = (args, kwargs)
+                    yield self._answer(name, reply, len(args), kwargs, through_raises, also, given)
                 except Exception as exc:
                     yield exc
 
@@ -766,11 +769,20 @@ class LearnerSession:
         kwargs: Mapping[str, Any],
         watch: bool,
         changed: Sequence[int | str] = (),
+        given: Any = None,
     ) -> Answer:
         """One reply as the call's answer, or the exception it stands for. ``changed``: the
         arguments whose arrays the judge found changed after the call, whatever the worker
-        says (it runs the learner's code, which can rewrite its report)."""
+        says (it runs the learner's code, which can rewrite its report); ``given``, the
+        call's arguments."""
         status = reply.get("status")
+        if status == "returned" and _wider(reply.get("value")) and not _wider(given):
+            # a long double answer to a call given none could hold what float64 cannot
+            # (1e-4000 where the future should weigh 0), and a check reading it as float64
+            # would never see it: refused, as an answer no check can judge
+            raise BoundaryError(
+                "boundary.unplain", {"function": name, "what": WIDER_UNASKED, "at": ""}
+            )
         if status == "returned":
             peak = reply.get("peak_bytes")
             self.last_returned = name  # what a check that chokes on a value was given last
@@ -1092,6 +1104,26 @@ class LearnerSession:
         room = max(0, self.limits.output_chars - len(self.capture.output))
         self.capture.output += printable(text[:room])
         self.capture.dropped += max(0, len(text) - room)
+
+
+# Where a long double holds more than a double (x86-64 Linux: 80 bits), an answer in one
+# is judged only for a call that was given one (see LearnerSession._answer).
+WIDE = np.finfo(np.longdouble).eps < np.finfo(np.float64).eps
+WIDER_UNASKED = "a long double, though it was given none"
+
+
+def _wider(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` holds a long double wider than a double (arrays, scalars, inside
+    lists, tuples and dicts as the codec builds them)."""
+    if not WIDE or depth > 64:
+        return False
+    if isinstance(value, np.ndarray | np.generic):
+        return value.dtype == np.longdouble
+    if isinstance(value, list | tuple):
+        return any(_wider(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return any(_wider(v, depth + 1) for v in value.values())
+    return False
 
 
 class Answer(NamedTuple):

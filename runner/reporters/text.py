@@ -317,9 +317,13 @@ def parted_texts(
 
 
 def printed_lines(text: str, dropped: int, words: Catalog) -> list[str]:
-    shown = [f"  | {line}" for line in text.splitlines()[:20]]
-    if dropped or len(text.splitlines()) > 20:
-        shown.append("  | " + words("run.printed_more", n=dropped))
+    """The first 20 lines of what a learner's code printed, and how many characters more it
+    printed: those of the lines not shown and those the capture did not keep."""
+    lines = text.splitlines()
+    shown = [f"  | {line}" for line in lines[:20]]
+    hidden = max(0, len(text) - sum(len(line) + 1 for line in lines[:20])) + dropped
+    if hidden:
+        shown.append("  | " + words("run.printed_more", n=f"{hidden:,}"))
     return shown
 
 
