@@ -195,7 +195,7 @@ def test_a_correct_submission_gets_every_point(layout, correct_source):
     assert results["score"] == results["max_score"] > 0
     tests = {t["name"]: t for t in results["tests"]}
     assert tests[HIDDEN]["visibility"] == "hidden" and tests[HIDDEN]["max_score"] == 5
-    assert "1 more claim is shown after grading" in results["output"]
+    assert "1 more claim is graded and never shown" in results["output"]  # hidden: never
 
 
 def test_a_wrong_submission_loses_the_points_of_what_it_gets_wrong(layout, correct_source):

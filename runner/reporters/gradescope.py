@@ -39,6 +39,7 @@ def results(run: Run, words: Catalog, modules: Sequence[Module] = ()) -> dict[st
     tests = []
     shown = {s: 0 for s in text.STATUSES}
     later = 0
+    never = 0
     summary: list[str] = []
     several = len(run.packs) > 1
     shared = _shared_ids([[r.id for r in p.results] for p in run.packs])
@@ -62,6 +63,8 @@ def results(run: Run, words: Catalog, modules: Sequence[Module] = ()) -> dict[st
             )
             if r.visibility == "visible":
                 shown[r.status] += 1
+            elif r.visibility == "hidden":  # Gradescope never shows a learner these
+                never += 1
             else:
                 later += 1
         if run.implementation.get("kind") == "learner":
@@ -72,6 +75,8 @@ def results(run: Run, words: Catalog, modules: Sequence[Module] = ()) -> dict[st
     output = text.totals(shown, words)
     if later:
         output += "\n" + words("gradescope.shown_later", n=later)
+    if never:
+        output += "\n" + words("gradescope.never_shown", n=never)
     if summary:
         output += "\n" + "\n".join(summary)
     return {
