@@ -199,8 +199,16 @@ def _run(
             reason = course
         elif last is not None:  # the check could not use a value the learner's code returned
             reason = Detail.of("claim.check_choked", function=last, error=error, message=message)
-        else:
-            reason = Detail.of("claim.raised", error=error, message=message)
+        else:  # the check's own exception, said at the pack's line where it has one
+            from runner.pack.find import own_frame
+
+            where = own_frame(exc)
+            fields = {"error": error, "message": message}
+            reason = (
+                Detail.of("claim.raised_at", **fields, where=where)
+                if where
+                else Detail.of("claim.raised", **fields)
+            )
         return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
     duration = _ms(start)
 
