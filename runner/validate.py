@@ -15,7 +15,7 @@ import difflib
 import functools
 import inspect
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,9 @@ def load_modules(
         if claims is not None:
             claims = with_pack(claims, found, packs)
             if claims.pack is not None:
-                found += runnable_problems([claims])
+                # a claim file that could not be read leaves claims out: what names them is
+                # not a problem of its own then
+                found += runnable_problems([claims], partial=bool(found))
         if found:
             problems += found
         elif claims is not None:
@@ -85,9 +87,12 @@ def ensure_runnable(packs: list[ClaimPack]) -> None:
         raise InvalidClaims(problems)
 
 
-def runnable_problems(packs: list[ClaimPack]) -> list[Problem]:
+def runnable_problems(packs: list[ClaimPack], partial: bool = False) -> list[Problem]:
+    """Every problem of claims that have their shape (``partial``: some of the module's
+    claim files could not be read, so its claims are not all there)."""
     problems: list[Problem] = []
     for pack in packs:
+        unchecked: set[str] = set()  # claims whose check is unknown: said once, at the claim
         registry = pack.code.registry
         seen_ids: dict[str, LoadedClaim] = {}
         seen_metrics: dict[str, LoadedClaim] = {}
@@ -124,6 +129,7 @@ def runnable_problems(packs: list[ClaimPack]) -> list[Problem]:
                     "check",
                     ("check",),
                 )
+                unchecked.add(claim.id)
                 continue
             for field, message, at in input_problems(spec, claim.inputs):
                 problem(message, field, at)
@@ -149,7 +155,7 @@ def runnable_problems(packs: list[ClaimPack]) -> list[Problem]:
                         f"expect[{i}].tolerance.error",
                         ("expect", i, "tolerance", "error"),
                     )
-        problems.extend(fault_problems(pack, registry))
+        problems.extend(fault_problems(pack, registry, partial, unchecked))
         where = display_path(pack.directory / MODULE_FILE)
         for owner, name, close in registry.unknown_subjects():
             message = msg("pack.unknown_subject", owner=owner, name=name, hint=_closest(close))
@@ -157,9 +163,16 @@ def runnable_problems(packs: list[ClaimPack]) -> list[Problem]:
     return problems
 
 
-def fault_problems(pack: ClaimPack, registry: Registry) -> list[Problem]:
+def fault_problems(
+    pack: ClaimPack, registry: Registry, partial: bool = False, unchecked: Set[str] = frozenset()
+) -> list[Problem]:
     """A fault must name a registered twin of the subject it says it replaces, and catchers
-    and observed measurements that exist in the module."""
+    and observed measurements that exist in the module. A claim missing from a ``partial``
+    module, or one whose check is ``unchecked`` (unknown), has its own problem already."""
+
+    def absent(claim_id: str) -> bool:  # a claim named that is not there, for a reason of its own
+        return pack.claim(claim_id) is None and not partial
+
     out: list[Problem] = []
     seen: set[str] = set()
     for lf in pack.faults:
@@ -184,15 +197,16 @@ def fault_problems(pack: ClaimPack, registry: Registry) -> list[Problem]:
                     "replaces",
                 )
         for i, catcher in enumerate(fault.catchers):
-            if pack.claim(catcher) is None:
+            if absent(catcher):
                 problem(msg("fault.no_claim", claim=catcher, module=pack.meta.id), f"catchers[{i}]")
         for i, fact in enumerate(fault.observed):
             loaded = pack.claim(fact.claim)
             if loaded is None:
-                problem(
-                    msg("fault.no_claim", claim=fact.claim, module=pack.meta.id),
-                    f"observed[{i}].claim",
-                )
+                if absent(fact.claim):
+                    problem(
+                        msg("fault.no_claim", claim=fact.claim, module=pack.meta.id),
+                        f"observed[{i}].claim",
+                    )
                 continue
             spec = registry.find_check(loaded.claim.check)
             if spec is not None and fact.measure not in spec.measures:
@@ -203,6 +217,8 @@ def fault_problems(pack: ClaimPack, registry: Registry) -> list[Problem]:
             for lang in ("zh", "en"):
                 for ref_claim, ref_measure in template_refs(getattr(fact.fact, lang)):
                     ref = pack.claim(ref_claim)
+                    if ref_claim in unchecked or (ref is None and not absent(ref_claim)):
+                        continue
                     ref_spec = registry.find_check(ref.claim.check) if ref else None
                     if ref_spec is None or ref_measure not in ref_spec.measures:
                         problem(

@@ -816,3 +816,33 @@ def test_two_folders_with_one_module_id_are_a_problem_not_one_evidence_file_over
     assert summary_line == (
         "1 problem in claim files: the module it belongs to was left out; the others ran"
     )
+
+
+@pytest.mark.parametrize(
+    ("break_it", "expected"),
+    [
+        (lambda text: text.replace("expect:", "expect: [", 1), r"1-softmax\.yaml:\d+"),
+        (lambda text: text.replace("check: softmax_properties", "check: softmax_propertis", 1),
+         r"unknown check .softmax_propertis."),
+    ],
+    ids=["yaml-syntax", "unknown-check"],
+)  # fmt: skip
+def test_one_broken_claim_file_is_one_problem_not_those_of_the_faults_naming_its_claims(
+    cli, tmp_path, monkeypatch, break_it, expected
+):
+    """faults.yaml names softmax.distribution as a catcher and in an observed fact: a claim
+    file that cannot be read, or a claim whose check is unknown, was one problem and three
+    more in faults.yaml ("no claim ...", "... names no measurement"), all of one mistake."""
+    example = MODULE.parents[1] / "examples" / "course" / "claims" / "05-softmax"
+    module = tmp_path / "claims" / "05-softmax"
+    shutil.copytree(example, module, ignore=shutil.ignore_patterns("__pycache__"))
+    claim_file = module / "1-softmax.yaml"
+    claim_file.write_text(break_it(claim_file.read_text(encoding="utf-8")), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+
+    result = cli("run", "claims/")
+
+    assert result.code == 2
+    problems = [line for line in result.err.splitlines() if line.startswith("claims/")]
+    assert len(problems) == 1 and re.search(expected, problems[0]), result.err
+    assert "faults.yaml" not in result.err
