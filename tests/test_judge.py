@@ -545,3 +545,26 @@ def test_what_a_learner_printed_beyond_20_lines_is_counted(text, dropped, more):
     lines = printed_lines(text, dropped, catalog("en"))
     assert len(lines) == min(20, text.count("\n")) + (more is not None)
     assert (lines[-1] == f"  | {more}") if more else all("more" not in line for line in lines)
+
+
+@pytest.mark.skipif(
+    np.finfo(np.longdouble).eps >= np.finfo(np.float64).eps, reason="a long double is a double"
+)
+def test_a_long_double_figure_is_made_plain_as_a_float_without_numpys_warnings():
+    """Past float64 it is inf, and 16 bytes that are no long double are NaN: values (which
+    never pass), not 'overflow' or 'invalid value encountered in cast' on the reader's screen."""
+    import warnings
+
+    from runner.judge import to_plain
+
+    junk = bytes([1, 0, 0, 0, 0, 0, 0, 0, 1, 0x40, 0, 0, 0, 0, 0, 0])
+    values = np.concatenate(
+        [np.frombuffer(junk, dtype=np.longdouble), np.array([np.longdouble(10) ** 4000, 0.5])]
+    ).astype(np.longdouble)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plain = to_plain(values)
+        scalars = [to_plain(v) for v in values]
+    for got in (plain, scalars):
+        assert [type(v) for v in got] == [float] * 3
+        assert math.isnan(got[0]) and got[1] == math.inf and got[2] == 0.5

@@ -191,14 +191,15 @@ def test_modules_of_two_repositories_run_but_are_not_recorded_and_the_reason_is_
     subprocess.run([*GIT, "commit", "-qm", "claims"], cwd=other, check=True)
     apart = str(other / "claims" / EXAMPLE.name)
 
-    ran = cli("run", "claims/", apart)
+    # a few claims of each module: what is (not) recorded does not depend on how many ran
+    ran = cli("run", "claims/", apart, "-k", "*softmax*")
 
     assert ran.code == 0, ran.err
     assert "05-softmax v1" in ran.out and "23-design-tradeoffs" in ran.out
     assert "must be in one git repository, and claims/23-design-tradeoffs is not" in ran.out
     assert f"the one that holds {apart}" in ran.out
     assert not (course / "evidence").exists() and not (other / "evidence").exists()
-    checked = cli("run", "claims/", apart, "--check", "--lang", "zh")
+    checked = cli("run", "claims/", apart, "-k", "*softmax*", "--check", "--lang", "zh")
     assert checked.code == 2 and "同一个 git 仓库" in checked.err and apart in checked.err
     assert "Traceback" not in checked.err
 
