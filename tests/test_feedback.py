@@ -210,6 +210,30 @@ def test_a_function_that_raises_is_wrong_with_its_line(cli, work, reference_text
     assert "first differing call" in lines[lines.index(row) + 1]  # the contract saw it raise
 
 
+def test_a_function_both_wrong_and_changing_its_argument_is_told_both(cli, work, reference_text):
+    """Two mistakes in one function: its first differing call, and the argument it changes
+    in place (only the first was said)."""
+    path = work / "both.py"
+    path.write_text(
+        reference_text
+        + "\n\n_softmax_temperature = softmax_temperature\n\n\n"
+        + "def softmax_temperature(logits, temperature):\n"
+        + "    out = _softmax_temperature(logits, temperature) * 1.01\n"
+        + "    if isinstance(logits, np.ndarray) and logits.size and logits.flags.writeable:\n"
+        + "        logits[...] = 0\n"
+        + "    return out\n",
+        encoding="utf-8",
+    )
+
+    result = run(cli, path, "-k", "softmax_temperature", "--lang", "en")
+
+    lines = result.out.splitlines()
+    (row,) = [x for x in lines if x.split()[:2] == ["WRONG", "softmax_temperature"]]
+    told = lines[lines.index(row) + 1 : lines.index(row) + 4]
+    assert any("first differing call" in x for x in told), told
+    assert any("changes its argument logits in place" in x for x in told), told
+
+
 # -- -k by function ----------------------------------------------------------------------------
 @pytest.mark.parametrize("pattern", ["softmax_temperature", "SOFTMAX_TEMP*"])
 def test_k_selects_the_claims_that_call_a_function(cli, work, pattern):

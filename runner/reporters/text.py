@@ -407,7 +407,7 @@ def _why_wrong(f: FunctionFeedback, words: Catalog) -> list[str]:
         )
     for m in f.mistakes:
         lines.append(words("feedback.mistake", mistake=mistake_text(m, f.name, words)))
-    if f.modified and call is None:
+    if f.modified:  # beside a first differing call too: two mistakes, both said
         lines.append(words("feedback.modified", arguments=f.modified))
     if f.reason is not None and call is None and not f.mistakes:
         lines.append(detail(f.reason, words))
