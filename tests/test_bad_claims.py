@@ -321,6 +321,11 @@ CASES = [
         {"module.yaml": MODULE_YAML.replace(VERSION_LINE, "version: 0"), "c.yaml": VALID},
         ["mod/module.yaml:7: version: must be >= 1, got 0"],
     ),
+    Case(  # was taken as version 1, silently
+        "module-version-1.0",
+        {"module.yaml": MODULE_YAML.replace(VERSION_LINE, "version: 1.0"), "c.yaml": VALID},
+        ["mod/module.yaml:7: version: expected an integer, got 1.0"],
+    ),
     # -- against the registry (runner.validate) -----------------------------------------
     Case(
         "unknown-check-closest",

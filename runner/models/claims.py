@@ -208,7 +208,10 @@ class ModuleMeta(Strict):
 
     id: str = Field(pattern=ID_PATTERN, max_length=100)
     title: Text
-    version: int = Field(ge=1, le=MAX_VERSION, description="bumped whenever an expectation changes")
+    # strict: 1.0 is no version (it was taken as 1, silently; 1.5 was refused)
+    version: int = Field(
+        ge=1, le=MAX_VERSION, strict=True, description="bumped whenever an expectation changes"
+    )
     chapter: str = Field(
         min_length=1,
         max_length=200,
