@@ -329,6 +329,12 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             np.array([1 - 1e-13, 1e-13]),
             [1],
         ),
+        case(
+            "invalid: a token 1.7, not an integer (no truncating to 1)",
+            "无效：token 为 1.7，不是整数（不能截成 1）",
+            np.full((2, 2), 0.25),
+            [1.7, 0],
+        ),
     ]
 
     def draw(r: np.random.Generator) -> Case:
@@ -428,6 +434,11 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
             "integer x: a float64 result",
             "整数 x：结果为 float64",
             np.arange(-6, 9).reshape(5, 3),
+        ),
+        case(
+            "int64 rows of 2**62: the running sum in float64 (an int64 one wraps around)",
+            "值为 2**62 的 int64 行：运行和用 float64（int64 的运行和会回绕）",
+            np.array([[2**62], [2**62], [2**62]], dtype=np.int64),
         ),
     ]
 
@@ -2235,6 +2246,12 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
             "相差 2**-60 的 longdouble logits：按自身的 dtype 比较（不转成 float64）",
             np.array([1, 1], dtype=np.longdouble) + np.array([0, 2.0**-60], dtype=np.longdouble),
         ),
+        case(
+            "invalid: (2, 2) logits, not a vector (no flattened index)",
+            "无效：(2, 2) 的 logits 不是向量（不能返回展平后的下标）",
+            np.array([[0.0, 1.0], [5.0, 2.0]]),
+        ),
+        case("invalid: 0-d logits", "无效：0 维的 logits", np.array(3.0)),
     ]
 
     def draw(r: np.random.Generator) -> Case:

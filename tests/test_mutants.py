@@ -555,6 +555,10 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv7_moe_w_out_width_unchecked": ("contract.moe-layer",),
     "adv7_moe_negative_top_k": ("contract.moe-layer",),
     "adv7_moe_w_out_experts_unchecked": ("contract.moe-layer",),
+    # the eighth: an int64 running sum, truncated tokens, a flattened index
+    "adv8_averaging_int64_running_sum": ("contract.averaging-model",),
+    "adv8_chain_tokens_truncated": ("contract.chain-rule-nll",),
+    "adv8_greedy_any_shape": ("contract.greedy-token",),
     # where a long double is wider than a double (x86-64 Linux); elsewhere it is one
     **(
         {
