@@ -17,7 +17,7 @@ import numpy as np
 from runner import compare
 from runner.compare import Difference, Policy, Raised, Step, differences
 from runner.compare import leaves as _flat
-from runner.kinds import NUMBERS, SEQUENCES
+from runner.kinds import NUMBERS, SEQUENCES, python_scalar
 from runner.models import Close, Detail, Exact, Expectation, Raises, Range, Verdict
 
 # tuples built once, not unions built at every isinstance() (see runner.kinds)
@@ -32,19 +32,14 @@ def to_plain(value: Any) -> Any:
         return value
     if isinstance(value, np.ndarray):
         if value.dtype.kind == "f" and value.dtype.itemsize > 8:  # a long double's tolist()
-            # holds long doubles (see below); one past float64 is inf, and bytes that are no
-            # long double (a learner's) are NaN: values, not warnings on the reader's screen
+            # holds long doubles: made float64 as python_scalar makes one
             with np.errstate(over="ignore", invalid="ignore"):
                 value = value.astype(np.float64)
         return value.tolist()
     if isinstance(value, np.generic):
-        item = value.item()
-        # a long double's item() is itself: recorded as the float64 nearest it (JSON has no
-        # wider number, and a judged value is the value recorded)
-        if isinstance(item, np.floating):
-            with np.errstate(over="ignore", invalid="ignore"):
-                return float(item)
-        return item
+        # a long double as the float64 nearest it: JSON has no wider number, and a judged
+        # value is the value recorded
+        return python_scalar(value)
     if isinstance(value, SEQUENCES):
         return [to_plain(v) for v in value]
     if isinstance(value, dict):

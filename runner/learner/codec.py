@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from runner.kinds import PLAIN_NUMBERS, SEQUENCES
+from runner.kinds import PLAIN_NUMBERS, SEQUENCES, python_scalar
 
 # tuples built once, not unions built at every isinstance() (see runner.kinds)
 _PLAIN_NUMBERS_OR_DICT = (bool, int, float, dict)
@@ -200,17 +200,14 @@ class _Encoder:
             name = value.dtype.name
             if name not in DTYPES:
                 raise CodecError(f"a NumPy {name} scalar", where)
-            plain = value.item()
-            if isinstance(plain, np.generic):  # a long double's item() is itself: its float
-                plain = float(plain)
-            return {"$s": name, "v": self.tree(plain, depth + 1, where)}
+            return {"$s": name, "v": self.tree(python_scalar(value), depth + 1, where)}
         raise CodecError(kind_of(value), where)
 
     def array(self, a: np.ndarray, where: str) -> dict[str, Any]:
         name = a.dtype.name
         if name not in DTYPES or a.dtype.fields is not None:
             raise CodecError(f"an array of dtype {a.dtype}", where)
-        self.count(math.prod(max(n, 1) for n in a.shape), where)  # as the reader counts
+        self.count(listed_size(a.shape), where)
         # the array's own bytes where they are already contiguous and little-endian: the
         # message's one copy is made when the parts are joined, right after
         # (on a little-endian machine, as native: NumPy exports a long double's buffer only
@@ -320,9 +317,7 @@ class _Reader:
             raise CodecError("a malformed array shape")
         dtype = np.dtype(name).newbyteorder("<")
         count = math.prod(shape)
-        # each axis counts at least once: (2**40, 0) holds no value, yet its rows are 2**40
-        # empty lists to whoever makes a list of it
-        self.count(math.prod(max(n, 1) for n in shape))
+        self.count(listed_size(shape))
         if count * dtype.itemsize != nbytes or self.offset + nbytes > len(self.data):
             raise CodecError("an array whose bytes do not match its shape")
         raw = self.data[self.offset : self.offset + nbytes]
@@ -342,9 +337,7 @@ class _Reader:
             raise CodecError("a malformed array shape")
         dtype = np.dtype(name).newbyteorder("<")
         count = math.prod(shape)
-        # each axis counts at least once: (2**40, 0) holds no value, yet its rows are 2**40
-        # empty lists to whoever makes a list of it
-        self.count(math.prod(max(n, 1) for n in shape))
+        self.count(listed_size(shape))
         if type(offset) is not int or type(nbytes) is not int or count * dtype.itemsize != nbytes:
             raise CodecError("an array whose bytes do not match its shape")
         if offset < 0 or offset % dtype.itemsize or offset + nbytes > len(self.shared):
@@ -359,6 +352,13 @@ class _Reader:
             )
         except (ValueError, OverflowError, MemoryError):
             raise CodecError("a malformed array shape") from None
+
+
+def listed_size(shape: Any) -> int:
+    """How many values an array of ``shape`` counts as against the limit: each axis at least
+    once, as (2**40, 0) holds no value, yet its rows are 2**40 empty lists to whoever makes
+    a list of it (both sides count it so)."""
+    return math.prod(max(n, 1) for n in shape)
 
 
 def _dtype_name(name: Any) -> bool:

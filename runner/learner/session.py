@@ -654,7 +654,7 @@ class LearnerSession:
             raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
         (reply,) = self._exchange(name, encoded, 1)
         changed = self._changed(watched[0]) if watch else []
-        return self._answer(name, reply, len(args), kwargs, watch, changed, (args, kwargs))
+        return self._answer(name, reply, args, kwargs, watch, changed)
 
     def call_each(
         self, name: str, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
@@ -706,8 +706,7 @@ class LearnerSession:
                 try:
                     # nothing was placed for a call not watched: no change to add
                     also = changed[offset]
-                    given = (args, kwargs)
-                    yield self._answer(name, reply, len(args), kwargs, through_raises, also, given)
+                    yield self._answer(name, reply, args, kwargs, through_raises, also)
                 except Exception as exc:
                     yield exc
 
@@ -765,18 +764,17 @@ class LearnerSession:
         self,
         name: str,
         reply: dict[str, Any],
-        n_args: int,
+        args: Sequence[Any],
         kwargs: Mapping[str, Any],
         watch: bool,
         changed: Sequence[int | str] = (),
-        given: Any = None,
     ) -> Answer:
-        """One reply as the call's answer, or the exception it stands for. ``changed``: the
-        arguments whose arrays the judge found changed after the call, whatever the worker
-        says (it runs the learner's code, which can rewrite its report); ``given``, the
-        call's arguments."""
+        """One reply to the call of ``name`` on ``args`` and ``kwargs`` as its answer, or the
+        exception it stands for. ``changed``: the arguments whose arrays the judge found
+        changed after the call, whatever the worker says (it runs the learner's code, which
+        can rewrite its report)."""
         status = reply.get("status")
-        if status == "returned" and _wider(reply.get("value")) and not _wider(given):
+        if status == "returned" and _wider(reply.get("value")) and not _wider([args, kwargs]):
             # a long double answer to a call given none could hold what float64 cannot
             # (1e-4000 where the future should weigh 0), and a check reading it as float64
             # would never see it: refused, as an answer no check can judge
@@ -789,7 +787,7 @@ class LearnerSession:
             return Answer(
                 reply.get("value"),
                 peak if type(peak) is int and peak >= 0 else None,
-                self._modified(name, reply.get("modified"), n_args, kwargs, changed)
+                self._modified(name, reply.get("modified"), len(args), kwargs, changed)
                 if watch
                 else None,
             )
@@ -1115,7 +1113,7 @@ WIDER_UNASKED = "a long double, though it was given none"
 def _wider(value: Any, depth: int = 0) -> bool:
     """Whether ``value`` holds a long double wider than a double (arrays, scalars, inside
     lists, tuples and dicts as the codec builds them)."""
-    if not WIDE or depth > 64:
+    if not WIDE or depth > codec.MAX_DEPTH:
         return False
     if isinstance(value, np.ndarray | np.generic):
         return value.dtype == np.longdouble
