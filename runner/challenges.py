@@ -65,10 +65,17 @@ def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[Lo
             if isinstance(exc, KeyError):
                 problem = f"no {exc.args[0]!r}" if exc.args else "a missing field"
             raise UsageError(
-                "use.bad_challenge", module=pack.meta.id, index=index, problem=problem
+                "use.bad_challenge", module=pack.meta.id, which=_which(raw, index), problem=problem
             ) from None
         out.append(LoadedClaim(claim, "<challenge>", None, proposition, STAGE))
     return out
+
+
+def _which(raw: Any, index: int) -> str:
+    """A made claim as its author knows it: by its id, else by its place (counted from 1)."""
+    if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"].isprintable():
+        return repr(raw["id"][:80])
+    return f"#{index + 1}"
 
 
 def challenge_record(nonce: str, claims: list[LoadedClaim]) -> dict[str, Any]:

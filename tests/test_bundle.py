@@ -175,6 +175,21 @@ def test_the_zip_has_what_gradescope_asks_at_its_root(bundle):
     assert {r.split("==")[0] for r in requirements} >= {"numpy", "pydantic", "pyyaml"}
 
 
+def test_the_listing_shows_what_each_claim_is_worth_and_who_sees_it(course, cli):
+    """A grader reads back the points and visibility the claim files set (text and JSON)."""
+    claims = course / "claims" / MODULE.name
+    en = cli("list", str(claims), "--lang", "en").out.splitlines()
+    zh = cli("list", str(claims), "--lang", "zh").out.splitlines()
+    [hidden_en] = [line for line in en if line.startswith(f"    {HIDDEN}  ")]
+    [hidden_zh] = [line for line in zh if line.startswith(f"    {HIDDEN}  ")]
+    assert hidden_en.endswith("· 5 points · hidden: graded, never shown")
+    assert hidden_zh.endswith("· 5 分 · 隐藏：计分但不显示")
+    assert "    support.gpt2-vocab-32-ctx  [stage 1] · 1 point" in en  # visible: not said
+    doc = json.loads(cli("list", str(claims), "--format", "json").out)
+    [claim] = [c for c in doc["modules"][0]["claims"] if c["id"] == HIDDEN]
+    assert (claim["points"], claim["visibility"]) == (5, "hidden")
+
+
 def test_the_same_course_gives_the_same_bytes(bundle, course, tmp_path, cli):
     with zipfile.ZipFile(bundle) as z:
         (wheel,) = [n for n in z.namelist() if n.startswith("wheels/")]

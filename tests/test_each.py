@@ -473,3 +473,32 @@ def test_an_array_made_read_only_or_reshaped_in_place_is_a_modified_argument(tmp
         assert changed == ["x"]
         ((_, changed),) = impl.attempt_each("greedy_token", [(np.array([1.0, 2.0]),)])
         assert changed == ["logits"]
+
+
+WARNS = """
+import numpy as np
+
+
+def greedy_token(logits):
+    np.exp(np.asarray(logits) * 1000.0)  # overflows: NumPy warns once per place and process
+    return 0
+"""
+
+
+@pytest.mark.parametrize("ask", ["call", "each"])
+def test_each_claim_shows_the_warnings_its_own_calls_raise_whatever_ran_before(tmp_path, ask):
+    """NumPy's overflow warning was shown under the first claim that raised it in a worker
+    only: what a claim printed depended on which claims that worker had answered before."""
+    for session in _opened(tmp_path, WARNS, ["greedy_token"]):
+        impl = session.implementation()
+        printed = []
+        for _ in range(3):
+            session.begin_claim()
+            if ask == "call":
+                impl["greedy_token"]([1.0])
+                impl["greedy_token"]([2.0])
+            else:
+                impl.each("greedy_token", [([1.0],), ([2.0],)])
+            printed.append(session.end_claim().output)
+        assert printed[0].count("RuntimeWarning: overflow") == 1, printed[0]  # once per claim
+        assert printed[1] == printed[2] == printed[0]

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from runner.challenges import challenge_claims
+from runner.challenges import challenge_claims, nonce_rng
 from runner.cmd_run import challenge_variant
 from runner.learner.scaffold import module_subjects
 from runner.load import load_packs
@@ -517,7 +517,25 @@ def test_a_challenge_claim_missing_a_field_is_one_line_naming_the_field(monkeypa
         challenge_claims(PACK, "any", REGISTRY)
     message = raised.value.message
     assert message.code == "use.bad_challenge"
-    assert message.params["index"] == 0 and drop in message.params["problem"]
+    # named as its author knows it: by id (its place, counted from 1, when it has none)
+    assert message.params["which"] == repr(real(nonce_rng("any"))[0]["id"])
+    assert drop in message.params["problem"]
+
+
+def test_a_challenge_claim_without_an_id_is_named_by_its_place_counted_from_1(monkeypatch):
+    from runner.errors import UsageError
+
+    real = REGISTRY.challenges[PACK.meta.id]
+
+    def broken(rng):
+        claims = real(rng)
+        claims[1] = {k: v for k, v in claims[1].items() if k != "id"}
+        return claims
+
+    monkeypatch.setitem(REGISTRY.challenges, PACK.meta.id, broken)
+    with pytest.raises(UsageError) as raised:
+        challenge_claims(PACK, "any", REGISTRY)
+    assert raised.value.message.params["which"] == "#2"
 
 
 def test_a_challenge_that_raises_is_one_line_naming_the_packs_line(monkeypatch):

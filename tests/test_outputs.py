@@ -380,9 +380,9 @@ def test_list_text_and_json(cli):
     assert text.code == 0
     lines = text.out.splitlines()
     assert lines[0].startswith(f"23-design-tradeoffs v{VERSION} · The skeleton of trade-offs")
-    assert "    support.gpt2-vocab-1000-ctx  [stage 1]" in lines
+    assert "    support.gpt2-vocab-1000-ctx  [stage 1] · 1 point" in lines
     zh = cli("list", str(CLAIMS), "--lang", "zh")
-    assert "    support.gpt2-vocab-1000-ctx  [阶段一]" in zh.out.splitlines()
+    assert "    support.gpt2-vocab-1000-ctx  [阶段一] · 1 分" in zh.out.splitlines()
     doc = json.loads(cli("list", str(CLAIMS), "--format", "json").out)
     [module] = doc["modules"]
     assert module["id"] == "23-design-tradeoffs"

@@ -759,6 +759,26 @@ def test_a_check_whose_needs_are_not_names_is_refused_where_it_is_registered(nee
         pack.check("c", needs=needs, measures=("m",))(lambda impl: {"m": 0})
 
 
+@pytest.mark.parametrize(
+    ("blames", "said"),
+    [
+        ({"n": ("a",)}, "'n' is not one of its measures (m)"),
+        ({"m": "a"}, "give a non-empty tuple of subject names, e.g. ('a',)"),
+        ({"m": ()}, "give a non-empty tuple"),
+        ({"m": ("a", "c")}, "'c' not among the subjects it needs (a, b)"),
+    ],
+)
+def test_a_wrong_blames_is_refused_saying_which_part_is_wrong(blames, said):
+    """A bare string was read letter by letter; an unknown measure or subject was one
+    sentence naming neither."""
+    from runner.pack import Pack
+
+    pack = Pack("blames")
+    with pytest.raises(TypeError) as refused:
+        pack.check("c", needs=("a", "b"), measures=("m",), blames=blames)(lambda impl: {"m": 0})
+    assert said in str(refused.value) and "check c: blames=" in str(refused.value)
+
+
 def test_a_fault_whose_id_is_a_mistake_is_refused_and_mistakes_are_not_offered_as_faults(
     cli, course
 ):

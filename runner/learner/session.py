@@ -355,6 +355,7 @@ class LearnerSession:
         self.missing: list[str] = []  # the guarantees it could not give, and why
         self.server_dumpable: Any = None  # 0 when the fork server hardened itself (Linux)
         self.capture = ClaimCapture()
+        self._fresh = False
         self._budget = limits.timeout_s  # CPU seconds the current claim may still use
         self._wall_budget = limits.wall_s  # and wall-clock seconds it may still wait
         # ... and all its claims together: seconds left, in ``value`` (shared memory when two
@@ -603,6 +604,9 @@ class LearnerSession:
         self._wall_budget = self.limits.wall_s
         self.capture = ClaimCapture()
         self._decoder = _utf8()
+        # the claim's first request tells the worker to show warnings afresh: what a claim
+        # prints must not depend on which claims the same worker answered before it
+        self._fresh = True
 
     def end_claim(self) -> ClaimCapture:
         self._keep(self._decoder.decode(b"", final=True))
@@ -649,7 +653,7 @@ class LearnerSession:
             if placed is not None:
                 ((request["args"], request["kwargs"]),), watched = placed
         try:
-            encoded = _request(request)
+            encoded = self._request(request)
         except codec.CodecError as exc:  # our own inputs: a bug in a check, not the learner's
             raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
         (reply,) = self._exchange(name, encoded, 1)
@@ -734,7 +738,7 @@ class LearnerSession:
                     if placed is not None:
                         request["cases"], watched = placed
                 try:
-                    encoded = _request(request)
+                    encoded = self._request(request)
                     break
                 except codec.CodecError as exc:
                     if n == 1:  # our own inputs: a bug in a check, not the learner's
@@ -742,6 +746,14 @@ class LearnerSession:
                     n = (n + 1) // 2  # too much for one request: fewer cases in it
             yield start, encoded, n, watched
             start += n
+
+    def _request(self, request: dict[str, Any]) -> bytes:
+        """``request`` encoded; the claim's first says so (``fresh``)."""
+        if self._fresh:
+            encoded = _request({**request, "fresh": True})
+            self._fresh = False
+            return encoded
+        return _request(request)
 
     def _ready(self, name: str) -> None:
         """A worker to send to, started afresh if an earlier claim's failure ended it: the

@@ -35,6 +35,7 @@ import sys
 import traceback
 import tracemalloc
 import types
+import warnings
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -153,6 +154,8 @@ def serve(
             cases = call["cases"] if "cases" in call else [[call["args"], call["kwargs"]]]
             # a batch whose raised exceptions are outcomes to judge, not the end of it
             through_raises = call.get("through_raises") is True
+            if call.get("fresh") is True:
+                _warn_afresh()
             if not isinstance(cases, list) or not all(_is_case(c) for c in cases):
                 raise TypeError
         except (CodecError, EOFError, OSError, KeyError, TypeError, AttributeError):
@@ -168,6 +171,16 @@ def serve(
             )
             if sent != "returned" and not (through_raises and sent == "raised"):
                 break
+
+
+def _warn_afresh() -> None:
+    """Forget which warnings were shown (NumPy's overflow warning is shown once per place
+    and process): each claim's captured output is what its own calls print, whichever claims
+    this worker answered before."""
+    with contextlib.suppress(BaseException):  # the learner's code may have replaced warnings
+        getattr(warnings, "onceregistry", {}).clear()
+        with warnings.catch_warnings():  # leaving it marks the filters changed: every
+            pass  # module's record of shown warnings is cleared at its next warning
 
 
 def _is_case(case: Any) -> bool:

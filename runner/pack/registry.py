@@ -529,11 +529,7 @@ class Registry:
             ):
                 _names(names, f"check {name!r}: {field_name}")
             for measure, subjects in (blames or {}).items():
-                if measure not in measures or not set(subjects) <= set(needs):
-                    raise TypeError(
-                        f"check {name}: blames {measure!r} on {list(subjects)}: a measure of "
-                        f"its own ({', '.join(measures)}) on subjects it needs ({', '.join(needs)})"
-                    )
+                _blame(name, measure, subjects, measures, needs)
             params = inspect.signature(fn).parameters
             if next(iter(params), None) != "impl":
                 raise TypeError(f"check {name}: first parameter must be 'impl'")
@@ -716,6 +712,24 @@ def _builtin_checks() -> Mapping[str, CheckSpec]:
     from runner.pack.contract import BUILTIN_CHECKS
 
     return BUILTIN_CHECKS
+
+
+def _blame(
+    check: str, measure: str, subjects: Any, measures: tuple[str, ...], needs: tuple[str, ...]
+) -> None:
+    """One entry of a check's ``blames``, refused with the part that is wrong."""
+    where = f"check {check}: blames={{{measure!r}: {subjects!r}}}"
+    if measure not in measures:
+        raise TypeError(f"{where}: {measure!r} is not one of its measures ({', '.join(measures)})")
+    if isinstance(subjects, str) or not isinstance(subjects, (tuple, list)) or not subjects:
+        # a bare string would be read letter by letter
+        raise TypeError(f"{where}: give a non-empty tuple of subject names, e.g. ({subjects!r},)")
+    unknown = [s for s in subjects if s not in needs]
+    if unknown:
+        raise TypeError(
+            f"{where}: {', '.join(map(repr, unknown))} not among the subjects it needs "
+            f"({', '.join(needs)}); a check is only judged on what it calls"
+        )
 
 
 def _refuse_duplicate(table: Mapping[str, object], name: str, kind: str) -> None:

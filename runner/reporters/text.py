@@ -557,7 +557,13 @@ def listing_lines(modules: list[dict[str, Any]], words: Catalog) -> list[str]:
         lines.append(f"{module['id']} v{module['version']} · {words.pick(module['title'])}")
         lines.append(f"  {words('list.claims', n=len(module['claims']))}")
         for claim in module["claims"]:
-            lines.append(f"    {claim['id']}  [{words.pick(claim['stage'])}]")
+            # a grader sets points and visibility per claim: the listing is where they are read back
+            grading = [words("list.points", n=claim["points"])]
+            if claim["visibility"] != "visible":
+                grading.append(words(f"list.visibility.{claim['visibility']}"))
+            lines.append(
+                f"    {claim['id']}  [{words.pick(claim['stage'])}] · {' · '.join(grading)}"
+            )
             lines.append(f"      {words.pick(claim['statement'])}")
         lines.append(f"  {words('list.faults', n=len(module['faults']))}")
         for fault in module["faults"]:
