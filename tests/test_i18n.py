@@ -31,6 +31,7 @@ FAMILIES = (
     "judge.",
     "feedback.verdict.",
     "feedback.kind.",
+    "list.visibility.",
 )
 # entries that are the same in both languages: notation, not words
 LANGUAGE_NEUTRAL = {"use.argument"}
