@@ -58,20 +58,44 @@ def apart(
     2.19722 ± 1e-09) with every digit of its float64, and so the value and bounds: the
     numbers as strings, which :func:`show` prints as they are. Otherwise as given."""
     held = [value, tolerance.get("min"), tolerance.get("max")]
-    if not _plain(actual) or not any(
-        _plain(x) and x != actual and show(x, unit) == show(actual, unit) for x in held
+    if not _figures(actual) or not any(
+        _figures(x) and x != actual and show(x, unit) == show(actual, unit) for x in held
     ):
         return value, tolerance, actual
-    bounds = {k: _digits(v) if k in ("min", "max") else v for k, v in tolerance.items()}
-    return _digits(value), bounds, _digits(actual)
+    bounds = {k: _digits(v, unit) if k in ("min", "max") else v for k, v in tolerance.items()}
+    return _digits(value, unit), bounds, _digits(actual, unit)
+
+
+def pair_apart(params: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A message's ``expected`` and ``got`` (a first element outside its tolerance) with
+    every digit where two different numbers (or lists of them) would read alike."""
+    expected, got, unit = params.get("expected"), params.get("got"), params.get("unit")
+    alike = _figures(expected) and _figures(got) and show(expected, unit) == show(got, unit)
+    if not alike or expected == got:
+        return params
+    return {**params, "expected": _digits(expected, unit), "got": _digits(got, unit)}
 
 
 def _plain(x: Any) -> bool:
     return isinstance(x, float | int) and not isinstance(x, bool)
 
 
-def _digits(x: Any) -> Any:
-    return repr(float(x)) if _plain(x) else x
+def _figures(x: Any) -> bool:
+    """A number, or a (nested) list holding only numbers."""
+    if isinstance(x, SEQUENCES):
+        return all(_figures(v) for v in x)
+    return _plain(x)
+
+
+def _digits(x: Any, unit: Unit | None = None) -> Any:
+    """``x`` with every digit of its float64 (an integer's own), as strings :func:`show`
+    prints as they are; the unit's sign kept."""
+    if isinstance(x, SEQUENCES):
+        return [_digits(v, unit) for v in x]
+    if not _plain(x):
+        return x
+    shown = str(x) if isinstance(x, int) and abs(x) < 10**30 else repr(float(x))
+    return shown + {"ratio": "×", "MiB": " MiB"}.get(str(unit), "")
 
 
 def show_expectation(exp: Expectation, raises_word: str = "raises") -> str:

@@ -528,6 +528,32 @@ def test_a_failed_figure_that_reads_as_its_expectation_is_shown_to_every_digit(
     assert repr(actual) not in measurement_line(passed, catalog("en"))
 
 
+def test_a_failed_array_or_ratio_that_reads_as_its_expectation_is_shown_to_every_digit():
+    """A float32 layer's output against float64 at 1e-09 read "expected [0.365148, 1] ±
+    1e-09, actual [0.365148, 1] (2 of 2 elements outside; first at index 0: expected
+    0.365148, got 0.365148)"; a ratio of 0.0995 against 0.1 read 0.100× twice."""
+    from runner.models import MeasurementResult
+    from runner.reporters.text import measurement_line
+
+    words = catalog("en")
+    expected, actual = [0.3651483716701107, 1.0000000001], [0.36514836549758911, 1.0]
+    status, detail = judge(expect("close", expected, abs=1e-9), actual)
+    m = MeasurementResult(
+        name="y", metric="x.y", expected=expected, actual=actual, detail=detail,
+        tolerance={"kind": "close", "abs": 1e-9}, verdict=status, source="test",
+    )  # fmt: skip
+    line = measurement_line(m, words)
+    assert status == "failed"
+    assert "actual [0.3651483654975891, 1.0]" in line, line
+    assert "expected [0.3651483716701107, 1.0000000001] ± 1e-09" in line, line
+    assert "expected 0.3651483716701107, got 0.3651483654975891" in line, line
+    ratio = MeasurementResult(
+        name="r", metric="x.r", expected=0.1, actual=0.0995, unit="ratio",
+        tolerance={"kind": "close", "abs": 2e-9}, verdict="failed", source="test",
+    )  # fmt: skip
+    assert "expected 0.1× ± 2e-09, actual 0.0995×" in measurement_line(ratio, words)
+
+
 @pytest.mark.parametrize(
     ("text", "dropped", "more"),
     [

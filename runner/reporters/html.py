@@ -24,7 +24,7 @@ from runner.errors import UsageError
 from runner.facts import render
 from runner.i18n import Catalog, Msg
 from runner.models.results import RESTATES_VALUES
-from runner.numbers import show, show_expected
+from runner.numbers import apart, pair_apart, show, show_expected
 from runner.pack import FigureSpec
 from runner.record import write_text_atomic
 from runner.reporters import html_figures
@@ -245,17 +245,18 @@ def _measurements(measurements: list[dict[str, Any]], words: Catalog) -> str:
     rows = []
     for m in measurements:
         unit = m.get("unit")
-        expected = show_expected(
-            _localized(m.get("expected"), words), m.get("tolerance", {}), unit, words("word.raises")
-        )
+        verdict = str(m.get("verdict"))
+        value, tolerance, actual = m.get("expected"), m.get("tolerance", {}), m.get("actual")
+        if verdict != "passed" and isinstance(tolerance, dict):
+            value, tolerance, actual = apart(value, tolerance, actual, unit)
+        expected = show_expected(_localized(value, words), tolerance, unit, words("word.raises"))
         told = m.get("detail")
         restates = isinstance(told, dict) and told.get("code") in RESTATES_VALUES
         why = "" if restates else _message(told, words)
         context = f" <em>{_e(words('run.context'))}</em>" if m.get("context") else ""
-        verdict = str(m.get("verdict"))
         rows.append(
             f"<tr><td><code>{_e(m.get('name'))}</code>{context}</td><td>{_e(expected)}</td>"
-            f"<td>{_e(show(_localized(m.get('actual'), words), unit))}"
+            f"<td>{_e(show(_localized(actual, words), unit))}"
             f"{(' — ' + _e(why)) if why else ''}</td>"
             f"<td class='status {_e(verdict)}'>{_e(words('status.' + verdict))}</td>"
             f"<td class='muted'>{_e(m.get('source'))}</td></tr>"
@@ -396,7 +397,7 @@ def _message(data: Any, words: Catalog) -> str:
     if message is None:
         return ""
     try:
-        return words.say(message)
+        return words(message.code, **pair_apart(message.params))
     except (KeyError, IndexError, ValueError):  # a code from another version of the runner
         return message.code
 

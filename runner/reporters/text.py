@@ -24,7 +24,7 @@ from runner.i18n import Catalog, is_bilingual
 from runner.inject import FactResult, FaultRun
 from runner.models import ClaimResult, Detail, Diagnosis, MeasurementResult, MistakeMatch
 from runner.models.results import RESTATES_VALUES
-from runner.numbers import apart, show, show_expected
+from runner.numbers import apart, pair_apart, show, show_expected
 from runner.record import Drift
 
 STATUSES = ("passed", "failed", "error", "skipped")
@@ -49,7 +49,7 @@ def describe_impl(info: dict[str, Any], words: Catalog) -> str:
 
 
 def detail(d: Detail | None, words: Catalog) -> str:
-    return words.say(d.msg()) if d is not None else ""
+    return words(d.code, **pair_apart(d.params)) if d is not None else ""
 
 
 def localize(value: Any, words: Catalog) -> Any:
