@@ -313,7 +313,14 @@ def parted_texts(
     )
     if shown[0] == shown[1] and numbers and expected != actual:
         shown = repr(float(expected)), repr(float(actual))
-    return {"expected": shown[0], "actual": shown[1]}
+    # each with its verb: a value is given, an exception raised ("gives raises" read badly)
+    said = [
+        words("outcome.raises", error=v["raised"])
+        if isinstance(v, dict) and "raised" in v
+        else words("outcome.gives", value=text)
+        for v, text in zip((expected, actual), shown, strict=True)
+    ]
+    return {"expected": said[0], "actual": said[1]}
 
 
 def printed_lines(text: str, dropped: int, words: Catalog) -> list[str]:
