@@ -68,6 +68,10 @@ class FunctionFeedback:
     reason: Detail | None = None
     # the arguments a call changed in place (a contract claim saw it), when no call differs
     modified: list[str] = field(default_factory=list)
+    # functions the reference's version of this one uses that are wrong in this file too:
+    # its own mistake may be theirs, and no known mistake is named through them (the
+    # diagnosis replays twins with the reference's functions, never the learner's)
+    wrong_uses: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,10 @@ def pack_feedback(pack_run: PackRun, results: Sequence[ClaimResult] | None = Non
                 _note_failure(fb, r)
     for fb in found.values():
         fb.verdict = _verdict(fb, unwritten)
+    for fb in found.values():
+        spec = registry.subjects.get(fb.name)
+        if fb.verdict == "wrong" and not fb.mistakes and spec is not None:
+            fb.wrong_uses = [g for g in spec.uses if g in found and found[g].verdict == "wrong"]
     waiting = sum(1 for r in chosen if r.status == "skipped" and not_written(r))
     return PackFeedback(list(found.values()), kinds(chosen), waiting)
 

@@ -418,6 +418,8 @@ def _why_wrong(f: FunctionFeedback, words: Catalog) -> list[str]:
         lines.append(words("feedback.modified", arguments=f.modified))
     if f.reason is not None and call is None and not f.mistakes:
         lines.append(detail(f.reason, words))
+    if f.wrong_uses:
+        lines.append(words("feedback.wrong_uses", function=f.name, uses=f.wrong_uses))
     return lines
 
 
