@@ -31,7 +31,7 @@ from runner.run import functions_of
 if TYPE_CHECKING:
     from runner.api import PackRun
 
-Verdict = Literal["wrong", "not_written", "right", "waiting"]
+Verdict = Literal["wrong", "not_written", "right", "waiting", "unjudged"]
 KINDS: tuple[ClaimKind, ...] = ("proposition", "contract")
 # a skip for these reasons waits on a function the learner has not written yet
 NOT_WRITTEN_REASONS = ("claim.not_implemented", "claim.not_written")
@@ -233,7 +233,11 @@ def _verdict(fb: FunctionFeedback, unwritten: set[str]) -> Verdict:
         return "not_written"
     if fb.passed:
         return "right"
-    return "waiting"
+    if fb.waiting:
+        return "waiting"
+    # every claim calling it erred for a reason not laid at it (a bug of the course, another
+    # function's failure): it was not judged, and it does not wait for anything
+    return "unjudged"
 
 
 def _blames(loaded: LoadedClaim | None, registry: Any) -> Mapping[str, tuple[str, ...]]:

@@ -721,6 +721,24 @@ def test_a_generator_that_does_not_make_its_n_cases_errors_its_claim_naming_it(
     ran = cli("run", "claims/05-softmax", "--lang", "en")
     assert ran.code == 1
     assert "generator 'softmax'" in ran.out and said in ran.out, ran.out
+    # told where the generator is, not the engine's line that refused what it made
+    assert "(generators.py:12)" in ran.out and "contract.py" not in ran.out, ran.out
+
+
+def test_a_function_whose_only_claim_is_the_courses_bug_is_not_judged_not_waiting(cli, course):
+    """It read "waits  softmax  its 0 claims wait for functions not written yet", though
+    every function was written."""
+    _slip(course, "generators.py", "return edges + draws", "return edges + draws + draws[:1]")
+    reference = cli("scaffold", "05-softmax", "--reference").out
+    (course / "solution.py").write_text(reference, encoding="utf-8")
+    en = cli("run", "claims/05-softmax", "--impl", "solution.py", "-k", "softmax.contract",
+             "--lang", "en")  # fmt: skip
+    zh = cli("run", "claims/05-softmax", "--impl", "solution.py", "-k", "softmax.contract",
+             "--lang", "zh")  # fmt: skip
+    assert en.code == 1
+    assert "  not judged  softmax  its 1 claim could not judge it: softmax.contract" in en.out
+    assert "wait" not in en.out.split("by function", 1)[1], en.out
+    assert "  未评判  softmax  它的 1 条断言都没能评判它：softmax.contract" in zh.out, zh.out
 
 
 def test_a_check_that_fails_on_the_reference_too_is_the_courses_bug_not_the_learners(cli, course):

@@ -151,7 +151,15 @@ def oracle(
     if spec.subject != subject:
         raise ValueError(f"generator {generator!r} makes cases for {spec.subject}, not {subject}")
     reference = registry.reference()[subject]
-    made = _cases(spec.fn(rng, cases), generator, cases)
+    made_by_generator = spec.fn(rng, cases)
+    try:
+        made = _cases(made_by_generator, generator, cases)
+    except (TypeError, ValueError) as exc:
+        from runner.pack.find import defined_at
+
+        # refused here, in the engine: its author is told where the generator is
+        exc.pack_line = defined_at(spec.fn)  # type: ignore[attr-defined]
+        raise
     answers = []
     for index, one in enumerate(made):
         expected = attempt(reference, *_fresh(one.args), **_fresh(one.kwargs))

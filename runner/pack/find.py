@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import inspect
 import os
 import re
 import sys
@@ -185,6 +186,9 @@ def own_frame(exc: BaseException) -> str:
 
     import numpy as np
 
+    told = getattr(exc, "pack_line", None)
+    if isinstance(told, str) and told:  # the engine refused what a pack's function made
+        return told
     frames = traceback.extract_tb(exc.__traceback__)
     # not the engine's, NumPy's or the standard library's: a pack's IndexError is raised in
     # NumPy's code, called from the pack's line
@@ -203,6 +207,14 @@ def own_frame(exc: BaseException) -> str:
     ]
     last = (own or frames)[-1] if frames else None
     return f"{Path(last.filename).name}:{last.lineno}" if last is not None else ""
+
+
+def defined_at(fn: Any) -> str:
+    """``file.py:line`` where a pack's function is defined; "" when it cannot be told."""
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    if code is None:
+        return ""
+    return f"{Path(code.co_filename).name}:{code.co_firstlineno}"
 
 
 def _shadowed(top: str, point: EntryPoint) -> dict[str, str] | None:

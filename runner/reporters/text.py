@@ -345,6 +345,7 @@ def feedback_lines(fb: PackFeedback, words: Catalog, verbose: bool = False) -> l
     written = len(fb.functions) - len(unwritten)
     lines = ["", words("feedback.header", written=written, total=len(fb.functions))]
     rows = [*fb.having("wrong"), *fb.having("right"), *fb.having("waiting")]
+    rows += fb.having("unjudged")
     if verbose:
         rows += unwritten
     verdicts = {f.verdict: words(f"feedback.verdict.{f.verdict}") for f in rows}
@@ -380,6 +381,8 @@ def _function_claims(f: FunctionFeedback, words: Catalog) -> str:
         return words("feedback.waits_for_it", n=len(f.waiting))
     if f.verdict == "waiting":
         return words("feedback.only_waiting", n=len(f.waiting))
+    if f.verdict == "unjudged":
+        return words("feedback.unjudged", n=len(f.claims), claims=", ".join(f.claims))
     text = words("feedback.passed", n=len(f.passed))
     if f.waiting:
         text += words("feedback.also_waiting", n=len(f.waiting))
