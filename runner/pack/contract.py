@@ -158,7 +158,7 @@ def oracle(
         from runner.pack.find import defined_at
 
         # refused here, in the engine: its author is told where the generator is
-        exc.pack_line = defined_at(spec.fn)  # type: ignore[attr-defined]
+        exc.pack_line = defined_at(spec.fn)  # type: ignore[union-attr]
         raise
     answers = []
     for index, one in enumerate(made):
