@@ -194,7 +194,7 @@ float32 [1, 1 + 2^-20] 给出 1（转成 float16 会并列）。""",
 没有哪个位置看到别的位置；eps 在开平方之前加到方差上，与 GPT-2 相同。不论输入是什么类型，
 结果都是 float64（float32 或整数进，float64 出）。形状不匹配时为 ValueError（形状为 (1,) 的
 gain 或 bias 也算：什么都不广播；形状为 (1, d) 的 gain 或 (d, 1) 的 bias 大小对，但形状不是
-(d,)，同样被拒绝），eps 不大于 0（包括 NaN）也是。""",
+(d,)，同样被拒绝），eps 不大于 0（包括 NaN）也是。T = 0（没有位置）不在约定之内：没有断言传它。""",
     "embedding_lookup": """\
 阶段三（embedding）：对每个位置 t，取 (V, d) 表的第 ``tokens[t]`` 行。
 
@@ -209,7 +209,7 @@ gain 或 bias 也算：什么都不广播；形状为 (1, d) 的 gain 或 (d, 1)
 形状：h (T, d)，table (V, d) -> (T, V)：logits = h @ tableᵀ，所以输出头没有自己的参数（本章的
 "输出头（embedding 共享时）0"）。宽度不同时为 ValueError（任何一边宽度为 1 也算：什么都不
 广播）。不论输入是什么类型，logits 都是 float64（float32 或整数进，float64 出，用 float64
-计算）。""",
+计算）。T = 0 或 V = 0 不在约定之内：没有断言传它们。""",
     "sinusoidal_positions": """\
 阶段三（正弦位置编码）：由 t 算出的 (T, d) 表，没有参数。
 
@@ -224,7 +224,7 @@ Need" 的交错排列（不是前一半正弦、后一半余弦）。d_model 为
 的 rotate-half 排列）。作用在查询和键上，它让 q_m·k_n 只取决于 m − n；它没有参数。hs 为奇数或
 offset 为负时为 ValueError（np.int64(-1) 这样的 NumPy 整数也算）。不论 x 是什么类型，结果都是
 float64（整数或 float32 的 x 也一样），位置 offset + t 也用 float64（float32 会把 2^24 + 1 舍入
-成 2^24）。""",
+成 2^24）。T = 0 不在约定之内：没有断言传它。""",
     "kv_cache_bytes": """\
 阶段七（KV 缓存）：2 × B × T × L × d × bytes，即 T 个 token 的键和值。
 

@@ -104,6 +104,9 @@ def gen_sequence_support(rng: np.random.Generator, n: int) -> list[Case]:
     def draw(r: np.random.Generator) -> Case:
         return case("random", "随机", _log_int(r, 1, 10**6), _log_int(r, 0, 10**5))
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case("V = 2**2000 (past float64): exact", "V = 2**2000（超出 float64）：精确", 2**2000, 3),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -350,6 +353,14 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
         as_list = bool(r.integers(0, 2))
         return case(*label, joint, tokens.tolist() if as_list else tokens)
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "a subnormal joint mass 1e-310 is possible",
+            "次正规的联合概率 1e-310 是可能的",
+            np.array([1e-310, 1.0 - 1e-310]),
+            [0],
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -448,6 +459,11 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
             "random", "随机", r.standard_normal((t_len, d)) * float(r.choice([0.1, 1.0, 30.0]))
         )
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "integer x at T=1: a float64 mean", "T=1 的整数 x：float64 的均值", np.array([[1, 2]])
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1040,6 +1056,13 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
         scale = float(r.choice([1.0, 3.0, 30.0]))
         return case("random", "随机", r.standard_normal((*lead, t_len, t_len)) * scale)
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "integer scores at T=1: float64 [[1.0]]",
+            "T=1 的整数分数：float64 [[1.0]]",
+            np.array([[3]]),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1172,6 +1195,38 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
             "random", "随机", *_mha(r, t, d, n_head, hs, d_out, float(r.choice([1.0, 3.0])))
         )
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "scores of ±1e4 (H=1): an additive −1e4 mask would let the future in",
+            "±1e4 的分数（H=1）：加性 −1e4 掩码会让未来漏进来",
+            np.array([[100.0], [-100.0]]),
+            np.ones((1, 1)),
+            -np.ones((1, 1)),
+            np.ones((1, 1)),
+            np.ones((1, 1)),
+            1,
+        ),
+        case(
+            "scores of ±1e10 (H=1): an additive −1e9 mask would let the future in",
+            "±1e10 的分数（H=1）：加性 −1e9 掩码会让未来漏进来",
+            np.array([[1e5], [-1e5]]),
+            np.ones((1, 1)),
+            -np.ones((1, 1)),
+            np.ones((1, 1)),
+            np.ones((1, 1)),
+            1,
+        ),
+        case(
+            "a visible score at the most negative float (the future is -inf, not finfo.min)",
+            "可见分数等于最小的浮点数（未来是 -inf，不是 finfo.min）",
+            np.array([[1.0], [0.5]]),
+            np.full((1, 1), np.finfo(np.float64).max),
+            -np.ones((1, 1)),
+            np.ones((1, 1)),
+            np.ones((1, 1)),
+            1,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1367,6 +1422,32 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
         t = float(10 ** r.uniform(low, 3.0))
         return case(f"random {np.dtype(dtype).name}", f"随机 {np.dtype(dtype).name}", z, t)
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "int8 logits [-100, 100]: cast before subtracting (int8 would wrap)",
+            "int8 的 logits [-100, 100]：先转换再相减（int8 会回绕）",
+            np.array([-100, 100], dtype=np.int8),
+            1.0,
+        ),
+        case(
+            "int16 logits [-30000, 30000] at T=1000",
+            "int16 的 logits [-30000, 30000]，T=1000",
+            np.array([-30000, 30000, 0], dtype=np.int16),
+            1000.0,
+        ),
+        case(
+            "a subnormal T = 1e-310 (1/T overflows; dividing does not)",
+            "次正规数 T = 1e-310（1/T 溢出，除法不会）",
+            np.array([2.0, 1.0, -1.0]),
+            1e-310,
+        ),
+        case(
+            "T as np.float32(0.5)",
+            "T 为 np.float32(0.5)",
+            np.array([2.0, 1.0, -1.0]),
+            np.float32(0.5),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1507,6 +1588,20 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
             return case("random ties at k", "随机，第 k 处并列", _tied_probs(r, v, k), k)
         return case("random", "随机", r.dirichlet(np.ones(v)), k)
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "a subnormal mass [5e-324, 0, 0]: divided, not multiplied by 1/sum",
+            "次正规的质量 [5e-324, 0, 0]：做除法，不乘 1/sum",
+            np.array([5e-324, 0.0, 0.0]),
+            1,
+        ),
+        case(
+            "a subnormal kept mass 1e-310 is a mass",
+            "次正规的保留质量 1e-310 也是质量",
+            np.array([1e-310, 0.0, 0.0]),
+            1,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1659,6 +1754,16 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
         )
         return case("random", "随机", *qkv, int(r.integers(1, t + 4)))
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "int8 q, k, v (q·kᵀ = ±400 wraps in int8): computed in float64",
+            "int8 的 q、k、v（q·kᵀ = ±400 在 int8 中回绕）：在 float64 中计算",
+            np.array([[20], [20]], dtype=np.int8),
+            np.array([[20], [-20]], dtype=np.int8),
+            np.array([[1], [2]], dtype=np.int8),
+            1,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2164,6 +2269,21 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
                 )
         return case("random", "随机", p, float(r.uniform(0.01, 1.0)))
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case("invalid: V=1 with no mass [0.0]", "无效：V=1 且没有质量 [0.0]", np.array([0.0]), 0.5),
+        case(
+            "a subnormal mass [5e-324, 0, 0]: divided, not multiplied by 1/sum",
+            "次正规的质量 [5e-324, 0, 0]：做除法，不乘 1/sum",
+            np.array([5e-324, 0.0, 0.0]),
+            0.5,
+        ),
+        case(
+            "p as np.float32(0.6)",
+            "p 为 np.float32(0.6)",
+            np.array([0.5, 0.3, 0.2]),
+            np.float32(0.6),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2269,6 +2389,23 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
                 return case("random near tie", "随机，几乎并列", z)
         return case("random", "随机", z)
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "uint64 logits [2**63, 1]",
+            "uint64 的 logits [2**63, 1]",
+            np.array([2**63, 1], dtype=np.uint64),
+        ),
+        case(
+            "invalid: a NaN in longdouble logits",
+            "无效：longdouble logits 中含 NaN",
+            np.array([1.0, math.nan, 0.0], dtype=np.longdouble),
+        ),
+        case(
+            "every logit -inf: the first",
+            "所有 logit 都是 -inf：取第一个",
+            np.array([-math.inf, -math.inf]),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2375,6 +2512,22 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
             ),
         )
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "float16 x [[1000, 1001, 1003]]: computed in float64",
+            "float16 的 x [[1000, 1001, 1003]]：在 float64 中计算",
+            np.array([[1000, 1001, 1003]], dtype=np.float16),
+            np.ones(3),
+            np.zeros(3),
+        ),
+        case(
+            "longdouble x: a float64 result",
+            "longdouble 的 x：结果为 float64",
+            np.array([[1.0, 2.0, 4.0]], dtype=np.longdouble),
+            np.ones(3),
+            np.zeros(3),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2477,6 +2630,14 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
         v, d, t = int(r.integers(1, 50)), int(r.integers(1, 9)), int(r.integers(1, 20))
         return case("random", "随机", r.integers(0, v, size=t), r.standard_normal((v, d)))
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "invalid: id 2**32 + 1 (no narrowing before the range check)",
+            "无效：id 2**32 + 1（检查范围前不能缩窄）",
+            np.array([2**32 + 1]),
+            np.arange(8.0).reshape(4, 2),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2605,6 +2766,14 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
         t, hs = int(r.integers(1, 20)), 2 * int(r.integers(1, 9))
         return case("random", "随机", r.standard_normal((t, hs)), int(r.integers(0, 2000)))
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "offset np.int32(2**31 - 1): positions past int32",
+            "offset 为 np.int32(2**31 - 1)：位置超出 int32",
+            np.ones((2, 2)),
+            np.int32(2**31 - 1),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2886,6 +3055,20 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
         merges = _bpe_merges(train, int(r.integers(0, 30)))
         return case("random", "随机", _text(r, int(r.integers(0, 200)), alphabet), merges)
 
+    edges += [  # from a fourth round of buggy learners (each once a false pass)
+        case(
+            "invalid: a merge whose right id is not yet made (97, 300)",
+            "无效：右边的 id 尚未生成的合并 (97, 300)",
+            np.frombuffer(b"abab", dtype=np.uint8).copy(),
+            [(97, 300)],
+        ),
+        case(
+            "merges of NumPy ints",
+            "由 NumPy 整数组成的合并",
+            np.frombuffer(b"abab", dtype=np.uint8).copy(),
+            [(np.int64(97), np.int64(98))],
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 

@@ -723,9 +723,9 @@ temperature_divides_in_own_dtype = _temperature_mistake(
 )
 temperature_uint_wraps = _temperature_mistake(
     "temperature-uint-wraps",
-    "整数 logits 在转成 float64 之前就减去了最大值：uint8 的 3 − 4 回绕成 255",
+    "整数 logits 在转成 float64 之前就减去了最大值：uint8 的 3 − 4 回绕成 255（int8 的 −100 − 100 也回绕）",
     "subtracts the max from integer logits before casting them to float64: in uint8, "
-    "3 − 4 wraps around to 255",
+    "3 − 4 wraps around to 255 (in int8, −100 − 100 wraps too)",
     integers="subtract-first",
 )
 temperature_finite_via_sum = _temperature_mistake(
@@ -1246,9 +1246,10 @@ greedy_float64_cast = _greedy_mistake(
 )
 greedy_nan_float64_only = _greedy_mistake(
     "greedy-nan-float64-only",
-    "只在 float64 的 logits 里找 NaN：float16、float32 的 NaN 没被拒绝，argmax 返回了 NaN 的下标",
-    "looks for NaN in float64 logits only: a NaN in float16 or float32 logits is not refused, "
-    "and argmax returns its index",
+    "只在 float64 的 logits 里找 NaN：float16、float32（或 long double）的 NaN 没被拒绝，argmax 返回了"
+    " NaN 的下标",
+    "looks for NaN in float64 logits only: a NaN in float16 or float32 (or long double) logits is "
+    "not refused, and argmax returns its index",
     nan="float64",
 )
 greedy_nan_via_sum = _greedy_mistake(

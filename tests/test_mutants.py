@@ -559,11 +559,38 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv8_averaging_int64_running_sum": ("contract.averaging-model",),
     "adv8_chain_tokens_truncated": ("contract.chain-rule-nll",),
     "adv8_greedy_any_shape": ("contract.greedy-token",),
+    # the ninth: NumPy scalars and narrow integers, subnormal masses and T, masks of -1e4,
+    # -1e9 and finfo.min in multi-head attention, dtypes at T=1
+    "adv9_bpe_encode_rejects_numpy_ids": ("contract.bpe-encode",),
+    "adv9_temp_rejects_numpy_float": ("contract.softmax-temperature",),
+    "adv9_greedy_int_to_int64": ("contract.greedy-token",),
+    "adv9_layer_norm_float32_only_upcast": ("contract.layer-norm",),
+    "adv9_top_p_v1_shortcut_after_value_checks": ("contract.top-p-renormalize",),
+    "adv9_softmax_signed_int_subtract_before_cast": ("contract.softmax-temperature",),
+    "adv9_flash_int_inputs_not_cast": ("contract.flash-attention",),
+    "adv9_rotary_arange_offset_unindexed": ("contract.rotary-embedding",),
+    "adv9_averaging_t1_returns_x": ("contract.averaging-model",),
+    "adv9_greedy_nan_check_listed_dtypes": ("contract.greedy-token",),
+    "adv9_top_p_p_float32_refused": ("contract.top-p-renormalize",),
+    "adv9_mha_additive_mask_minus_1e9": ("contract.multi-head-attention",),
+    "adv9_mha_additive_mask_minus_1e4": ("contract.multi-head-attention",),
+    "adv9_mha_mask_finfo_min": ("contract.multi-head-attention",),
+    "adv9_support_float_log10": ("contract.sequence-support-log10",),
+    "adv9_bpe_encode_right_id_unbounded": ("contract.bpe-encode",),
+    "adv9_embedding_ids_int32_cast": ("contract.embedding-lookup",),
+    "adv9_greedy_refuses_all_minus_inf": ("contract.greedy-token",),
+    "adv9_softmax_inverse_temperature": ("contract.softmax-temperature",),
+    "adv9_topk_multiply_by_reciprocal_sum": ("contract.top-k-renormalize",),
+    "adv9_topp_multiply_by_reciprocal_sum": ("contract.top-p-renormalize",),
+    "adv9_topk_tiny_threshold": ("contract.top-k-renormalize",),
+    "adv9_chain_subnormal_as_impossible": ("contract.chain-rule-nll",),
+    "adv9_mask_t1_ones_like": ("contract.causal-masked-attention",),
     # where a long double is wider than a double (x86-64 Linux); elsewhere it is one
     **(
         {
             "adv6_greedy_longdouble_to_float64": ("contract.greedy-token",),
             "adv6_temperature_longdouble_to_float64": ("contract.softmax-temperature",),
+            "adv9_layer_norm_at_least_float64": ("contract.layer-norm",),
         }
         if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps
         else {}
@@ -636,7 +663,8 @@ def statuses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, st
 def test_the_table_names_every_mutant_file():
     files = {p.stem for p in MUTANTS_DIR.glob("*.py") if not p.name.startswith("_")}
     assert files - set(MUTANTS) <= {"adv6_greedy_longdouble_to_float64",
-                                    "adv6_temperature_longdouble_to_float64"}  # fmt: skip
+                                    "adv6_temperature_longdouble_to_float64",
+                                    "adv9_layer_norm_at_least_float64"}  # fmt: skip
     assert set(MUTANTS) <= files
 
 

@@ -666,7 +666,15 @@ def test_a_stale_observed_fact_fails_and_says_what_was_expected(cli, course):
     injected = cli("inject", "--all", "claims/05-softmax", "--lang", "en")
     assert injected.code == 1
     assert "(faults.yaml expects ≥ 100000)" in injected.out, injected.out
-    assert cli("run", "claims/05-softmax").code == 1
+    # the last line says why a caught fault still exits 1 (it read "score: 1/1" alone)
+    assert injected.out.splitlines()[-1] == (
+        "score: 1/1 faults caught · 1 observed fact no longer holds as faults.yaml states it"
+    )
+    ran = cli("run", "claims/05-softmax", "--lang", "en")
+    assert ran.code == 1
+    # and so does a run's, after its totals (it ended "4 passed, 0 failed")
+    last = [x for x in ran.out.splitlines() if not x.startswith(("evidence", "wrote"))][-1]
+    assert "shows another signal than it states" in last, ran.out
 
 
 def test_a_twin_that_cannot_be_called_does_not_catch_its_fault(cli, course):

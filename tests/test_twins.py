@@ -193,7 +193,7 @@ SHOWS: dict[str, Shows] = {
         (np.asarray(a[0]).dtype == np.float16 and float(a[1]) < 6e-8)
         or (np.asarray(a[0]).dtype == np.float32 and float(a[1]) < 1e-45)
     ),
-    "temperature-uint-wraps": lambda a, kw: np.asarray(a[0]).dtype.kind == "u",
+    "temperature-uint-wraps": lambda a, kw: np.asarray(a[0]).dtype.kind in "iu",
     "temperature-finite-via-sum": lambda a, kw: _sum_overflows(a[0]),
     "topk-divides-by-inf-sum": lambda a, kw: _sum_overflows(
         np.sort(np.asarray(a[0]))[-int(a[1]) :]
@@ -220,9 +220,11 @@ SHOWS: dict[str, Shows] = {
     "top-p-one-by-running-sum": lambda a, kw: float(a[1]) == 1.0,
     "top-p-finite-via-sum": lambda a, kw: _sum_overflows(a[0]),
     "greedy-last-of-ties": lambda a, kw: _top_ties(np.asarray(a[0])),
-    "greedy-float32-cast": lambda a, kw: _top_ties(np.asarray(a[0]).astype(np.float32)),
+    "greedy-float32-cast": lambda a, kw: _top_ties(_as32(a[0])),
     "greedy-float64-cast": lambda a, kw: _top_ties(np.asarray(a[0]).astype(np.float64)),
-    "greedy-nan-float64-only": lambda a, kw: np.asarray(a[0]).dtype in (np.float16, np.float32),
+    "greedy-nan-float64-only": lambda a, kw: (
+        np.asarray(a[0]).dtype.kind == "f" and np.asarray(a[0]).dtype != np.float64
+    ),
     "greedy-nan-via-sum": lambda a, kw: bool(
         np.any(np.asarray(a[0]) == np.inf) and np.any(np.asarray(a[0]) == -np.inf)
     ),
@@ -308,6 +310,11 @@ def _visible_max(args: tuple[Any, ...]) -> float:
 
 def _router_reach(args: tuple[Any, ...]) -> float:
     return float(np.max(np.abs(np.asarray(args[0]) @ np.asarray(args[1]))))
+
+
+def _as32(z: Any) -> np.ndarray[Any, Any]:
+    with np.errstate(over="ignore"):  # the float64 max beside +inf: inf, as the twin casts it
+        return np.asarray(z).astype(np.float32)
 
 
 def _top_ties(z: np.ndarray[Any, Any]) -> bool:

@@ -25,7 +25,8 @@ def layer_norm(x: Array, gain: Array, bias: Array, eps: float = 1e-5) -> Array:
     dtype (float32 or integer in, float64 out). ValueError for shapes that do not fit (a gain
     or bias of shape (1,) included: nothing is broadcast; a gain of shape (1, d) or a bias of
     shape (d, 1) has the right size but not the shape (d,), and is refused too) or an eps
-    that is not > 0 (NaN included).
+    that is not > 0 (NaN included). T = 0 (no positions) is outside the contract: no claim
+    passes it.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, d)
     gain = np.asarray(gain, dtype=np.float64)  # (d,)
@@ -73,7 +74,7 @@ def output_head(h: Array, table: Array) -> Array:
     parameter of its own (the chapter's "输出头（embedding 共享时）0"). ValueError when the
     widths differ (a width of 1 on either side included: nothing is broadcast). The logits
     are float64 whatever the inputs' dtype (float32 or integer in, float64 out, computed in
-    float64).
+    float64). T = 0 or V = 0 is outside the contract: no claim passes them.
     """
     h = np.asarray(h, dtype=np.float64)  # (T, d)
     table = np.asarray(table, dtype=np.float64)  # (V, d)

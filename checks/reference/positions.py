@@ -54,7 +54,8 @@ def rotary_embedding(x: Array, offset: int = 0) -> Array:
     Applied to queries and keys, it makes q_m·k_n depend on m − n only; it has no parameter.
     ValueError for an odd hs or a negative offset (a NumPy integer such as np.int64(-1)
     included). The result is float64 whatever x's dtype (integer or float32 x included), and
-    the positions offset + t are float64 too (float32 rounds 2^24 + 1 to 2^24).
+    the positions offset + t are float64 too (float32 rounds 2^24 + 1 to 2^24). T = 0 is
+    outside the contract: no claim passes it.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, hs)
     if x.ndim != 2:

@@ -84,13 +84,14 @@ def run_lines(run: Run, words: Catalog, verbose: bool = False) -> list[str]:
         )
         if learner:
             lines += feedback_lines(pack_feedback(pack_run), words, verbose)
+    closing = []  # why a run whose claims all passed still exits 1: its last lines say so
     for pack_run in run.packs:  # a reference run's faults: said only when one is wanting
         wanting = [f for f in pack_run.faults or [] if not f.caught or not f.observed_as_declared]
         if wanting:
             lines += fault_summary_lines(pack_run, wanting, words, score=False)
-            lines.append(words("fault.run_wanting", n=len(wanting), module=pack_run.pack.meta.id))
+            closing.append(words("fault.run_wanting", n=len(wanting), module=pack_run.pack.meta.id))
     lines.append(totals_line(run, words))
-    return lines
+    return lines + closing
 
 
 def load_failure_line(run: Run, words: Catalog) -> str:
@@ -547,7 +548,11 @@ def fault_summary_lines(
                 lines.append(f"{INDENT}{words('fault.differs_yaml', detail=text)}")
     if score:  # not when only the wanting faults are listed (a run's closing line)
         caught = sum(r.caught for r in runs)
-        lines.append(words("fault.score", caught=caught, total=len(runs)))
+        line = words("fault.score", caught=caught, total=len(runs))
+        stale = sum(not fact.held for r in runs for fact in r.facts)
+        if stale:  # caught, and yet wanting: the exit code is 1 for these
+            line += words("fault.score_stale", n=stale)
+        lines.append(line)
     return lines
 
 
