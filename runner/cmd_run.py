@@ -262,7 +262,7 @@ def _single_run(
     options: api.RunOptions,
 ) -> int:
     # asked once everything is known to be runnable: git answers while the claims run
-    pending_commit = start_measured_commit([p.directory for p in packs])
+    pending_commit = start_measured_commit(*_measured(packs))
     run = api.run_packs(packs, subject, options)
     _sandbox_warnings(run.missing, words)
     measured = pending_commit()
@@ -332,7 +332,7 @@ def _class_run(
     learners: list[Path],
     options: api.RunOptions,
 ) -> int:
-    pending_commit = start_measured_commit([p.directory for p in packs])
+    pending_commit = start_measured_commit(*_measured(packs))
     variants = learner_variants([p.stem for p in learners], RESERVED_VARIANTS)
     names = [printable_line(display_path(p)) for p in learners]
     results = api.run_class(
@@ -523,6 +523,11 @@ def _evidence(
         )
         docs.append((pack_run.pack, doc))
     return docs
+
+
+def _measured(packs: list[ClaimPack]) -> tuple[list[Path], dict[Path, tuple[str, ...]]]:
+    """The modules' folders, and each one's pack code (git asks whether it changed too)."""
+    return [p.directory for p in packs], {p.directory: p.code.code_directories() for p in packs}
 
 
 def _drift(out_dir: Path, docs: list[tuple[ClaimPack, dict[str, Any]]]) -> list[tuple[str, Drift]]:

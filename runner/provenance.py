@@ -109,17 +109,24 @@ def repository_root(path: Path) -> Path | None:
     return Path(top).resolve() if top else None
 
 
-def measured_paths(module_dirs: Iterable[Path], root: Path) -> list[str]:
-    """What a run measures, relative to the repository: the claim packs, and this project's
-    own code when it lives in the same repository."""
+def measured_paths(module_dirs: Iterable[Path], root: Path, code: Iterable[str] = ()) -> list[str]:
+    """What a run measures, relative to the repository: the claim packs, the packs' code
+    where it lives in the repository (a pack installed editable from it, say), and this
+    project's own code when it lives in the same repository."""
     paths = sorted({os.path.relpath(d.resolve(), root) for d in module_dirs})
+    for place in code:
+        resolved = Path(place).resolve()
+        if root in resolved.parents:  # a pack run from site-packages is code_sha256's alone
+            paths.append(os.path.relpath(resolved, root))
     if root == CODE_ROOT or root in CODE_ROOT.parents:
         base = os.path.relpath(CODE_ROOT, root)
         paths += [os.path.normpath(os.path.join(base, p)) for p in CODE_PATHS]
-    return paths
+    return list(dict.fromkeys(paths))
 
 
-def start_measured_commit(module_dirs: list[Path]) -> Callable[[], Commit | Unmeasured]:
+def start_measured_commit(
+    module_dirs: list[Path], code: Mapping[Path, tuple[str, ...]] | None = None
+) -> Callable[[], Commit | Unmeasured]:
     """Ask git now, answer later: the last commit that changed what the run measures, and
     whether those files differ from it. The questions run in their own processes while the
     claims run; outside a git checkout (or without git, or when git does not answer) the
@@ -141,11 +148,12 @@ def start_measured_commit(module_dirs: list[Path]) -> Callable[[], Commit | Unme
     if apart:
         silent = any(top.timed_out for top in tops)
         return lambda: Unmeasured(silent, apart, folders[0])
-    paths = measured_paths(module_dirs, root)
+    code = code or {}
+    paths = measured_paths(module_dirs, root, [c for d in module_dirs for c in code.get(d, ())])
     sha = _Git(root, "log", "-1", "--format=%H", "--", *paths)
     tree = _Git(root, "ls-tree", "-r", "-z", "--full-tree", "HEAD", "--", *paths)
     others = _Git(root, "ls-files", "-z", "--others", "--exclude-standard", "--", *paths)
-    own = {d.resolve(): measured_paths([d], root) for d in module_dirs}
+    own = {d.resolve(): measured_paths([d], root, code.get(d, ())) for d in module_dirs}
     shas = {d: _Git(root, "log", "-1", "--format=%H", "--", *p) for d, p in own.items()}
 
     def answer() -> Commit | Unmeasured:

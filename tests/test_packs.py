@@ -638,6 +638,28 @@ def _commit_all(course: Path) -> None:
     subprocess.run([*GIT, "commit", "-qm", "slip"], cwd=course, check=True)
 
 
+def test_a_pack_in_the_course_repository_outside_its_module_is_measured_by_git(
+    cli, course, monkeypatch
+):
+    """A pack imported from the course repository (beside claims/, or installed editable
+    from it) ran changed while the evidence said commit_dirty: false; git asks about its
+    folder too."""
+    shutil.move(course.joinpath(*PACK_DIR), course / "softmaxpack")
+    monkeypatch.syspath_prepend(str(course))  # as `python -m runner` run in the course finds it
+    module = course / "claims" / "05-softmax" / "module.yaml"
+    module.write_text(
+        module.read_text("utf-8").replace("pack: ./pack", "pack: softmaxpack"), "utf-8"
+    )
+    _commit_all(course)
+    evidence = course / "evidence" / "05-softmax-v1.json"
+    assert cli("run", "claims/05-softmax", "--lang", "en").code == 0
+    assert json.loads(evidence.read_text("utf-8"))["commit_dirty"] is False
+    with (course / "softmaxpack" / "checks.py").open("a", encoding="utf-8") as f:
+        f.write("# changed, not committed\n")
+    assert cli("run", "claims/05-softmax", "--lang", "en").code == 0
+    assert json.loads(evidence.read_text("utf-8"))["commit_dirty"] is True
+
+
 def _fault_slip(course: Path, old: str, new: str) -> None:
     path = course / "claims" / "05-softmax" / "faults.yaml"
     text = path.read_text("utf-8")
