@@ -1151,6 +1151,16 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
         out["memfd_create"] = 0
     except OSError as exc:
         out["memfd_create"] = exc.errno
+    import socket
+    for name, make in (("socket", lambda: socket.socket(socket.AF_UNIX)),
+                       ("socketpair", socket.socketpair)):
+        try:
+            made = make()
+            for end in made if isinstance(made, tuple) else (made,):
+                end.close()
+            out[name] = 0
+        except OSError as exc:
+            out[name] = exc.errno
     import resource
     out["open_files"] = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     out["i386_getpid"] = i386_call(20)  # -EPERM: another architecture's calls are all denied
@@ -1178,7 +1188,8 @@ def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
     """A user's kernel keyring outlives the worker and is shared by every process of that
     user (a hidden claim's inputs could wait there for a later claim, a classmate or the
     next run); a memfd, System V shared memory or a tmpfs mounted in a user namespace of
-    the learner's own holds memory outside RLIMIT_AS and the OOM killer's view. The worker
+    the learner's own holds memory outside RLIMIT_AS and the OOM killer's view, and so do a
+    socket's buffers (an attack held 2 GiB per process in filled socketpairs). The worker
     denies these system calls (EPERM) for the learner's code and whatever it starts, under
     x86_64's numbers and under i386's (``int 0x80``), and threads and fork still work."""
     import errno as errnos
@@ -1200,6 +1211,6 @@ def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
     assert list(got.pop("works")) == [[1], 7]
     assert got.pop("clone3") == errnos.ENOSYS
     assert got.pop("i386_getpid") == got.pop("i386_memfd_create") == -errnos.EPERM
-    denied = ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create")
+    denied = ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create", "socket", "socketpair")
     denied += ("unshare_user", "clone_user", "shmget", "msgget", "mount")
     assert got == dict.fromkeys(denied, errnos.EPERM), got

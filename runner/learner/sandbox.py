@@ -364,8 +364,10 @@ def landlock(readable: Iterable[str], writable: Iterable[str], devices: Iterable
 # worker and is shared by every process of that user: a channel from a hidden claim's call to
 # a later worker, a classmate's or the next run's); memory the process does not map, so that
 # RLIMIT_AS and the OOM killer's view of it do not count it (memfd_create, memfd_secret,
-# System V shared memory, message queues and semaphores, and a tmpfs mounted in a user
-# namespace of its own: unshare, setns, the mount calls and clone with a namespace flag);
+# System V shared memory, message queues and semaphores, a tmpfs mounted in a user
+# namespace of its own: unshare, setns, the mount calls and clone with a namespace flag, and
+# sockets, whose buffers the kernel holds: a socketpair filled at SO_SNDBUF of 8 MiB per end
+# held 2 GiB per process under --memory-mib 256);
 # reading or writing other processes or their descriptors (ptrace, process_vm_*,
 # pidfd_getfd, open_by_handle_at); and the kernel's larger surfaces (perf, bpf, userfaultfd,
 # io_uring, modules, kexec). Numbers from the kernel's unistd headers.
@@ -383,7 +385,7 @@ DENIED_CALLS = {
             "perf_event_open": 298, "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425,
             "io_uring_enter": 426, "io_uring_register": 427, "init_module": 175,
             "finit_module": 313, "delete_module": 176, "kexec_load": 246,
-            "kexec_file_load": 320,
+            "kexec_file_load": 320, "socket": 41, "socketpair": 53,
         },
     ),
     "aarch64": (
@@ -399,7 +401,7 @@ DENIED_CALLS = {
             "perf_event_open": 241, "bpf": 280, "userfaultfd": 282, "io_uring_setup": 425,
             "io_uring_enter": 426, "io_uring_register": 427, "init_module": 105,
             "finit_module": 273, "delete_module": 106, "kexec_load": 104,
-            "kexec_file_load": 294,
+            "kexec_file_load": 294, "socket": 198, "socketpair": 199,
         },
     ),
 }  # fmt: skip
