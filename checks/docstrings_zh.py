@@ -136,7 +136,8 @@ exp(score − m) 的运行和 l，以及 exp(score − m)·v 的运行和。新�
 （float32 或整数也一样）。softmax 的核 exp(q·k) 换成 φ(q)·φ(k)，φ(x) = elu(x) + 1（x > 0 时
 为 x + 1，否则为 eˣ），于是加权和可以分解：out_t = φ(q_t)ᵀ S_t / φ(q_t)ᵀ z_t，运行和
 S_t = Σ_{s≤t} φ(k_s) v_sᵀ (d, d_v)，z_t = Σ_{s≤t} φ(k_s) (d,)。q、k 都不缩放。对 t 只走一遍；
-没有 (T, T) 数组，也没有逐对的 softmax：放弃的正是精确的两两交互。形状不对是 ValueError。
+没有 (T, T) 数组，也没有逐对的 softmax：放弃的正是精确的两两交互。形状不对是 ValueError，
+形状为空（T、d 或 d_v 为 0，与 flash_attention 相同）也是。
 断言像测 flash_attention 一样测量调用的峰值内存：任何从不持有 (T, T) 数组的写法都通过（递推、
 把 z 并进 S、累积和）；二次的并行形式（φ(Q)φ(K)ᵀ 掩码后乘 V）算的是同一个函数，但不通过。
 
@@ -181,7 +182,8 @@ top-k 相同）时为 ValueError；和会溢出的有限 probs 是有效的。""
 这就是本章说的另一条路径：softmax_temperature 拒绝 T = 0，而贪心解码根本不形成分布。返回
 下标，是一个整数（这个参考实现返回 Python int；NumPy 整数，例如 np.argmax 给出的 np.int64，
 也一样好，与所有计数相同；浮点数或 bool 则不行）；logits 中有 NaN 时为 ValueError，任何浮点
-类型都一样（float16 与 float32 也算：没有哪个 token 排第一），没有 logits 也是；±inf 的元素
+类型都一样（float16 与 float32 也算：没有哪个 token 排第一），没有 logits、或 logits 不是向量
+（0 维或 (2, 2)：没有展平后的下标）也是；±inf 的元素
 没有问题（+inf 排第一：[-inf, inf, 0] 给出 1，尽管它的和是 NaN）；bool 的 logits 有效（False <
 True：[False, True, True] 给出 1）。
 logits 按它自己的类型比较，从不转换：int64 logits [2**53, 2**53 + 1] 给出 1（转成 float64

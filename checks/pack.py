@@ -18,8 +18,8 @@ reference on seeded cases across its whole signature); each docstring below says
   integers (np.int32, np.int64, ...); the claims pass both. Counts are exact Python ints:
   convert with operator.index(x) before any arithmetic, so np.int32 inputs never wrap around
   (nor int64 products past 2^63), and check the minimum on that int: np.int64(-1) is refused
-  like -1. (The reference refuses bools and floats such as 2.0 with ValueError; no claim
-  passes them.)
+  like -1. (The reference refuses bools and floats such as 2.0 with ValueError; the claims
+  pass them only as chain_rule_nll's tokens: a token of 1.7 is refused, never truncated.)
 * Arrays arrive as NumPy arrays. Results are float64 arrays, except softmax_temperature,
   which keeps the floating dtype of its logits (float16 stays float16), and bpe_encode's
   integer ids: float32 or integer inputs give float64 results, computed in float64. An
@@ -60,7 +60,7 @@ CONTRACT_ZH = """\
   np.int64……），断言两种都会传。计数是精确的 Python int：做任何运算之前先用
   operator.index(x) 转换，这样 np.int32 输入不会回绕（int64 乘积超过 2^63 也不会），并在这个
   int 上检查下限：np.int64(-1) 与 -1 一样被拒绝。（参考实现用 ValueError 拒绝 bool 和 2.0 这样
-  的浮点数；没有断言会传它们。）
+  的浮点数；断言只把它们作为 chain_rule_nll 的 tokens 传入：1.7 这个 token 被拒绝，从不截断。）
 * 数组以 NumPy 数组传入。结果是 float64 数组，只有 softmax_temperature 保留 logits 的浮点类型
   （float16 仍是 float16），bpe_encode 返回整数 id：float32 或整数输入给出 float64 结果，并且
   用 float64 计算。浮点类型的 id 数组（embedding_lookup 的 tokens）会被拒绝。

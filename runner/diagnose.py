@@ -360,12 +360,11 @@ class Diagnoser:
     _candidates: dict[str, list[TwinSpec]] = field(default_factory=dict)
     _evidence: dict[str, list[_Evidence]] = field(default_factory=dict)
     _diagnosed: dict[str, list[tuple[_Evidence, Diagnosis]]] = field(default_factory=dict)
+    stopped: bool = False  # a diagnosis went past the judge's cap: no more are made
 
     def __call__(self, loaded: LoadedClaim, log: CallLog, impl: Implementation) -> list[Diagnosis]:
-        if not log.complete:
-            spec = self.registry.resolve_check(loaded.claim.check)
-            needs = spec.needs_of(loaded.claim.inputs)
-            return [Diagnosis(function=name, calls=0, complete=False) for name in needs]
+        if not log.complete or self.stopped:
+            return self._not_made(loaded)
         budget = _Budget(self.budget)
         out = []
         logged = []
@@ -383,6 +382,17 @@ class Diagnoser:
             if name in self._diagnosed:
                 self._settle(name, budget)
         return out
+
+    def unfinished(self, loaded: LoadedClaim) -> list[Diagnosis]:
+        """The claim's diagnoses when making them went past the judge's cap: not made, and
+        none of a later claim is (the evidence pooled so far is half compared)."""
+        self.stopped = True
+        return self._not_made(loaded)
+
+    def _not_made(self, loaded: LoadedClaim) -> list[Diagnosis]:
+        spec = self.registry.resolve_check(loaded.claim.check)
+        needs = spec.needs_of(loaded.claim.inputs)
+        return [Diagnosis(function=name, calls=0, complete=False) for name in needs]
 
     def _against_reference(
         self, name: str, evidence: _Evidence, budget: _Budget

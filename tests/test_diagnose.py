@@ -21,6 +21,7 @@ Two claim packs judge them:
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import math
 import re
@@ -823,6 +824,46 @@ def test_out_of_budget_a_diagnosis_names_only_what_it_compared_on_every_call():
         assert short and not any(d.complete for d in short)
         assert not [m for d in short for m in d.matches]
     assert len(log.calls) * 100 <= WORK_BUDGET  # the real budget is far from binding here
+
+
+HUGE_PROBABILITIES = """
+_softmax, _top_p = softmax_temperature, top_p_renormalize
+
+
+def softmax_temperature(logits, temperature):
+    z = np.asarray(logits)
+    if z.shape == (3,) and float(temperature) == 0.1 and z.tolist() == [2.0, 1.0, -1.0]:
+        v = np.random.default_rng(0).random(200_000) + 0.5  # a valid distribution, and huge
+        return v / v.sum()
+    return _softmax(logits, temperature)
+
+
+def top_p_renormalize(probs, p):
+    return np.zeros(3) if np.asarray(probs).size > 1000 else _top_p(probs, p)
+"""
+
+
+def test_a_diagnosis_of_the_learners_own_values_stays_within_the_claims_cpu_time(tmp_path):
+    """An outside attack: its softmax returned 540,000 probabilities, which the check feeds to
+    its top-p, and the failed claim's diagnosis replayed them on a quadratic twin (an fsum of
+    every prefix) in the judge, for hours, outside every cap. The diagnosis now has the CPU
+    time the learner's claim has; past it no diagnosis of the run is made."""
+    import resource
+
+    source = scaffold(CHAPTER_PACKS[0], catalog("en"), reference=True)
+    path = tmp_path / "my_impl.py"
+    path.write_text(source + HUGE_PROBABILITIES, encoding="utf-8")
+    options = api.RunOptions(
+        pattern="topp.*", limits=dataclasses.replace(api.RunOptions().limits, timeout_s=1.0)
+    )
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    run = api.run_packs(CHAPTER_PACKS, api.LearnerFile(path), options)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    (adapts,) = [r for r in run.results if r.id == "topp.adapts-to-temperature"]
+    assert adapts.status == "failed"
+    assert adapts.diagnosis and not any(d.complete for d in adapts.diagnosis), adapts.diagnosis
+    # the judge's own time: the quadratic twin alone ran over 5 minutes at this size
+    assert after.ru_utime - before.ru_utime < 30
 
 
 def test_a_log_that_stopped_recording_gives_an_incomplete_diagnosis():

@@ -113,7 +113,8 @@ def linear_attention(q: Array, k: Array, v: Array) -> Array:
     weighted sum factorizes: out_t = φ(q_t)ᵀ S_t / φ(q_t)ᵀ z_t with running sums
     S_t = Σ_{s≤t} φ(k_s) v_sᵀ (d, d_v) and z_t = Σ_{s≤t} φ(k_s) (d,). No scale on q or k.
     One pass over t; there is no (T, T) array and no per-pair softmax: the exact pairwise
-    interaction is what is given up. Bad shapes are a ValueError. The claims measure the
+    interaction is what is given up. Bad shapes are a ValueError, and so are empty ones
+    (T, d or d_v of 0, as for flash_attention). The claims measure the
     call's peak memory as for flash_attention: any form that never holds a (T, T) array
     passes (the recurrence, z folded into S, cumulative sums); the quadratic parallel form
     (φ(Q)φ(K)ᵀ masked, times V) computes the same function and fails them.

@@ -72,7 +72,8 @@ def greedy_token(logits: Array) -> int:
     reference returns a Python int; a NumPy integer such as np.argmax's np.int64 is as good,
     as for every count, while a float or a bool is not); ValueError for logits with a NaN,
     in any float dtype (float16 and float32 included: no token ranks
-    first), or no logits at all; ±inf entries are fine (+inf ranks first: [-inf, inf, 0]
+    first), no logits at all, or logits that are not a vector (0-d, or (2, 2): there is no
+    flattened index); ±inf entries are fine (+inf ranks first: [-inf, inf, 0]
     gives 1, though its sum is NaN); bool logits are valid (False < True: [False, True,
     True] gives 1). The logits are compared in their own dtype, never cast: int64 logits [2**53, 2**53 + 1]
     give 1 (as float64 both are 2**53, a tie that would give 0), float64 [1, 1 + 1e-12]

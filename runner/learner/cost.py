@@ -38,12 +38,19 @@ def _address_space() -> int | None:
     return pages * resource.getpagesize()
 
 
+class Overrun(Exception):
+    """The capped block used more than its CPU time (``what="cpu"``) or memory (``"memory"``)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
 @contextlib.contextmanager
-def check_cost(memory_mib: int, cpu_s: float, session: Any) -> Iterator[None]:
-    """Run the block (one claim's check on a learner's values) under the judge's own cap.
-    ``session.last_returned`` names the learner's function whose value came back last; on
-    an overrun its worker is killed (the cap may have stopped the judge mid-exchange), and
-    the next claim starts a fresh one."""
+def capped(memory_mib: int, cpu_s: float) -> Iterator[None]:
+    """Run the block with the judge's address space allowed to grow by ``memory_mib`` and its
+    CPU time by ``cpu_s`` (in the main thread; elsewhere memory only): :class:`Overrun` when
+    it would use more; the limits are as they were after."""
     saved_as = resource.getrlimit(resource.RLIMIT_AS)
     used = _address_space()
     lowered = False
@@ -68,15 +75,9 @@ def check_cost(memory_mib: int, cpu_s: float, session: Any) -> Iterator[None]:
     try:
         yield
     except _OverCpu:
-        session.kill()
-        raise BoundaryError(
-            "boundary.check_cpu", {"function": session.last_returned or "?", "seconds": cpu_s}
-        ) from None
+        raise Overrun("cpu") from None
     except MemoryError:
-        session.kill()
-        raise BoundaryError(
-            "boundary.check_memory", {"function": session.last_returned or "?", "mib": memory_mib}
-        ) from None
+        raise Overrun("memory") from None
     finally:
         if timed:
             signal.setitimer(signal.ITIMER_PROF, 0)
@@ -84,3 +85,24 @@ def check_cost(memory_mib: int, cpu_s: float, session: Any) -> Iterator[None]:
         if lowered:
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(resource.RLIMIT_AS, saved_as)
+
+
+@contextlib.contextmanager
+def check_cost(memory_mib: int, cpu_s: float, session: Any) -> Iterator[None]:
+    """Run the block (one claim's check on a learner's values) under the judge's own cap.
+    ``session.last_returned`` names the learner's function whose value came back last; on
+    an overrun its worker is killed (the cap may have stopped the judge mid-exchange), and
+    the next claim starts a fresh one."""
+    try:
+        with capped(memory_mib, cpu_s):
+            yield
+    except Overrun as exc:
+        session.kill()
+        function = session.last_returned or "?"
+        if exc.what == "cpu":
+            raise BoundaryError(
+                "boundary.check_cpu", {"function": function, "seconds": cpu_s}
+            ) from None
+        raise BoundaryError(
+            "boundary.check_memory", {"function": function, "mib": memory_mib}
+        ) from None

@@ -619,6 +619,14 @@ class LearnerSession:
 
         return check_cost(self.limits.check_memory_mib, self.limits.check_cpu_s, self)
 
+    def diagnosing(self) -> contextlib.AbstractContextManager[None]:
+        """The judge's own cap while the diagnosis replays this learner's calls on the
+        twins: a check's memory, and the CPU time the learner's claim itself may use (a
+        diagnosis takes milliseconds; Overrun past them, the worker untouched)."""
+        from runner.learner.cost import capped
+
+        return capped(self.limits.check_memory_mib, self.limits.timeout_s)
+
     def implementation(self) -> Implementation:
         functions = {
             name: RemoteFunction(self, name, signature)
