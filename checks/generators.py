@@ -361,6 +361,20 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             [0],
         ),
     ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "a float32 joint whose float32 sum is 1 within float32: checked in float64",
+            "float32 的联合分布，其 float32 的和在 float32 精度内为 1：用 float64 检查",
+            np.array([0.13455786, 0.86544114], dtype=np.float32),
+            [1],
+        ),
+        case(
+            "invalid: token 2**32 + 1 (no narrowing before the range check)",
+            "无效：token 2**32 + 1（检查范围前不能缩窄）",
+            np.array([0.25, 0.75]),
+            [2**32 + 1],
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -410,6 +424,11 @@ def gen_giant_mlp(rng: np.random.Generator, n: int) -> list[Case]:
             "random", "随机", _log_int(r, 1, 10**6), _log_int(r, 0, 10**4), _log_int(r, 1, 10**5)
         )
 
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "hidden = 2**64 (past int64): exact", "hidden = 2**64（超出 int64）：精确", 2, 3, 2**64
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -462,6 +481,13 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
     edges += [  # from a fourth round of buggy learners (each once a false pass)
         case(
             "integer x at T=1: a float64 mean", "T=1 的整数 x：float64 的均值", np.array([[1, 2]])
+        ),
+    ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "long double x: a float64 mean",
+            "long double 的 x：float64 的均值",
+            np.array([[1.0], [2.0]], dtype=np.longdouble),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -967,6 +993,16 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
         t, d, d_ff = int(r.integers(1, 13)), int(r.integers(1, 11)), int(r.integers(1, 41))
         return case("random", "随机", *mlp(r, t, d, d_ff, float(r.choice([0.3, 1.0, 3.0]))))
 
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "float16 x and weights: computed in float64",
+            "float16 的 x 与权重：在 float64 中计算",
+            *(
+                np.random.default_rng(s).standard_normal(shape).astype(np.float16)
+                for s, shape in ((23, (3, 4)), (24, (4, 8)), (25, (8, 4)))
+            ),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1061,6 +1097,13 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
             "integer scores at T=1: float64 [[1.0]]",
             "T=1 的整数分数：float64 [[1.0]]",
             np.array([[3]]),
+        ),
+    ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "long double scores: float64 weights",
+            "long double 的分数：float64 的权重",
+            np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.longdouble),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1225,6 +1268,23 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones((1, 1)),
             np.ones((1, 1)),
             1,
+        ),
+    ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "float16 x and weights (H=2): computed in float64",
+            "float16 的 x 与权重（H=2）：在 float64 中计算",
+            *(
+                np.random.default_rng(s).standard_normal(shape).astype(np.float16)
+                for s, shape in (
+                    (26, (4, 4)),
+                    (27, (4, 4)),
+                    (28, (4, 4)),
+                    (29, (4, 4)),
+                    (30, (4, 4)),
+                )
+            ),
+            2,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1602,6 +1662,20 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
             1,
         ),
     ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "V = 2,000 all tied, k = 1: the lowest index",
+            "V = 2,000 全部并列，k = 1：取最小下标",
+            np.full(2000, 1 / 2000),
+            1,
+        ),
+        case(
+            "long double probs: a float64 result",
+            "long double 的 probs：结果为 float64",
+            np.array([0.5, 0.3, 0.2], dtype=np.longdouble),
+            2,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1764,6 +1838,20 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             1,
         ),
     ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "block = 2**63 (past int64)",
+            "block = 2**63（超出 int64）",
+            *_qkv(np.random.default_rng(63), 3, 2, 2),
+            2**63,
+        ),
+        case(
+            "long double q, k, v: a float64 result",
+            "long double 的 q、k、v：结果为 float64",
+            *(a.astype(np.longdouble) for a in _qkv(np.random.default_rng(65), 3, 2, 2)),
+            2,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1856,6 +1944,18 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             ),
         )
 
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "T = 300: the running sums carried over every position (no restart per chunk)",
+            "T = 300：累计和贯穿所有位置（不按块重新开始）",
+            *_qkv(np.random.default_rng(300), 300, 4, 3),
+        ),
+        case(
+            "float16 q, k, v: computed in float64",
+            "float16 的 q、k、v：在 float64 中计算",
+            *(a.astype(np.float16) for a in _qkv(np.random.default_rng(16), 6, 3, 2)),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2074,6 +2174,31 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
             return case("random ties", "随机并列", *_moe_tied(r, t, d, n_experts, top_k))
         return case("random", "随机", *_moe(r, t, d, d_ff, n_experts, top_k))
 
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "E = 40 experts, two tied at the top (top_k = 1): the lower index",
+            "E = 40 个专家，最高分两个并列（top_k = 1）：取下标小的",
+            np.ones((1, 1)),
+            np.where(np.isin(np.arange(40), (2, 3)), 1.0, 0.0)[None, :],
+            np.arange(1.0, 41.0).reshape(40, 1, 1),
+            np.ones((40, 1, 1)),
+            1,
+        ),
+        case(
+            "float16 x and weights: computed in float64",
+            "float16 的 x 与权重：在 float64 中计算",
+            *(
+                np.asarray(a, dtype=np.float16)
+                for a in (
+                    np.random.default_rng(17).standard_normal((3, 4)),
+                    np.random.default_rng(18).standard_normal((4, 3)),
+                    np.random.default_rng(19).standard_normal((3, 4, 5)),
+                    np.random.default_rng(20).standard_normal((3, 5, 4)),
+                )
+            ),
+            2,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2282,6 +2407,14 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             "p 为 np.float32(0.6)",
             np.array([0.5, 0.3, 0.2]),
             np.float32(0.6),
+        ),
+    ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "float16 probs [0.5, 0.3, 0.2] at p = 0.6: rescaled in float64",
+            "float16 的 probs [0.5, 0.3, 0.2]，p = 0.6：在 float64 中重新缩放",
+            np.array([0.5, 0.3, 0.2], dtype=np.float16),
+            0.6,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -2528,6 +2661,31 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
             np.zeros(3),
         ),
     ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "eps = 1, an int",
+            "eps = 1，整数",
+            np.array([[1.0, 2.0, 4.0]]),
+            np.ones(3),
+            np.zeros(3),
+            1,
+        ),
+        case(
+            "eps = np.float32(1e-5)",
+            "eps = np.float32(1e-5)",
+            np.array([[1.0, 2.0, 4.0]]),
+            np.ones(3),
+            np.zeros(3),
+            np.float32(1e-5),
+        ),
+        case(
+            "a long double gain: a float64 result",
+            "long double 的 gain：结果为 float64",
+            np.array([[1.0, 2.0, 4.0]]),
+            np.ones(3, dtype=np.longdouble),
+            np.zeros(3),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2638,6 +2796,14 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
             np.arange(8.0).reshape(4, 2),
         ),
     ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "a long double table: float64 rows",
+            "long double 的表：float64 的行",
+            np.array([1, 0]),
+            np.arange(4.0, dtype=np.longdouble).reshape(2, 2),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2689,6 +2855,20 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
         t, d, v = int(r.integers(1, 12)), int(r.integers(1, 10)), int(r.integers(1, 40))
         return case("random", "随机", r.standard_normal((t, d)), r.standard_normal((v, d)))
 
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "long double h: float64 logits",
+            "long double 的 h：float64 的 logits",
+            np.ones((2, 3), dtype=np.longdouble),
+            np.arange(6.0).reshape(2, 3),
+        ),
+        case(
+            "float16 h and table: computed in float64",
+            "float16 的 h 与表：在 float64 中计算",
+            np.random.default_rng(21).standard_normal((3, 8)).astype(np.float16),
+            np.random.default_rng(22).standard_normal((5, 8)).astype(np.float16),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2772,6 +2952,20 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
             "offset 为 np.int32(2**31 - 1)：位置超出 int32",
             np.ones((2, 2)),
             np.int32(2**31 - 1),
+        ),
+    ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "offset 2**63 (past int64): positions in float64",
+            "offset 2**63（超出 int64）：位置用 float64",
+            np.ones((2, 2)),
+            2**63,
+        ),
+        case(
+            "hs = 64: interleaved pairs at every width",
+            "hs = 64：任何宽度都是交错配对",
+            np.random.default_rng(64).standard_normal((2, 64)),
+            1,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3067,6 +3261,14 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
             "由 NumPy 整数组成的合并",
             np.frombuffer(b"abab", dtype=np.uint8).copy(),
             [(np.int64(97), np.int64(98))],
+        ),
+    ]
+    edges += [  # from a fifth round of buggy learners (each once a false pass)
+        case(
+            "invalid: a merge id 2**32 + 97 (no narrowing to int32)",
+            "无效：合并 id 2**32 + 97（不能缩窄成 int32）",
+            np.frombuffer(b"ab", dtype=np.uint8).copy(),
+            [(2**32 + 97, 98)],
         ),
     ]
     return _fill(n, edges, rng, draw)

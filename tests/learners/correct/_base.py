@@ -409,7 +409,7 @@ def rotary_embedding(x, offset=0):
         raise ValueError("x must be (T, hs)")
     start = as_int("offset", offset, 0)
     omega = _omega(x.shape[1])
-    angle = (start + np.arange(x.shape[0]))[:, None] * omega[None, :]
+    angle = (start + np.arange(x.shape[0], dtype=np.float64))[:, None] * omega[None, :]
     pairs = x.reshape(x.shape[0], -1, 2)
     c, s = np.cos(angle), np.sin(angle)
     out = np.stack(

@@ -32,7 +32,7 @@ def rotary_embedding(x, offset=0):  # noqa: F811
     t_len, hs = x.shape
     omega = _frequencies(hs)
     z = x[:, 0::2] + 1j * x[:, 1::2]
-    z = z * np.exp(1j * (int(offset) + np.arange(t_len))[:, None] * omega)
+    z = z * np.exp(1j * (int(offset) + np.arange(t_len, dtype=np.float64))[:, None] * omega)
     out = np.empty_like(x)
     out[:, 0::2], out[:, 1::2] = z.real, z.imag
     return out
