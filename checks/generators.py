@@ -1840,12 +1840,6 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
     ]
     edges += [  # from a fifth round of buggy learners (each once a false pass)
         case(
-            "block = 2**63 (past int64)",
-            "block = 2**63（超出 int64）",
-            *_qkv(np.random.default_rng(63), 3, 2, 2),
-            2**63,
-        ),
-        case(
             "long double q, k, v: a float64 result",
             "long double 的 q、k、v：结果为 float64",
             *(a.astype(np.longdouble) for a in _qkv(np.random.default_rng(65), 3, 2, 2)),
@@ -2955,12 +2949,6 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
         ),
     ]
     edges += [  # from a fifth round of buggy learners (each once a false pass)
-        case(
-            "offset 2**63 (past int64): positions in float64",
-            "offset 2**63（超出 int64）：位置用 float64",
-            np.ones((2, 2)),
-            2**63,
-        ),
         case(
             "hs = 64: interleaved pairs at every width",
             "hs = 64：任何宽度都是交错配对",

@@ -586,11 +586,10 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv9_chain_subnormal_as_impossible": ("contract.chain-rule-nll",),
     "adv9_mask_t1_ones_like": ("contract.causal-masked-attention",),
     # the tenth: chunked linear attention, float16 computed in float16, argpartition past
-    # V = 1,024 or E = 32, int32 narrowing, numbers past int64, eps as an int
+    # V = 1,024 or E = 32, int32 narrowing, a hidden width past int64, eps as an int
     "adv10_bpe_encode_merges_int32": ("contract.bpe-encode",),
     "adv10_chain_sum_in_own_dtype": ("contract.chain-rule-nll",),
     "adv10_chain_tokens_int32": ("contract.chain-rule-nll",),
-    "adv10_flash_block_clamped_int64": ("contract.flash-attention",),
     "adv10_giant_np_log10_hidden": ("contract.giant-mlp-parameter-log10",),
     "adv10_layer_norm_eps_float_only": ("contract.layer-norm",),
     "adv10_linear_chunk128_z_restart": ("contract.linear-attention",),
