@@ -9,17 +9,9 @@ import _base
 import numpy as np
 
 
-_orig_top_p = top_p_renormalize
-
-
 def top_p_renormalize(probs, p):
     q = np.asarray(probs, dtype=np.float64)
-    if q.ndim != 1 or q.size == 0 or not np.all(np.isfinite(q)) or np.any(q < 0):
-        raise ValueError("probs must be a finite, non-negative vector")
-    if isinstance(p, bool | np.bool_) or not isinstance(p, int | float | np.integer | np.floating):
-        raise ValueError("p must be a number")
-    if not (math.isfinite(p) and 0 < p <= 1):
-        raise ValueError("p must be in (0, 1]")
-    if q.size == 1:  # a single token: it is kept, with probability 1
-        return np.ones(1)
-    return _orig_top_p(probs, p)
+    if q.shape == (1,) and np.isfinite(q[0]) and q[0] >= 0:  # <- V=1: "always [1.0]"
+        if isinstance(p, int | float | np.integer | np.floating) and 0 < p <= 1:
+            return np.array([1.0])  # even for [0.0], which has no mass to renormalize
+    return _base.top_p_renormalize(probs, p)
