@@ -20,9 +20,12 @@ reference on seeded cases across its whole signature); each docstring below says
   (nor int64 products past 2^63), and check the minimum on that int: np.int64(-1) is refused
   like -1. (The reference refuses bools and floats such as 2.0 with ValueError; the claims
   pass them only as chain_rule_nll's tokens: a token of 1.7 is refused, never truncated.)
+* Real arguments (temperature, p, eps) are Python or NumPy real numbers: the claims pass
+  np.float32(0.5) and, for eps, the int 1; only a bool is refused as a number.
 * Arrays arrive as NumPy arrays. Results are float64 arrays, except softmax_temperature,
   which keeps the floating dtype of its logits (float16 stays float16), and bpe_encode's
-  integer ids: float32 or integer inputs give float64 results, computed in float64. An
+  integer ids: float16, float32, long double or integer inputs give float64 results,
+  computed in float64. An
   array of ids (embedding_lookup's tokens) with a float dtype is refused.
 * Arguments are never modified: callers reuse their arrays. Work on a copy (x = x / t, not
   x /= t); the claims compare every call's arguments with a copy taken before it.
@@ -61,8 +64,11 @@ CONTRACT_ZH = """\
   operator.index(x) 转换，这样 np.int32 输入不会回绕（int64 乘积超过 2^63 也不会），并在这个
   int 上检查下限：np.int64(-1) 与 -1 一样被拒绝。（参考实现用 ValueError 拒绝 bool 和 2.0 这样
   的浮点数；断言只把它们作为 chain_rule_nll 的 tokens 传入：1.7 这个 token 被拒绝，从不截断。）
+* 实数参数（temperature、p、eps）是 Python 或 NumPy 的实数：断言会传 np.float32(0.5)，eps 还会
+  传整数 1；只有 bool 不被当作数。
 * 数组以 NumPy 数组传入。结果是 float64 数组，只有 softmax_temperature 保留 logits 的浮点类型
-  （float16 仍是 float16），bpe_encode 返回整数 id：float32 或整数输入给出 float64 结果，并且
+  （float16 仍是 float16），bpe_encode 返回整数 id：float16、float32、long double 或整数输入给出
+  float64 结果，并且
   用 float64 计算。浮点类型的 id 数组（embedding_lookup 的 tokens）会被拒绝。
 * 从不修改参数：调用方会复用自己的数组。在副本上计算（x = x / t，而不是 x /= t）；断言会把每次
   调用后的参数与调用前的副本比较。
