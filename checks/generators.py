@@ -375,6 +375,14 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             [2**32 + 1],
         ),
     ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "invalid: a float16 joint [0.3, 0.7] (its sum is 1.000244 in float64)",
+            "无效：float16 的联合分布 [0.3, 0.7]（用 float64 求和为 1.000244）",
+            np.array([0.3, 0.7], dtype=np.float16),
+            [0],
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -488,6 +496,13 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
             "long double x: a float64 mean",
             "long double 的 x：float64 的均值",
             np.array([[1.0], [2.0]], dtype=np.longdouble),
+        ),
+    ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "T = 4,097 (a larger T: x is never written)",
+            "T = 4,097（更大的 T：x 从不被改写）",
+            np.random.default_rng(4097).standard_normal((4097, 1)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -736,6 +751,27 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
         args = (_log_int(r, 1, 300_000), d, int(r.integers(0, 100)), _log_int(r, 1, 50_000))
         return case("random", "随机", *args, _log_int(r, 0, 200_000), **kwargs)
 
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "a layer's parameters past 2**63 (d_model 2**30, d_ff 2**31)",
+            "一层的参数超过 2**63（d_model 2**30，d_ff 2**31）",
+            1,
+            2**30,
+            1,
+            2**31,
+            0,
+        ),
+        case(
+            "an untied head V·d past 2**63",
+            "不共享的输出头 V·d 超过 2**63",
+            2**40,
+            2**30,
+            1,
+            1,
+            0,
+            tied=False,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -778,6 +814,9 @@ def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
         d = _log_int(r, 1, 20_000)
         return case("random", "随机", d, int(r.choice(_divisors(d))))
 
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case("invalid: n_head np.int64(-4)", "无效：n_head 为 np.int64(-4)", 768, np.int64(-4)),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1104,6 +1143,13 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
             "long double scores: float64 weights",
             "long double 的分数：float64 的权重",
             np.array([[1.0, 2.0], [3.0, 4.0]], dtype=np.longdouble),
+        ),
+    ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "T = 40 (a larger T: the scores are never written)",
+            "T = 40（更大的 T：分数从不被改写）",
+            np.random.default_rng(40).standard_normal((40, 40)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1508,6 +1554,14 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             np.float32(0.5),
         ),
     ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "invalid: temperature = True (a bool is not a number)",
+            "无效：temperature = True（bool 不是数）",
+            np.array([2.0, 1.0, -1.0]),
+            True,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1674,6 +1728,20 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
             "long double 的 probs：结果为 float64",
             np.array([0.5, 0.3, 0.2], dtype=np.longdouble),
             2,
+        ),
+    ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "float16 probs: rescaled in float64",
+            "float16 的 probs：在 float64 中重新缩放",
+            np.array([0.3, 0.3, 0.2, 0.2], dtype=np.float16),
+            3,
+        ),
+        case(
+            "invalid: (1, V) probs, not a vector",
+            "无效：(1, V) 的 probs 不是向量",
+            np.array([[0.5, 0.3, 0.2]]),
+            1,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1846,6 +1914,20 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             2,
         ),
     ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "invalid: block np.int64(-1)",
+            "无效：block 为 np.int64(-1)",
+            *_qkv(np.random.default_rng(66), 3, 2, 2),
+            np.int64(-1),
+        ),
+        case(
+            "float16 q, k, v: computed in float64",
+            "float16 的 q、k、v：在 float64 中计算",
+            *(a.astype(np.float16) for a in _qkv(np.random.default_rng(67), 5, 3, 2)),
+            2,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1940,9 +2022,9 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
 
     edges += [  # from a fifth round of buggy learners (each once a false pass)
         case(
-            "T = 300: the running sums carried over every position (no restart per chunk)",
-            "T = 300：累计和贯穿所有位置（不按块重新开始）",
-            *_qkv(np.random.default_rng(300), 300, 4, 3),
+            "T = 600: the running sums carried over every position (no restart per chunk)",
+            "T = 600：累计和贯穿所有位置（不按块重新开始）",
+            *_qkv(np.random.default_rng(300), 600, 4, 3),
         ),
         case(
             "float16 q, k, v: computed in float64",
@@ -2411,6 +2493,20 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             0.6,
         ),
     ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "p = 1 on probs that do not sum to 1 ([2, 1, 1])",
+            "p = 1，probs 之和不是 1（[2, 1, 1]）",
+            np.array([2.0, 1.0, 1.0]),
+            1.0,
+        ),
+        case(
+            "invalid: p = True (a bool is not a number)",
+            "无效：p = True（bool 不是数）",
+            np.array([0.5, 0.3, 0.2]),
+            True,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2531,6 +2627,13 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
             "every logit -inf: the first",
             "所有 logit 都是 -inf：取第一个",
             np.array([-math.inf, -math.inf]),
+        ),
+    ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "invalid: (1, V) logits, not a vector",
+            "无效：(1, V) 的 logits 不是向量",
+            np.array([[0.1, 0.9, 0.3]]),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -2798,6 +2901,26 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
             np.arange(4.0, dtype=np.longdouble).reshape(2, 2),
         ),
     ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "a float16 table: float64 rows",
+            "float16 的表：float64 的行",
+            np.array([1]),
+            np.array([[0.1, 0.2], [0.3, 1 / 3]], dtype=np.float16),
+        ),
+        case(
+            "the same shapes as the next call, other values",
+            "与下一次调用形状相同、值不同",
+            np.array([1, 0]),
+            np.arange(8.0).reshape(4, 2),
+        ),
+        case(
+            "the same shapes as the last call, other values",
+            "与上一次调用形状相同、值不同",
+            np.array([1, 0]),
+            -np.arange(8.0).reshape(4, 2),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2863,6 +2986,20 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
             np.random.default_rng(22).standard_normal((5, 8)).astype(np.float16),
         ),
     ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "the same shapes as the next call, other values",
+            "与下一次调用形状相同、值不同",
+            np.ones((1, 3)),
+            np.eye(3),
+        ),
+        case(
+            "the same shapes as the last call, other values",
+            "与上一次调用形状相同、值不同",
+            np.ones((1, 3)),
+            2 * np.eye(3),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2894,6 +3031,10 @@ def gen_sinusoidal(rng: np.random.Generator, n: int) -> list[Case]:
     def draw(r: np.random.Generator) -> Case:
         return case("random", "随机", int(r.integers(0, 300)), 2 * int(r.integers(1, 40)))
 
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case("T = 1: shape (1, d)", "T = 1：形状 (1, d)", 1, 4),
+        case("invalid: length np.int64(-1)", "无效：length 为 np.int64(-1)", np.int64(-1), 4),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2954,6 +3095,14 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
             "hs = 64：任何宽度都是交错配对",
             np.random.default_rng(64).standard_normal((2, 64)),
             1,
+        ),
+    ]
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "float16 x: computed in float64",
+            "float16 的 x：在 float64 中计算",
+            np.ones((3, 4), dtype=np.float16),
+            7,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3056,6 +3205,25 @@ def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
             return case("random, default bytes", "随机，默认字节数", *sizes)
         return case("random", "随机", *sizes, int(r.choice([1, 2, 4, 8])))
 
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "bytes_per_value as np.int32(2): exact past 2**31",
+            "bytes_per_value 为 np.int32(2)：超过 2**31 也精确",
+            64,
+            8192,
+            80,
+            8192,
+            np.int32(2),
+        ),
+        case(
+            "invalid: batch np.int64(-1)",
+            "无效：batch 为 np.int64(-1)",
+            np.int64(-1),
+            1024,
+            12,
+            768,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3145,6 +3313,14 @@ def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
         text = _text(r, int(r.integers(0, 400)), b"ab c.de" if r.integers(0, 2) else b"abab a")
         return case("random", "随机", text, 256 + int(r.integers(0, 40)))
 
+    edges += [  # from a sixth round of buggy learners (each once a false pass)
+        case(
+            "invalid: vocab_size np.int64(200) (below 256)",
+            "无效：vocab_size 为 np.int64(200)（小于 256）",
+            np.frombuffer(b"abab", dtype=np.uint8).copy(),
+            np.int64(200),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
