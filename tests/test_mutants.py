@@ -603,7 +603,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv10_rotary_halves_when_hs_ge_64": ("contract.rotary-embedding",),
     "adv10_top_p_upcasts_float32_only": ("contract.top-p-renormalize",),
     "adv10_topk_argpartition_large_vocab": ("contract.top-k-renormalize",),
-    # the eleventh: float16 kept, NumPy negatives and bools, int64 sums, (1, V) inputs,
+    # the eleventh: float16 kept, NumPy negatives, int64 sums, (1, V) inputs,
     # arguments written on long inputs or at p = 1, caches by shape, chunks of 512
     "adv11_attn_count_numpy_negative_heads": ("contract.attention-parameter-count",),
     "adv11_avg_inplace_long": ("contract.averaging-model",),
@@ -623,8 +623,6 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv11_rotary_float16_kept": ("contract.rotary-embedding",),
     "adv11_sinusoidal_numpy_negative_length": ("contract.sinusoidal-positions",),
     "adv11_sinusoidal_t1_squeeze": ("contract.sinusoidal-positions",),
-    "adv11_temperature_bool_accepted": ("contract.softmax-temperature",),
-    "adv11_top_p_bool_p_accepted": ("contract.top-p-renormalize",),
     "adv11_top_p_p1_inplace": ("contract.top-p-renormalize",),
     "adv11_topk_float16_kept": ("contract.top-k-renormalize",),
     "adv11_topk_squeezes_batch_of_one": ("contract.top-k-renormalize",),
