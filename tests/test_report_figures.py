@@ -111,6 +111,16 @@ def test_the_fault_matrix_stays_readable_far_beyond_65_claims(lang):
     assert [t.get_text() for t in figure.axes[0].get_xticklabels()][:2] == ["1\n(6)", "2\n(6)"]
 
 
+def test_a_fault_matrix_no_reader_could_read_is_not_drawn():
+    """A hand-in's evidence may hold any number of faults and propositions: 4,000 × 4,000
+    took 7 GB and 45 s to draw (an outside attack on `report`)."""
+    from runner.reporters.html_figures import MAX_FAULT_ROWS
+
+    evidence = big_module_evidence(propositions=3, per=2, faults=MAX_FAULT_ROWS + 1)
+    assert html_figures.fault_matrix(evidence, catalog("en")) is None
+    assert html_figures.matrix_svg(evidence, catalog("en")) is None
+
+
 def test_the_overlap_check_sees_crowded_labels():
     """What the page once drew: a label per claim, 65 of them, on one axis."""
     import matplotlib.pyplot as plt

@@ -102,6 +102,10 @@ def proposition_groups(evidence: Mapping[str, Any]) -> list[tuple[Any, list[str]
     return sorted(groups.items(), key=lambda kv: (not isinstance(kv[0], int), kv[0] or 0))
 
 
+# the largest matrix drawn (a chapter has a dozen faults and propositions)
+MAX_FAULT_ROWS, MAX_PROPOSITION_COLUMNS = 200, 120
+
+
 def fault_matrix(evidence: Mapping[str, Any], words: Catalog) -> Figure | None:
     """Faults × propositions: how many of each proposition's claims each fault broke."""
     import matplotlib.pyplot as plt
@@ -113,6 +117,11 @@ def fault_matrix(evidence: Mapping[str, Any], words: Catalog) -> Figure | None:
         return None
     fault_ids = list(matrix)
     groups = proposition_groups(evidence)
+    if len(fault_ids) > MAX_FAULT_ROWS or len(groups) > MAX_PROPOSITION_COLUMNS:
+        # a figure no reader could read, and a hand-in's evidence can ask for any size
+        # (4,000 × 4,000 took 7 GB to draw): the page goes without it, the table of faults
+        # and the evidence keep every entry
+        return None
     broken = [
         [sum(matrix[f].get(c) in ("failed", "error") for c in ids) for _, ids in groups]
         for f in fault_ids
