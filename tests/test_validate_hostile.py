@@ -199,6 +199,47 @@ def test_a_delta_whose_result_is_a_gigabyte_is_refused(work):
     ]
 
 
+def test_a_chain_of_deltas_each_rebuilding_a_large_base_is_refused_within_its_budget(work):
+    """Each delta within every limit, but 1,024 of them each copying an 8 MiB base: 8 GiB
+    rebuilt for one object (an outside attack chained 4,096 deltas on 16 MiB, 10 s per
+    commit read, a commit read for each of 200,000 commits walked). The repository's
+    rebuilding is bounded: 1 GiB, then the commit cannot be checked."""
+    from runner.submission.gitobjects import MAX_BUILT_BYTES
+
+    size = 8 << 20
+    base_sha, base = bomb_commit(size)
+    copy_all = bytes([0xF0]) + size.to_bytes(3, "little")  # copy 8 MiB from offset 0
+    entries = [(base_sha, entry_header(1, size) + zlib.compress(base))]
+    offsets = [0]
+    for i in range(1024):
+        delta = _varint(size) + _varint(size) + copy_all
+        raw = zlib.compress(delta)
+        offsets.append(offsets[-1] + len(entries[-1][1]))
+        entry = entry_header(6, len(delta)) + _ofs(offsets[-1] - offsets[-2]) + raw
+        entries.append((f"ab{i + 1:038x}", entry))  # the names of the chain's steps are not read
+    write_pack(work / "repo", entries)
+    top = entries[-1][0]
+
+    done, _ = peak_memory_of(work, submit(work, top), "--repo", "repo")
+
+    assert done.stdout.splitlines()[1:2] == [
+        f"  $.commit: could not check {top} in repo: rebuilding its objects through their "
+        f"deltas would build more than {MAX_BUILT_BYTES:,} bytes; not read further"
+    ], done.stdout
+    assert done.returncode == 1
+
+
+def _ofs(distance: int) -> bytes:
+    """git's offset to an OFS_DELTA's base, as it writes it."""
+    out = [distance & 0x7F]
+    distance >>= 7
+    while distance:
+        distance -= 1
+        out.insert(0, 0x80 | (distance & 0x7F))
+        distance >>= 7
+    return bytes(out)
+
+
 def _varint(n: int) -> bytes:
     out = bytearray()
     while True:

@@ -47,6 +47,10 @@ MAX_TAG = 1 << 20  # bytes of an annotated tag, inflated
 MAX_CHAIN = 4096  # deltas on the way to one object (git's --depth is at most 4095)
 MAX_CHAIN_BYTES = 1 << 26  # everything inflated to build one object through its deltas
 MAX_WALK = 200_000  # commits walked from the refs to find the learner's
+# bytes built by applying deltas, over every object one repository's reads rebuild: a chain
+# of 4,096 deltas each copying a 16 MiB base cost 10 s per commit read, and a walk reads
+# each commit (a real repository's walk builds a few MB)
+MAX_BUILT_BYTES = 1 << 30
 MAX_REFS = 100_000  # refs read (loose and packed)
 MAX_REF_FILE = 1 << 24  # bytes of packed-refs
 MAX_TREE_DEPTH = 256  # folders an artifact's path may go down
@@ -99,6 +103,7 @@ class GitObjects:
         self._answers: dict[str, Lookup] = {}
         self._reachable: set[str] | Unreadable | None = None
         self._entries: dict[tuple[str, tuple[str, ...]], Entry | Msg] = {}
+        self._built = [0]  # bytes built by applying deltas so far (MAX_BUILT_BYTES)
 
     def lookup(self, sha: str) -> Lookup:
         """What ``sha`` (7 to 40 lowercase hex digits) names in the repository."""
@@ -260,7 +265,7 @@ class GitObjects:
         for pack, fd in self._open_packs(objects):
             if raw in pack:
                 pack.data  # noqa: B018 - dulwich checks the pack's length and checksum
-                kind, body = _packed(pack, fd, pack.index.object_offset(raw), want)
+                kind, body = _packed(pack, fd, pack.index.object_offset(raw), want, self._built)
                 break
         else:
             kind, body = _loose(os.path.join(objects, name[:2], name[2:]), want)
@@ -455,10 +460,13 @@ def _loose(path: str, want: tuple[str, ...]) -> tuple[str, bytes]:
         return kind, bytes(out)
 
 
-def _packed(pack: Pack, fd: int, offset: int, want: tuple[str, ...]) -> tuple[str, bytes]:
+def _packed(
+    pack: Pack, fd: int, offset: int, want: tuple[str, ...], built: list[int]
+) -> tuple[str, bytes]:
     """A packed object's type, and its contents if that type is wanted. The entries'
     headers are read down the delta chain first; nothing is inflated unless every size
-    they declare is within its limit."""
+    they declare is within its limit. ``built`` counts the bytes the repository's deltas
+    have built so far (MAX_BUILT_BYTES)."""
     from dulwich.objects import RawObjectID
 
     chain: list[tuple[int, int]] = []  # (where a delta's data starts, its declared size)
@@ -492,6 +500,9 @@ def _packed(pack: Pack, fd: int, offset: int, want: tuple[str, ...]) -> tuple[st
     body = _inflate(fd, data_at, size)
     for delta_at, delta_size in reversed(chain):
         body = _apply_delta(body, _inflate(fd, delta_at, delta_size), limit, kind)
+        built[0] += len(body)
+        if built[0] > MAX_BUILT_BYTES:
+            raise Unreadable(msg("sub.git.too_costly", limit=MAX_BUILT_BYTES, unit="bytes"))
     return kind, body
 
 
