@@ -80,6 +80,10 @@ _PLAIN_SCALARS = (bool, int, float, str)
 # reference and on 40 twins stays under it, so it binds only on logs far larger than claims
 # make, and then names nothing it did not compare in full.
 WORK_BUDGET = 5_000_000
+# the calls of a run's failed claims kept to pool their evidence, in a log's scalars: a
+# learner's values each claim may log up to its budget, kept claim after claim, grew the
+# judge by gigabytes (dicts of long keys); past this no diagnosis of the run is made
+POOL_BUDGET = 16_000_000
 # The most "the same" ever allows, relative to the largest expected value, by dtype: a few
 # hundred ulps of float64, a few ulps of float32 and float16. A module's whole-function
 # claims (``matches_reference``) may be tighter for a function; the diagnoser then takes
@@ -361,10 +365,14 @@ class Diagnoser:
     _evidence: dict[str, list[_Evidence]] = field(default_factory=dict)
     _diagnosed: dict[str, list[tuple[_Evidence, Diagnosis]]] = field(default_factory=dict)
     stopped: bool = False  # a diagnosis went past the judge's cap: no more are made
+    kept: int = 0  # the scalars of the calls pooled so far (POOL_BUDGET)
 
     def __call__(self, loaded: LoadedClaim, log: CallLog, impl: Implementation) -> list[Diagnosis]:
         if not log.complete or self.stopped:
             return self._not_made(loaded)
+        self.kept += log.used
+        if self.kept > POOL_BUDGET:  # the run's pooled calls would outgrow the judge
+            return self.unfinished(loaded)
         budget = _Budget(self.budget)
         out = []
         logged = []

@@ -866,6 +866,29 @@ def test_a_diagnosis_of_the_learners_own_values_stays_within_the_claims_cpu_time
     assert after.ru_utime - before.ru_utime < 30
 
 
+def test_a_learners_long_text_costs_the_log_and_the_record_what_it_weighs():
+    """An outside attack returned dicts of 1,000 keys of 1,000 characters: the log counted a
+    key as nothing, the run's diagnoser kept every failed claim's calls, and the judge grew
+    by gigabytes claim after claim; the record kept every key (10 MB a claim)."""
+    from runner.diagnose import POOL_BUDGET
+    from runner.pack import CallLog
+    from runner.pack.contract import MAPPING, TEXT, _summary
+
+    keys = {"\U000e0041" * 1000 + str(i): 1 for i in range(1000)}
+    log = CallLog()
+    for _ in range(40):
+        log.add("transformer_parameter_count", (1,), {}, keys)
+    assert not log.complete  # 40 × 1,000 keys × 125 scalars: past the log's 4,000,000
+    assert _summary(keys) == {"mapping": 1000}
+    few = {"k" * 500: "v" * 500}
+    assert _summary(few) == {"k" * TEXT + "…": "v" * TEXT + "…"}
+    assert len(_summary({str(i): i for i in range(MAPPING)})) == MAPPING
+    loaded, real = _log_of("temperature-multiplied", "temperature.underflow")
+    diagnoser = Diagnoser(REGISTRY, kept=POOL_BUDGET)  # a run that has kept its fill
+    (diagnosis,) = diagnoser(loaded, real, REGISTRY.reference())
+    assert not diagnosis.complete and diagnoser.stopped
+
+
 def test_a_log_that_stopped_recording_gives_an_incomplete_diagnosis():
     loaded, log = _log_of("temperature-multiplied", "temperature.table")
     log.complete, log.calls = False, []

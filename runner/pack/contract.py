@@ -41,6 +41,7 @@ from runner.pack.registry import Bilingual, CheckSpec, Implementation, Measureme
 _BOOL_OR_STR = (bool, str)
 
 SMALL = 12  # arrays up to this many elements are recorded whole in a mismatch
+MAPPING, TEXT = 64, 200  # a returned dict's keys recorded whole, and a text's characters
 LABELS = 20  # distinct labels of mismatching cases kept
 MAX_CASES = 10_000  # each case costs two calls or more
 Count = Annotated[int, Field(ge=1, le=MAX_CASES)]
@@ -340,16 +341,26 @@ def _summary(value: Any) -> Any:
     if isinstance(value, np.generic):
         return {"numpy": value.dtype.name, "value": _number(value.item())}
     if isinstance(value, dict):
-        return {str(k): _summary(v) for k, v in value.items()}
+        if len(value) > MAPPING:
+            return {"mapping": len(value)}
+        return {_short(str(k)): _summary(v) for k, v in value.items()}
     if isinstance(value, SEQUENCES):
         if len(value) > SMALL:
             return {"sequence": len(value)}
         return [_summary(v) for v in value]
+    if isinstance(value, str):
+        return _short(value)
     if isinstance(value, _BOOL_OR_STR) or value is None:
         return value
     if isinstance(value, NUMBERS):
         return _number(value)
     return {"type": _kind(value)}
+
+
+def _short(text: str) -> str:
+    """A learner's text as a record keeps it: its first TEXT characters (a dict returned
+    with 1,000 keys of 1,000 characters each put 10 MB into one claim's record)."""
+    return text if len(text) <= TEXT else text[:TEXT] + "…"
 
 
 def _number(x: Any) -> Any:

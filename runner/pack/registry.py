@@ -214,12 +214,16 @@ class CallLog:
 
 
 def _size(value: Any) -> int:
+    """What a value costs the log, in scalars: text by its length (8 characters a scalar),
+    a dict's keys too (a learner's dict of long keys was logged as one scalar a key)."""
     if isinstance(value, np.ndarray):
         return int(value.size)
+    if isinstance(value, str | bytes):
+        return 1 + len(value) // 8
     if isinstance(value, list | tuple):
         return sum(_size(v) for v in value) + 1
     if isinstance(value, dict):
-        return sum(_size(v) for v in value.values()) + 1
+        return sum(_size(k) + _size(v) for k, v in value.items()) + 1
     return 1
 
 
