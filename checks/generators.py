@@ -383,6 +383,14 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             [0],
         ),
     ]
+    edges += [  # from a seventh round of buggy learners (each once a false pass)
+        case(
+            "invalid: a token of 1.0 (a float, even a whole one)",
+            "无效：token 为 1.0（浮点数，即使是整数值）",
+            np.array([[0.1, 0.2], [0.3, 0.4]]),
+            [1.0, 0.0],
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1040,6 +1048,15 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
                 np.random.default_rng(s).standard_normal(shape).astype(np.float16)
                 for s, shape in ((23, (3, 4)), (24, (4, 8)), (25, (8, 4)))
             ),
+        ),
+    ]
+    edges += [  # from a seventh round of buggy learners (each once a false pass)
+        case(
+            "long double x: a float64 result",
+            "long double 的 x：结果为 float64",
+            np.ones((2, 3), dtype=np.longdouble),
+            np.ones((3, 4)),
+            np.ones((4, 3)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -2024,6 +2041,27 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             *(a.astype(np.float16) for a in _qkv(np.random.default_rng(16), 6, 3, 2)),
         ),
     ]
+    edges += [  # from a seventh round of buggy learners (each once a false pass)
+        case(
+            "long double q, k, v: a float64 result",
+            "long double 的 q、k、v：结果为 float64",
+            *(a.astype(np.longdouble) for a in _qkv(np.random.default_rng(68), 3, 2, 2)),
+        ),
+        case(
+            "int8 q, k of 127 (φ = x + 1 computed in float64, not int8)",
+            "值为 127 的 int8 q、k（φ = x + 1 在 float64 中计算，不在 int8 中）",
+            np.array([[127], [1]], dtype=np.int8),
+            np.array([[127], [-3]], dtype=np.int8),
+            np.array([[1], [2]], dtype=np.int8),
+        ),
+        case(
+            "invalid: T = 1 with k of another width (checked before any shortcut)",
+            "无效：T = 1 且 k 的宽度不同（在任何捷径之前检查）",
+            np.ones((1, 3)),
+            np.ones((1, 2)),
+            np.ones((1, 2)),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2493,6 +2531,15 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             1.0,
         ),
     ]
+    tied = np.random.default_rng(0).choice([1.0, 2.0, 3.0], size=20)
+    edges += [  # ties among 20 values: a default (unstable) argsort keeps other indices
+        case(
+            "20 probabilities of three values, p = 0.5: ties keep the lower index",
+            "三种取值的 20 个概率，p = 0.5：并列时保留下标小的",
+            tied / tied.sum(),
+            0.5,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2761,13 +2808,6 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
             np.zeros(3),
             np.float32(1e-5),
         ),
-        case(
-            "a long double gain: a float64 result",
-            "long double 的 gain：结果为 float64",
-            np.array([[1.0, 2.0, 4.0]]),
-            np.ones(3, dtype=np.longdouble),
-            np.zeros(3),
-        ),
     ]
     return _fill(n, edges, rng, draw)
 
@@ -2986,6 +3026,14 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
             2 * np.eye(3),
         ),
     ]
+    edges += [  # from a seventh round of buggy learners (each once a false pass)
+        case(
+            "an int64 h and table past 2**63 together: computed in float64",
+            "int64 的 h 与表，乘积超过 2**63：在 float64 中计算",
+            np.array([[2**62, 1]], dtype=np.int64),
+            np.array([[4, 1], [1, 1]], dtype=np.int64),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3020,6 +3068,14 @@ def gen_sinusoidal(rng: np.random.Generator, n: int) -> list[Case]:
     edges += [  # from a sixth round of buggy learners (each once a false pass)
         case("T = 1: shape (1, d)", "T = 1：形状 (1, d)", 1, 4),
         case("invalid: length np.int64(-1)", "无效：length 为 np.int64(-1)", np.int64(-1), 4),
+    ]
+    edges += [  # from a seventh round of buggy learners (each once a false pass)
+        case(
+            "invalid: d_model = -2 (even, but below 2)",
+            "无效：d_model = -2（偶数，但小于 2）",
+            3,
+            -2,
+        ),
     ]
     return _fill(n, edges, rng, draw)
 
@@ -3089,6 +3145,14 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
             "float16 的 x：在 float64 中计算",
             np.ones((3, 4), dtype=np.float16),
             7,
+        ),
+    ]
+    edges += [  # from a seventh round of buggy learners (each once a false pass)
+        case(
+            "long double x: a float64 result",
+            "long double 的 x：结果为 float64",
+            np.ones((2, 2), dtype=np.longdouble),
+            1,
         ),
     ]
     return _fill(n, edges, rng, draw)

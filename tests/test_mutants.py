@@ -626,12 +626,21 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv11_top_p_p1_inplace": ("contract.top-p-renormalize",),
     "adv11_topk_float16_kept": ("contract.top-k-renormalize",),
     "adv11_topk_squeezes_batch_of_one": ("contract.top-k-renormalize",),
+    # the twelfth: whole-number float tokens, int8 and int64 inputs not cast, T = 1 shortcuts
+    "adv12_sinusoidal_negative_even_width": ("contract.sinusoidal-positions",),
+    "adv12_chain_whole_float_token": ("contract.chain-rule-nll",),
+    "adv12_linear_t1_shortcut": ("contract.linear-attention",),
+    "adv12_output_head_ints_uncast": ("contract.output-head",),
+    "adv12_linear_ints_uncast": ("contract.linear-attention",),
     # where a long double is wider than a double (x86-64 Linux); elsewhere it is one
     **(
         {
             "adv6_greedy_longdouble_to_float64": ("contract.greedy-token",),
             "adv6_temperature_longdouble_to_float64": ("contract.softmax-temperature",),
             "adv9_layer_norm_at_least_float64": ("contract.layer-norm",),
+            "adv12_mlp_result_type": ("contract.position-wise-mlp",),
+            "adv12_rotary_result_type": ("contract.rotary-embedding",),
+            "adv12_linear_result_type": ("contract.linear-attention",),
             "adv10_averaging_result_type": ("contract.averaging-model",),
             "adv10_causal_result_type": ("contract.causal-masked-attention",),
             "adv10_embedding_keeps_float_table_wide": ("contract.embedding-lookup",),
@@ -709,6 +718,9 @@ def statuses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, st
 
 # the long double mutants of the tenth set: they fail only where a long double is wider
 WIDER_ONLY = {
+    "adv12_mlp_result_type",
+    "adv12_rotary_result_type",
+    "adv12_linear_result_type",
     "adv10_averaging_result_type",
     "adv10_causal_result_type",
     "adv10_embedding_keeps_float_table_wide",
