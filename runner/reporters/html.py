@@ -304,11 +304,6 @@ def _erratum(claim: dict[str, Any], words: Catalog) -> str:
     )
 
 
-def _key(value: Any) -> Any:
-    """A proposition as a dictionary key (a hand-in's may be anything JSON holds)."""
-    return value if isinstance(value, int | str | type(None)) else repr(value)
-
-
 def _passing(evidence: dict[str, Any], claims: list[dict[str, Any]], words: Catalog) -> str:
     """The claims that passed, folded: one group per proposition, the contract's apart."""
     passing = [c for c in claims if c.get("status") == "passed"]
@@ -323,13 +318,13 @@ def _passing(evidence: dict[str, Any], claims: list[dict[str, Any]], words: Cata
     totals: dict[Any, int] = {}
     for c in claims:
         if c.get("kind") != "contract":
-            key = _key(c.get("proposition"))
+            key = c.get("proposition")  # as proposition_groups keys them
             totals[key] = totals.get(key, 0) + 1
             if c.get("status") == "passed":
                 members_of.setdefault(key, []).append(c)
     for proposition, _ in html_figures.proposition_groups(evidence):
-        members = members_of.get(_key(proposition), [])
-        total = totals.get(_key(proposition), 0)
+        members = members_of.get(proposition, [])
+        total = totals.get(proposition, 0)
         if members:
             name = words("html.proposition", n=proposition if proposition is not None else "–")
             groups.append((f"{name} · {words.pick(stage.get(proposition) or {})}", members, total))

@@ -10,12 +10,9 @@ import numpy as np
 
 
 def causal_masked_attention(scores):
-    s = np.asarray(scores, dtype=np.float64)
-    if s.ndim < 2 or s.shape[-1] != s.shape[-2] or s.shape[-1] == 0:
-        raise ValueError("scores must be (..., T, T)")
-    t = s.shape[-1]
-    future = np.triu(np.ones((t, t), dtype=bool), k=1)
-    if t >= 32:  # long contexts: mask in place rather than allocate another (..., T, T) array
-        s[..., future] = -np.inf
-        return softmax_rows(s)
-    return softmax_rows(np.where(future, -np.inf, s))
+    out = _base.causal_masked_attention(scores)
+    s = scores if isinstance(scores, np.ndarray) else None
+    if s is not None and s.dtype == np.float64 and s.shape[-1] >= 32:
+        # <- long contexts: "mask in place rather than allocate another (..., T, T) array"
+        s[..., np.triu(np.ones(s.shape[-2:], dtype=bool), k=1)] = -np.inf
+    return out

@@ -10,14 +10,7 @@ import numpy as np
 
 
 def embedding_lookup(tokens, table):
-    ids = np.asarray(tokens)
-    table = np.asarray(table)
-    if table.dtype == np.float32 or table.dtype.kind in "iub" or table.dtype.itemsize > 8:
-        table = table.astype(np.float64)  # float32, integers, long double -> float64
-    if table.ndim != 2 or ids.ndim != 1 or (ids.size and not np.issubdtype(ids.dtype, np.integer)):
-        raise ValueError("tokens (T,) integer ids, table (V, d)")
-    if ids.size and (ids.min() < 0 or ids.max() >= table.shape[0]):
-        raise ValueError("token id out of range")
-    if ids.size == 0:
-        return np.zeros((0, table.shape[1]))
-    return table[ids]
+    rows = _base.embedding_lookup(tokens, table)
+    if np.asarray(table).dtype == np.float16:
+        return rows.astype(np.float16)  # <- only float32 upcast: float16 rows stay float16
+    return rows
