@@ -35,7 +35,7 @@ from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE, EXIT_OK
 from runner.inject import FaultRun, run_with_faults
 from runner.learner.limits import WorkerLimits
 from runner.load import ClaimPack, LoadedClaim
-from runner.machine import usable_cpus
+from runner.machine import one_blas_thread, usable_cpus
 from runner.models import ClaimResult
 from runner.pack import Implementation, Pack, Registry
 from runner.pools import held_back, signals_deferred, stop_pool
@@ -464,6 +464,7 @@ def _judge_init(packs: list[ClaimPack] | None, claim_paths: list[Path] | None) -
     # process, its fork server ends with it, and so, by their parent-death signal, do its
     # workers: see runner.learner.worker.confine.)
     forget_inherited_server()
+    one_blas_thread()
     # SIGTERM (from the class run that started it, or the pool ending a broken pool): kill
     # the learner's worker and what it started, then exit at once. Not by unwinding: a
     # thread of the pool's may be blocked writing a result nobody reads, and an interpreter

@@ -34,6 +34,7 @@ import pytest
 from runner import api
 from runner.learner.scaffold import module_subjects
 from runner.load import ClaimPack
+from runner.record.costs import recorded_costs
 from tests.conftest import MODULE, REGISTRY, ROOT, handed_in
 
 MUTANTS_DIR = ROOT / "tests" / "learners" / "mutants"
@@ -691,19 +692,27 @@ def claims_calling(function: str) -> ClaimPack:
     return dataclasses.replace(PACK, claims=chosen, complete=False)
 
 
+# A claim costing the reference more than this (its recorded evidence) is run only for the
+# mutants that must fail it: the cheap ones are shared by a function's mutants in one class
+COSTLY_MS = 10.0
+
+
 @pytest.fixture(scope="module")
 def statuses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
     """Every mutant's statuses, judged as a grader judges a class (``api.run_class``, two
-    judging processes): the mutants of one function together, against the claims that call
-    it and that the table (or a test below) names for one of them: a claim no test asks
-    about would only cost time."""
+    judging processes): the mutants of one function that must fail the same costly claims
+    together, against the claims that call it and that the table (or a test below) names
+    for one of them: a claim no test asks about would only cost time."""
     into = tmp_path_factory.mktemp("mutants")
-    by_function: dict[str, list[str]] = {}
+    costs = recorded_costs([ROOT / "evidence"], [PACK]).get(PACK.meta.id, {})
+    classes: dict[tuple[str, frozenset[str]], list[str]] = {}
     for stem in MUTANTS:
-        by_function.setdefault(function_of(MUTANTS_DIR / f"{stem}.py"), []).append(stem)
+        function = function_of(MUTANTS_DIR / f"{stem}.py")
+        costly = frozenset(c for c in MUTANTS[stem] if costs.get(c, COSTLY_MS) >= COSTLY_MS)
+        classes.setdefault((function, costly), []).append(stem)
     options = api.RunOptions(diagnose=False)
     found: dict[str, dict[str, str]] = {}
-    for function, stems in by_function.items():
+    for (function, _), stems in classes.items():
         folders = [handed_in(MUTANTS_DIR / f"{stem}.py", into) for stem in stems]
         asked = {c for stem in stems for c in MUTANTS[stem]} | ASKED_BESIDES.get(function, set())
         calling = claims_calling(function)

@@ -177,12 +177,14 @@ def _forked_judge() -> None:
     ignores Ctrl-C (the parent stops it) and, on SIGTERM, kills its worker and exits."""
     from runner.learner.session import borrow_server
     from runner.learner.worker import die_with_parent
+    from runner.machine import one_blas_thread
     from runner.pools import held_back
 
     die_with_parent()
     if _Shared.session is not None:  # before anything here could kill the parent's worker
         _Shared.session.disown()
     borrow_server()
+    one_blas_thread()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _terminated)
     if signal.SIGTERM in held_back():  # stopped before it could say so
