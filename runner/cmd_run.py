@@ -41,6 +41,7 @@ from runner.record import (
     learner_variants,
     read_json,
     record_evidence,
+    refuses_now,
     write_evidence,
 )
 from runner.reporters import json_out, text
@@ -261,6 +262,9 @@ def _single_run(
     subject: api.Subject,
     options: api.RunOptions,
 ) -> int:
+    if not args.check and not args.pattern:  # what the writing would refuse, before the run
+        reference = isinstance(subject, api.Reference) and args.challenge is None
+        refuses_now(Path(args.out), manifest=reference)
     # asked once everything is known to be runnable: git answers while the claims run
     pending_commit = start_measured_commit(*_measured(packs))
     run = api.run_packs(packs, subject, options)

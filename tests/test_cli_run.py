@@ -18,6 +18,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from runner import api
 from runner.load import load_packs
 from runner.record import drift
 from runner.run import functions_of
@@ -105,6 +106,10 @@ def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} not in {path.name}"
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def not_run(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the claims ran before the misuse was refused")
 
 
 def snapshot(directory: Path) -> dict[str, bytes]:
@@ -638,7 +643,8 @@ def test_an_option_a_command_does_not_know_shows_that_commands_usage(cli, work, 
     ],
     ids=["not-json", "not-a-manifest"],
 )
-def test_corrupt_manifest_is_left_alone(cli, work, content, message):
+def test_corrupt_manifest_is_left_alone(cli, work, content, message, monkeypatch):
+    monkeypatch.setattr(api, "run_packs", not_run)  # refused before the claims run
     ev = work / "ev"
     ev.mkdir()
     (ev / MANIFEST).write_text(content, encoding="utf-8")
@@ -650,7 +656,8 @@ def test_corrupt_manifest_is_left_alone(cli, work, content, message):
     assert snapshot(ev) == {MANIFEST: content.encode()}  # unchanged, and no evidence beside it
 
 
-def test_out_naming_a_file_is_misuse(cli, work):
+def test_out_naming_a_file_is_misuse(cli, work, monkeypatch):
+    monkeypatch.setattr(api, "run_packs", not_run)  # refused before the claims run
     (work / "ev").write_text("a file, not a directory", encoding="utf-8")
 
     result = cli("run", "claims/", "--out", "ev")

@@ -83,6 +83,17 @@ def _reason(exc: OSError) -> Msg | str:
 
 
 # -- writing ---------------------------------------------------------------------------------
+def refuses_now(out_dir: Path, manifest: bool) -> None:
+    """Raise what :func:`record_evidence` would refuse ``out_dir`` for, asked before a run
+    spends its time: a path that is not a directory, and (where the run enters the
+    manifest) a manifest that is not one. Asked again under the lock when writing: the
+    folder may change while the claims run."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise EvidenceError("io.not_directory", path=display_path(out_dir))
+    if manifest:
+        _read_manifest(out_dir / MANIFEST_NAME)
+
+
 @contextlib.contextmanager
 def locked(out_dir: Path) -> Iterator[None]:
     """Hold ``out_dir``'s lock (the directory itself is locked: no lock file is left in the
