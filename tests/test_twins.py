@@ -17,6 +17,8 @@ twin's mistake has no value of its own, :class:`~checks.twin_args.MistakeUndefin
 
 from __future__ import annotations
 
+import copy
+import functools
 import inspect
 import math
 import types
@@ -367,33 +369,47 @@ def _positional(
 
 
 def _outcome(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    fresh = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    # copies: a case is shared by every twin of its function (_cases), and a mistake may
+    # write into its arguments
+    fresh, named = copy.deepcopy((list(args), dict(kwargs)))
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return attempt(fn, *fresh, **dict(kwargs))
+        return attempt(fn, *fresh, **named)
+
+
+@functools.cache
+def _cases(subject: str) -> tuple[Any, ...]:
+    """The generator's cases for ``subject`` at every seed (the same for each twin of it:
+    made once; each call gets copies of their arrays, see _outcome)."""
+    generator = GENERATORS[subject]
+    return tuple(c for seed in SEEDS for c in generator.fn(np.random.default_rng(seed), CASES))
+
+
+@functools.cache
+def _reference_outcomes(subject: str) -> tuple[Any, ...]:
+    reference = REGISTRY.reference()[subject]
+    return tuple(_outcome(reference, case.args, case.kwargs) for case in _cases(subject))
 
 
 @pytest.mark.parametrize("twin_id", sorted(REGISTRY.twins))
 def test_a_twin_differs_from_the_reference_only_where_its_mistake_shows(twin_id):
     twin = REGISTRY.twins[twin_id]
-    generator = GENERATORS[twin.replaces]
     reference = REGISTRY.reference()[twin.replaces]
     wrong = REGISTRY.with_fault(twin_id)[twin.replaces]
     shows = SHOWS.get(twin_id)
     differs, unexplained = 0, []
-    for seed in SEEDS:
-        for case in generator.fn(np.random.default_rng(seed), CASES):
-            expected = _outcome(reference, case.args, case.kwargs)
-            if same(_outcome(wrong, case.args, case.kwargs), expected):
-                continue
-            differs += 1
-            args, kwargs = _positional(reference, case.args, case.kwargs)
-            if isinstance(expected, Raised):  # an argument the reference refuses
-                explained = twin_id in ACCEPTS_INVALID and SHOWS[twin_id](args, kwargs)
-            else:
-                explained = shows is None or shows(args, kwargs)
-            if not explained:
-                unexplained.append(case.label)
+    cases = _cases(twin.replaces)
+    for case, expected in zip(cases, _reference_outcomes(twin.replaces), strict=True):
+        if same(_outcome(wrong, case.args, case.kwargs), expected):
+            continue
+        differs += 1
+        args, kwargs = _positional(reference, case.args, case.kwargs)
+        if isinstance(expected, Raised):  # an argument the reference refuses
+            explained = twin_id in ACCEPTS_INVALID and SHOWS[twin_id](args, kwargs)
+        else:
+            explained = shows is None or shows(args, kwargs)
+        if not explained:
+            unexplained.append(case.label)
     assert differs, f"{twin_id} never differs from the reference"
     assert not unexplained, f"{twin_id} differs where its mistake cannot show: {unexplained}"
 
@@ -414,14 +430,13 @@ def test_each_learner_file_makes_its_twins_mistake_and_nothing_else(twin_id):
     for subject in sorted(REGISTRY.reaching(REGISTRY.twins[twin_id].replaces)):
         if subject not in GENERATORS:
             continue
-        for seed in SEEDS:
-            for case in GENERATORS[subject].fn(np.random.default_rng(seed), CASES):
-                ours = _outcome(impl[subject], case.args, case.kwargs)
-                if isinstance(ours, Raised) and MistakeUndefined.__name__ in ours.names:
-                    continue  # the mistake has no value of its own here (log10 0)
-                theirs = _outcome(getattr(learner, subject), case.args, case.kwargs)
-                assert same(theirs, ours), (subject, case.label, theirs, ours)
-                compared += 1
+        for case in _cases(subject):
+            ours = _outcome(impl[subject], case.args, case.kwargs)
+            if isinstance(ours, Raised) and MistakeUndefined.__name__ in ours.names:
+                continue  # the mistake has no value of its own here (log10 0)
+            theirs = _outcome(getattr(learner, subject), case.args, case.kwargs)
+            assert same(theirs, ours), (subject, case.label, theirs, ours)
+            compared += 1
     assert compared >= len(SEEDS) * CASES
 
 
