@@ -391,6 +391,14 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             [1.0, 0.0],
         ),
     ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "invalid: an entry of -1e-15 (no tolerance below 0)",
+            "无效：有一项为 -1e-15（低于 0 没有容差）",
+            np.array([0.5, 0.5, -1e-15]),
+            [0],
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -511,6 +519,13 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
             "T = 4,097 (a larger T: x is never written)",
             "T = 4,097（更大的 T：x 从不被改写）",
             np.random.default_rng(4097).standard_normal((4097, 1)),
+        ),
+    ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "invalid: (1, 2, 3) x at T = 1 (checked before any shortcut)",
+            "无效：T = 1 时 x 为 (1, 2, 3)（在任何捷径之前检查）",
+            np.ones((1, 2, 3)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -780,6 +795,17 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
             tied=False,
         ),
     ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "NumPy ints whose V·d passes 2**63: exact",
+            "V·d 超过 2**63 的 NumPy 整数：精确",
+            np.int64(2**40),
+            np.int64(2**30),
+            1,
+            1,
+            0,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -824,6 +850,14 @@ def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
 
     edges += [  # from a sixth round of buggy learners (each once a false pass)
         case("invalid: n_head np.int64(-4)", "无效：n_head 为 np.int64(-4)", 768, np.int64(-4)),
+    ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "np.int64(2**32): 4d² exact past 2**64",
+            "np.int64(2**32)：4d² 超过 2**64 仍精确",
+            np.int64(2**32),
+            1,
+        ),
     ]
     return _fill(n, edges, rng, draw)
 
@@ -1169,6 +1203,13 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
             np.random.default_rng(40).standard_normal((40, 40)),
         ),
     ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "invalid: (3, 1) scores, not square (checked before any shortcut)",
+            "无效：(3, 1) 的分数不是方阵（在任何捷径之前检查）",
+            np.ones((3, 1)),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1348,6 +1389,16 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
                 )
             ),
             2,
+        ),
+    ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "long double x, float64 weights: a float64 result",
+            "long double 的 x、float64 的权重：结果为 float64",
+            *(
+                a.astype(np.longdouble) if i == 0 else a
+                for i, a in enumerate(_mha(np.random.default_rng(31), 3, 4, 2, 2, 4))
+            ),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1571,6 +1622,14 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             np.float32(0.5),
         ),
     ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "tied logits at T = 1e-20: the tie keeps equal shares",
+            "T = 1e-20 时并列的 logits：并列者平分",
+            np.array([3.0, 3.0, 1.0]),
+            1e-20,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1750,6 +1809,20 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
             "invalid: (1, V) probs, not a vector",
             "无效：(1, V) 的 probs 不是向量",
             np.array([[0.5, 0.3, 0.2]]),
+            1,
+        ),
+    ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "a near-tie 1e-13 apart: the larger is kept",
+            "相差 1e-13 的近似并列：保留较大者",
+            np.array([0.3, 0.3 + 1e-13, 0.4 - 1e-13]),
+            2,
+        ),
+        case(
+            "invalid: an entry of -1e-17 (no tolerance below 0)",
+            "无效：有一项为 -1e-17（低于 0 没有容差）",
+            np.array([0.6, 0.4, -1e-17]),
             1,
         ),
     ]
@@ -1934,6 +2007,24 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             "float16 q, k, v: computed in float64",
             "float16 的 q、k、v：在 float64 中计算",
             *(a.astype(np.float16) for a in _qkv(np.random.default_rng(67), 5, 3, 2)),
+            2,
+        ),
+    ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "q, k as (4, 2): the same bytes as the next case's (2, 4)",
+            "q、k 为 (4, 2)：与下一例的 (2, 4) 字节相同",
+            np.arange(8.0).reshape(4, 2) / 8,
+            np.arange(8.0).reshape(4, 2) / 8,
+            np.ones((4, 2)),
+            2,
+        ),
+        case(
+            "q, k as (2, 4): the same bytes as the last case's (4, 2)",
+            "q、k 为 (2, 4)：与上一例的 (4, 2) 字节相同",
+            np.arange(8.0).reshape(2, 4) / 8,
+            np.arange(8.0).reshape(2, 4) / 8,
+            np.ones((2, 4)),
             2,
         ),
     ]
@@ -2305,6 +2396,25 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
             2,
         ),
     ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "router scores 1e-12 apart: the larger expert is chosen",
+            "路由分数相差 1e-12：选分数较大的专家",
+            np.array([[1.0]]),
+            np.array([[1.0, 1.0 + 1e-12]]),
+            np.array([[[1.0]], [[2.0]]]),
+            np.ones((2, 1, 1)),
+            1,
+        ),
+        case(
+            "long double x, float64 weights: a float64 result",
+            "long double 的 x、float64 的权重：结果为 float64",
+            *(
+                a.astype(np.longdouble) if i == 0 else a
+                for i, a in enumerate(_moe(np.random.default_rng(32), 3, 4, 5, 3, 2))
+            ),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2538,6 +2648,20 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             "三种取值的 20 个概率，p = 0.5：并列时保留下标小的",
             tied / tied.sum(),
             0.5,
+        ),
+    ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "invalid: p = 1 + 1e-10 (no tolerance above 1)",
+            "无效：p = 1 + 1e-10（高于 1 没有容差）",
+            np.array([0.5, 0.3, 0.2]),
+            1.0 + 1e-10,
+        ),
+        case(
+            "long double probs: a float64 result",
+            "long double 的概率：结果为 float64",
+            np.array([0.5, 0.3, 0.2], dtype=np.longdouble),
+            0.6,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -2807,6 +2931,15 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones(3),
             np.zeros(3),
             np.float32(1e-5),
+        ),
+    ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "invalid: d = 1 with a gain of 3 (checked before any shortcut)",
+            "无效：d = 1 而 gain 有 3 个（在任何捷径之前检查）",
+            np.ones((2, 1)),
+            np.ones(3),
+            np.zeros(1),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3369,6 +3502,20 @@ def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
             "无效：vocab_size 为 np.int64(200)（小于 256）",
             np.frombuffer(b"abab", dtype=np.uint8).copy(),
             np.int64(200),
+        ),
+    ]
+    edges += [  # from an eighth round of buggy learners (each once a false pass)
+        case(
+            "vocab_size 257 on a text the next case trains to 262",
+            "vocab_size 257，下一例在同一文本上训练到 262",
+            np.frombuffer(b"abcabcabcabc xyz xyz", dtype=np.uint8).copy(),
+            257,
+        ),
+        case(
+            "vocab_size 262 on the text the last case trained to 257",
+            "vocab_size 262，上一例在同一文本上训练到 257",
+            np.frombuffer(b"abcabcabcabc xyz xyz", dtype=np.uint8).copy(),
+            262,
         ),
     ]
     return _fill(n, edges, rng, draw)

@@ -652,6 +652,23 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps
         else {}
     ),
+    # the thirteenth set: each once a false pass (module v7)
+    "adv13_softmax_tiny_t_onehot": ("contract.softmax-temperature",),
+    "adv13_topk_rounds_before_ranking": ("contract.top-k-renormalize",),
+    "adv13_topk_tiny_negative_clipped": ("contract.top-k-renormalize",),
+    "adv13_chain_tiny_negative_tolerated": ("contract.chain-rule-nll",),
+    "adv13_top_p_above_one_tolerated": ("contract.top-p-renormalize",),
+    "adv13_top_p_longdouble_kept": ("contract.top-p-renormalize",),
+    "adv13_mha_longdouble_kept": ("contract.multi-head-attention",),
+    "adv13_moe_longdouble_kept": ("contract.moe-layer",),
+    "adv13_moe_rounds_router_scores": ("contract.moe-layer",),
+    "adv13_count_numpy_ints_int64": ("contract.transformer-parameter-count",),
+    "adv13_attention_count_int64_square": ("contract.attention-parameter-count",),
+    "adv13_averaging_one_row_shortcut": ("contract.averaging-model",),
+    "adv13_causal_width_one_shortcut": ("contract.causal-masked-attention",),
+    "adv13_layer_norm_width_one_shortcut": ("contract.layer-norm",),
+    "adv13_flash_cache_by_bytes": ("contract.flash-attention",),
+    "adv13_bpe_train_cache_first_size": ("contract.bpe-train",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.

@@ -881,14 +881,24 @@ def kv_cache_decoding(
 @check(
     "averaging_cost",
     needs=("averaging_model",),
-    measures=("peak_bytes", "peak_bytes_per_position", "slope"),
-    precision={"peak_bytes": "memory", "peak_bytes_per_position": "memory", "slope": "memory"},
+    measures=("peak_bytes", "peak_bytes_per_position", "slope", "growth_exponent"),
+    precision={
+        "peak_bytes": "memory",
+        "peak_bytes_per_position": "memory",
+        "slope": "memory",
+        "growth_exponent": "memory",
+    },
 )
 def averaging_cost(
     impl: Implementation, lengths: QuadraticList, d_model: int, rng: np.random.Generator
 ) -> Measurements:
     """Stage 2: the peak memory one call of the averaging model allocates, as T grows
-    (measured where the function runs: tracemalloc sees NumPy's arrays)."""
+    (measured where the function runs: tracemalloc sees NumPy's arrays).
+
+    ``growth_exponent`` is how the peak's increments grow against T's last two increments:
+    1 for a peak a + b·T whatever its fixed part a (a buffer of a few hundred rows, reused
+    from chunk to chunk), 2 for a term in T². The log-log ``slope`` of the peaks themselves
+    falls well below 1 when a is large, though such a peak grows linearly all the same."""
     peaks: list[int] = []
     for t_len in lengths:
         x = rng.standard_normal((t_len, d_model))  # (T, d)
@@ -898,7 +908,19 @@ def averaging_cost(
         "peak_bytes": peaks,
         "peak_bytes_per_position": [p / t for p, t in zip(peaks, lengths, strict=True)],
         "slope": _slope(lengths, peaks) if min(peaks) > 0 else math.nan,
+        "growth_exponent": _increment_exponent(lengths, peaks),
     }
+
+
+def _increment_exponent(xs: list[int], ys: list[int]) -> float:
+    """log(Δy₂ / Δy₁) / log(Δx₂ / Δx₁) over the last three points: the exponent p of the
+    part of y that grows (y = a + b·x^p); NaN where y does not grow at each step."""
+    if len(xs) < 3:
+        return math.nan
+    (x0, x1, x2), (y0, y1, y2) = xs[-3:], ys[-3:]
+    if not (y1 > y0 and y2 > y1):
+        return math.nan
+    return math.log((y2 - y1) / (y1 - y0)) / math.log((x2 - x1) / (x1 - x0))
 
 
 # -- stage 4's aside: how many heads published models have -------------------------------------
