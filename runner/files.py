@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import itertools
 import os
 import stat
 from pathlib import Path
@@ -70,3 +72,93 @@ def shipped(module_file: str, *parts: str) -> str:
     into every command's start-up for a zip import this package cannot run from anyway."""
     with open(os.path.join(os.path.dirname(module_file), *parts), "rb") as f:
         return f.read().decode("utf-8")
+
+
+# How deep remove_tree descends before it moves a folder up to the top: its open
+# descriptors stay this few, whatever the depth a learner's code made
+REMOVE_DEPTH = 32
+
+
+def remove_tree(path: str) -> None:
+    """Remove ``path`` and everything under it, as far as it can, and never raise.
+
+    A learner's code makes the folders a worker leaves: a chain of them thousands deep
+    (shutil.rmtree recurses and raises RecursionError, which ``ignore_errors`` does not
+    catch, on Python 3.11; a path that long is beyond PATH_MAX too). So: no recursion, each
+    name relative to its folder's descriptor, links never followed, and a folder deeper
+    than REMOVE_DEPTH moved up to the top (renamed within the tree) to be emptied there.
+    What cannot be removed is left and skipped."""
+    try:
+        top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(path)  # a file or a link, not a folder
+        return
+    stack = [(top, "")]  # (descriptor, name in its parent) of each folder being emptied
+    left: set[tuple[int, int]] = set()  # (device, inode) of what could not be removed
+    moved = itertools.count()
+    try:
+        while stack:
+            fd = stack[-1][0]
+            child = _next_folder(fd, left)
+            if child is not None and len(stack) >= REMOVE_DEPTH:
+                with contextlib.suppress(OSError):
+                    os.rename(child, f".removing-{next(moved)}", src_dir_fd=fd, dst_dir_fd=top)
+                    continue
+                left.add(_identity(fd, child))
+                continue
+            if child is not None:
+                try:
+                    stack.append(
+                        (
+                            os.open(child, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd),
+                            child,
+                        )
+                    )
+                except OSError:
+                    left.add(_identity(fd, child))
+                continue
+            fd, name = stack.pop()
+            os.close(fd)
+            if stack:
+                try:
+                    os.rmdir(name, dir_fd=stack[-1][0])
+                except OSError:
+                    left.add(_identity(stack[-1][0], name))
+    finally:
+        for fd, _ in stack:
+            os.close(fd)
+    with contextlib.suppress(OSError):
+        os.rmdir(path)
+
+
+def _next_folder(fd: int, left: set[tuple[int, int]]) -> str | None:
+    """Unlink every entry of the folder ``fd`` that is not a folder, and remove its empty
+    folders; the name of its first folder still to empty, or None."""
+    try:
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                try:
+                    if not entry.is_dir(follow_symlinks=False):
+                        os.unlink(entry.name, dir_fd=fd)
+                        continue
+                    info = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if (info.st_dev, info.st_ino) in left:
+                    continue
+                try:
+                    os.rmdir(entry.name, dir_fd=fd)  # an empty one: no need to go in
+                except OSError:
+                    return entry.name
+    except OSError:
+        pass
+    return None
+
+
+def _identity(fd: int, name: str) -> tuple[int, int]:
+    try:
+        info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+    except OSError:
+        return (-1, -1)
+    return (info.st_dev, info.st_ino)

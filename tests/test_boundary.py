@@ -1214,3 +1214,45 @@ def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
     denied = ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create", "socket", "socketpair")
     denied += ("unshare_user", "clone_user", "shmget", "msgget", "mount")
     assert got == dict.fromkeys(denied, errnos.EPERM), got
+
+
+def test_a_workdir_thousands_of_folders_deep_is_removed_and_stops_no_judge(tmp_path, monkeypatch):
+    """A learner's code can leave a chain of folders 3,000 deep in its working directory
+    (where namespaces are refused, that folder is in the judge's own /tmp). shutil.rmtree
+    recursed into a RecursionError (ignore_errors does not catch it): the judge ended with
+    an internal error, and so did every later judge on the machine, each trying to remove
+    the orphan. Removed now, links inside it never followed."""
+    import tempfile
+
+    from runner.files import remove_tree
+    from runner.learner.session import WORKDIR_PREFIX, remove_orphaned_workdirs
+
+    done = subprocess.run([sys.executable, "-c", "pass"], check=True)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    assert done.returncode == 0
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "kept").write_text("the grader's", encoding="utf-8")
+    for name in (f"{WORKDIR_PREFIX}{dead.pid}-orphan", "mine"):
+        top = tmp_path / name
+        top.mkdir()
+        fd = os.open(top, os.O_RDONLY)
+        for _ in range(3000):
+            os.mkdir("deeper", dir_fd=fd)
+            inner = os.open("deeper", os.O_RDONLY, dir_fd=fd)
+            os.symlink(str(outside), "link", dir_fd=inner)
+            os.close(fd)
+            fd = inner
+        os.close(fd)
+
+    try:
+        remove_orphaned_workdirs()
+        remove_tree(str(tmp_path / "mine"))
+    finally:  # what is left would stop pytest's own clean-up (it recurses)
+        for name in (f"{WORKDIR_PREFIX}{dead.pid}-orphan", "mine"):
+            remove_tree(str(tmp_path / name))
+
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["outside"]
+    assert (outside / "kept").read_text(encoding="utf-8") == "the grader's"

@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from runner.bundle import autograder
+from runner.files import remove_tree
 from tests.conftest import MODULE, ROOT
 
 COURSE = ROOT / "examples" / "course" / "claims" / "05-softmax"
@@ -375,3 +376,30 @@ def test_an_installed_engine_bundles_itself(layout, tmp_path):
             return {n: z.read(n) for n in z.namelist() if not n.endswith("/RECORD")}
 
     assert files(tmp_path / "repacked.whl") == files(original)
+
+
+def deep_folder(top: Path, depth: int) -> None:
+    """``depth`` nested folders one letter long under ``top`` (made relative to each one's
+    descriptor): os.walk reaches them all within PATH_MAX, recursing once per folder."""
+    fd = os.open(top, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+    finally:
+        os.close(fd)
+
+
+def test_a_folder_thousands_deep_still_lets_the_learners_file_be_found(tmp_path):
+    """os.walk recurses on Python 3.11: a submission 1,500 folders deep ended the autograder
+    in a RecursionError, and Gradescope got no results.json at all."""
+    (tmp_path / "mine.py").write_text("x = 1\n", encoding="utf-8")
+    deep_folder(tmp_path, 1500)
+    try:
+        path, problem = autograder.find_entry(tmp_path, None, WORDS)
+    finally:
+        remove_tree(str(tmp_path / "d"))  # pytest's own clean-up recurses too
+
+    assert (path, problem) == (tmp_path / "mine.py", "")

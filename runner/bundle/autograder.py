@@ -30,6 +30,9 @@ from typing import Any
 CONFIG = "bundle.json"
 MAX_ENTRIES = 10_000  # files and folders looked at in a submission before giving up
 SKIPPED_DIRS = ("__pycache__", "__MACOSX")
+# folders looked into below the submission's top: os.walk recurses (Python 3.11), and a
+# submission thousands of folders deep would end it in a RecursionError, with no result
+MAX_DEPTH = 16
 
 
 def main() -> int:
@@ -70,6 +73,8 @@ def find_entry(
     seen = 0
     for folder, dirs, files in os.walk(submission, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
+        if len(Path(folder).relative_to(submission).parts) >= MAX_DEPTH:
+            dirs[:] = []
         seen += len(dirs) + len(files)
         if seen > MAX_ENTRIES:
             return None, words["too_many"].format(n=MAX_ENTRIES)

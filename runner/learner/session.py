@@ -55,7 +55,6 @@ import math
 import multiprocessing
 import os
 import selectors
-import shutil
 import signal
 import sys
 import tempfile
@@ -70,6 +69,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from runner.files import remove_tree
 from runner.learner import codec
 from runner.learner.arena import Arena, Watched
 from runner.learner.limits import WALL_FACTOR, WorkerLimits
@@ -205,7 +205,7 @@ def remove_orphaned_workdirs() -> None:
                 continue
             judge = entry.name[len(WORKDIR_PREFIX) :].split("-", 1)[0]
             if judge.isdigit() and not _alive(int(judge)) and entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)
+                remove_tree(entry.path)
 
 
 def _alive(pid: int) -> bool:
@@ -517,7 +517,7 @@ class LearnerSession:
         self._let_go()
         workdir, self._workdir = self._workdir, None
         if workdir is not None:
-            shutil.rmtree(workdir, ignore_errors=True)
+            remove_tree(workdir)
 
     @classmethod
     def kill_all(cls) -> None:
@@ -587,7 +587,7 @@ class LearnerSession:
         for session in list(cls.live):
             workdir = session._workdir
             if workdir is not None:
-                shutil.rmtree(workdir, ignore_errors=True)
+                remove_tree(workdir)
 
     def __enter__(self) -> LearnerSession:
         return self
