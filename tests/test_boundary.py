@@ -1256,3 +1256,46 @@ def test_a_workdir_thousands_of_folders_deep_is_removed_and_stops_no_judge(tmp_p
 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["outside"]
     assert (outside / "kept").read_text(encoding="utf-8") == "the grader's"
+
+
+TMPFS_PROBE = """
+import os
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    made = {}
+    for folder in ("/tmp", "/dev/shm"):
+        n = 0
+        try:
+            while n < 5000:
+                with open(os.path.join(folder, f"f{n}"), "w"):
+                    pass
+                n += 1
+        except OSError as exc:
+            made[folder] = (n, exc.errno)
+        else:
+            made[folder] = (n, 0)
+    return made
+"""
+
+
+def test_a_workers_tmp_and_shm_hold_few_files(tmp_path):
+    """Each file of a tmpfs, and its extended attributes, is kernel memory its size= does
+    not count: an attack made 300,000 empty files with a 4 kB attribute each in its /tmp
+    and /dev/shm and held 1.4 GiB outside --memory-mib and the OOM killer's view. Where
+    the worker has namespaces of its own, each holds at most 1,024 files."""
+    import errno as errnos
+
+    from runner.learner.session import LearnerSession, WorkerLimits
+
+    path = tmp_path / "probe.py"
+    path.write_text(TMPFS_PROBE, encoding="utf-8")
+    with LearnerSession(path, ["logits_memory_bytes"], WorkerLimits(timeout_s=TIMEOUT)) as s:
+        assert s.open() is None
+        if not s._in_namespaces():
+            pytest.skip(f"no namespaces here ({s.missing}): the worker's /tmp is the host's")
+        s.begin_claim()
+        got = s.implementation()["logits_memory_bytes"](1, 1, 1)
+        s.end_claim()
+    for folder in ("/tmp", "/dev/shm"):
+        made, errno = got[folder]
+        assert 900 <= made < 1024 and errno == errnos.ENOSPC, (folder, made, errno)

@@ -14,7 +14,7 @@ ctypes (this module imports nothing of the judge):
   (the standard library), NumPy's package folder, the system's libraries (``/usr``,
   ``/lib*``, ``/etc/ld.so.cache``) and four devices; the learner's private copy of its
   submission at ``/submission`` (read-only); a fresh ``/proc`` of its own namespace; and
-  ``/tmp`` and ``/dev/shm`` as tmpfs of bounded size, gone with the namespace. No claim
+  ``/tmp`` and ``/dev/shm`` as tmpfs of bounded size and files, gone with the namespace. No claim
   file, pack, evidence or results folder, other learner's file, or the judge's current
   directory is there: any that lies inside a bound folder is covered by an empty tmpfs.
   The root is then made read-only, the old one detached.
@@ -73,6 +73,11 @@ SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "riscv64": 41, "ppc64le": 203, "
 DEVICES = ("null", "zero", "random", "urandom")
 SUBMISSION = "/submission"  # where the learner's private copy is, inside its root
 NEW_ROOT_MIB = 4  # the root's own tmpfs holds only empty folders
+# Files (inodes) each tmpfs may hold. An inode and its extended attributes are kernel memory
+# that size= does not count: 300,000 empty files with a 4 kB attribute each held 1.4 GiB
+# outside --memory-mib and the OOM killer's view. The root holds the mount points only.
+ROOT_INODES = 4096
+TMP_INODES = 1024
 
 
 class Unavailable(Exception):
@@ -216,13 +221,23 @@ def private_root(root: str, submission: str, hidden: Iterable[str], tmp_mib: int
     Returns what could not be mounted (an optional part: a fresh /proc)."""
     lacking: list[str] = []
     _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done here reaches the host
-    _mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, f"size={NEW_ROOT_MIB}m,mode=755")
+    _mount(
+        "tmpfs",
+        root,
+        "tmpfs",
+        MS_NOSUID | MS_NODEV,
+        f"size={NEW_ROOT_MIB}m,nr_inodes={ROOT_INODES},mode=755",
+    )
     # the worker's own /tmp and /dev/shm first: a library folder that lives below /tmp on
     # the host (a virtual environment in /tmp) is then bound inside it, not covered by it
     for name in ("tmp", "dev/shm"):
         os.makedirs(root + "/" + name, exist_ok=True)
         _mount(
-            "tmpfs", root + "/" + name, "tmpfs", MS_NOSUID | MS_NODEV, f"size={tmp_mib}m,mode=1777"
+            "tmpfs",
+            root + "/" + name,
+            "tmpfs",
+            MS_NOSUID | MS_NODEV,
+            f"size={tmp_mib}m,nr_inodes={TMP_INODES},mode=1777",
         )
     system = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]
     readable = _nested_out([*_standard_library(), *system])
@@ -237,7 +252,13 @@ def private_root(root: str, submission: str, hidden: Iterable[str], tmp_mib: int
     covers = [f for f in _nested_out([*hidden, *site_folders()]) if _within(f, readable)]
     for folder in covers:
         if os.path.isdir(root + folder):
-            _mount("tmpfs", root + folder, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=755")
+            _mount(
+                "tmpfs",
+                root + folder,
+                "tmpfs",
+                MS_NOSUID | MS_NODEV,
+                "size=64k,nr_inodes=64,mode=755",
+            )
     for folder in numpy_folders():  # NumPy, back inside its (covered) site folder
         os.makedirs(root + folder, exist_ok=True)
         _bind(folder, root + folder)
