@@ -14,6 +14,7 @@ from typing import Any
 from runner.kinds import NUMBERS, SEQUENCES
 from runner.models import Expectation, Unit
 from runner.pack.outcome import Raised
+from runner.text import printable_line
 
 MAX_SHOWN = 12
 
@@ -126,8 +127,14 @@ def show_expected(
 
 
 def show_tolerance(tol: Mapping[str, Any]) -> str:
+    def one(v: Any) -> str:
+        # evidence is read as it was handed in: a bound may be text the schema let through
+        if isinstance(v, int | float) and not isinstance(v, bool):
+            return f"{v:g}"
+        return printable_line(repr(v))[:40]
+
     def fmt(b: Any) -> str:
-        return "[" + ", ".join(f"{v:g}" for v in b) + "]" if isinstance(b, list) else f"{b:g}"
+        return "[" + ", ".join(one(v) for v in b) + "]" if isinstance(b, list) else one(b)
 
     absolute, relative = tol.get("abs"), tol.get("rel")
     if relative is None:

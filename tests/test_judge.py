@@ -594,3 +594,12 @@ def test_a_long_double_figure_is_made_plain_as_a_float_without_numpys_warnings()
     for got in (plain, scalars):
         assert [type(v) for v in got] == [float] * 3
         assert math.isnan(got[0]) and got[1] == math.inf and got[2] == 0.5
+
+
+def test_a_tolerance_bound_that_is_text_is_shown_not_raised():
+    """Evidence is read as it was handed in, and the schema lets a tolerance's bound be any
+    JSON value: ``report`` ended with an internal error on ``"abs": "0.005"``."""
+    from runner.numbers import show_tolerance
+
+    assert show_tolerance({"abs": "0.005"}) == "'0.005'"
+    assert show_tolerance({"abs": 0.005, "rel": [1e-9, "x"]}) == "max(0.005, [1e-09, 'x'] (rel))"
