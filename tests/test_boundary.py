@@ -1161,6 +1161,18 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
             out[name] = 0
         except OSError as exc:
             out[name] = exc.errno
+    import fcntl
+    shared = open(os.__file__, "rb")  # the standard library: every worker may read it
+    for name, lock in (("flock", lambda: fcntl.flock(shared, fcntl.LOCK_SH)),
+                       ("fcntl_setlk", lambda: fcntl.lockf(shared, fcntl.LOCK_SH)),
+                       ("fcntl_notify", lambda: fcntl.fcntl(os.open("/", os.O_RDONLY), 1026, 1))):
+        try:
+            lock()
+            out[name] = 0
+        except OSError as exc:
+            out[name] = exc.errno
+    out["fcntl_getfl_works"] = fcntl.fcntl(shared, fcntl.F_GETFL) >= 0
+    shared.close()
     import resource
     out["open_files"] = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     out["i386_getpid"] = i386_call(20)  # -EPERM: another architecture's calls are all denied
@@ -1210,9 +1222,11 @@ def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
     assert got.pop("open_files") == OPEN_FILES
     assert list(got.pop("works")) == [[1], 7]
     assert got.pop("clone3") == errnos.ENOSYS
+    assert got.pop("fcntl_getfl_works") is True
     assert got.pop("i386_getpid") == got.pop("i386_memfd_create") == -errnos.EPERM
     denied = ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create", "socket", "socketpair")
     denied += ("unshare_user", "clone_user", "shmget", "msgget", "mount")
+    denied += ("flock", "fcntl_setlk", "fcntl_notify")
     assert got == dict.fromkeys(denied, errnos.EPERM), got
 
 

@@ -587,12 +587,14 @@ def _alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def _run_filter(program: list[tuple[int, int, int, int]], nr: int, arch: int, arg0: int) -> int:
+def _run_filter(
+    program: list[tuple[int, int, int, int]], nr: int, arch: int, arg0: int, arg1: int = 0
+) -> int:
     """What the kernel would do with one call: a classic BPF interpreter for the few
     instructions the filter uses, on struct seccomp_data."""
     import struct
 
-    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, 0, 0, 0, 0, 0)
+    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, arg1, 0, 0, 0, 0)
     acc, pc = 0, 0
     while True:
         code, jt, jf, k = program[pc]
@@ -636,3 +638,25 @@ def test_the_system_call_filter_denies_its_list_foreign_architectures_and_new_na
     assert _run_filter(program, sandbox.CLONE3, arch, 0) == enosys
     if machine == "x86_64":
         assert _run_filter(program, 0x40000000 + calls["keyctl"], arch, 0) == eperm
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_fcntl_is_allowed_but_for_locks_leases_and_notifications(machine):
+    """Two workers of a class run read the same standard library: a lock on one of its
+    files, or a notification of its use, passed a hidden claim's inputs to a classmate's
+    worker (an attack round printed them in the classmate's visible output). fcntl's other
+    commands (descriptor flags, F_DUPFD, F_GETFL) stay allowed."""
+    import errno
+
+    from runner.learner import sandbox
+
+    program = sandbox.seccomp_program(machine)
+    arch, calls = sandbox.DENIED_CALLS[machine]
+    eperm, allow = 0x00050000 | errno.EPERM, 0x7FFF0000
+    fcntl_nr = sandbox.FCNTL[machine]
+    for command in (5, 6, 7, 36, 37, 38, 1024, 1025, 1026):  # locks, leases, F_NOTIFY
+        assert _run_filter(program, fcntl_nr, arch, 3, command) == eperm, command
+    for command in (0, 1, 2, 3, 4, 1030, 1031, 1033):  # F_DUPFD ... F_DUPFD_CLOEXEC, pipes
+        assert _run_filter(program, fcntl_nr, arch, 3, command) == allow, command
+    for name in ("flock", "inotify_init1", "inotify_add_watch", "fanotify_init", "mincore"):
+        assert _run_filter(program, calls[name], arch, 0) == eperm, name

@@ -391,7 +391,13 @@ def landlock(readable: Iterable[str], writable: Iterable[str], devices: Iterable
 # held 2 GiB per process under --memory-mib 256);
 # reading or writing other processes or their descriptors (ptrace, process_vm_*,
 # pidfd_getfd, open_by_handle_at); and the kernel's larger surfaces (perf, bpf, userfaultfd,
-# io_uring, modules, kexec). Numbers from the kernel's unistd headers.
+# io_uring, modules, kexec); and what lets two workers that share no file, process or
+# namespace signal each other through the files they may both read (the standard library,
+# NumPy): locks on them (flock, and fcntl's lock commands, below), notifications of their
+# use (inotify, fanotify, fcntl's F_NOTIFY and leases) and which of their pages are cached
+# (mincore). A class run judges two learners at once: a hidden claim's inputs passed that
+# way to a classmate's worker reached that classmate's visible output. Numbers from the
+# kernel's unistd headers.
 DENIED_CALLS = {
     "x86_64": (
         0xC000003E,
@@ -407,6 +413,8 @@ DENIED_CALLS = {
             "io_uring_enter": 426, "io_uring_register": 427, "init_module": 175,
             "finit_module": 313, "delete_module": 176, "kexec_load": 246,
             "kexec_file_load": 320, "socket": 41, "socketpair": 53,
+            "flock": 73, "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
+            "fanotify_init": 300, "mincore": 27,
         },
     ),
     "aarch64": (
@@ -423,6 +431,8 @@ DENIED_CALLS = {
             "io_uring_enter": 426, "io_uring_register": 427, "init_module": 105,
             "finit_module": 273, "delete_module": 106, "kexec_load": 104,
             "kexec_file_load": 294, "socket": 198, "socketpair": 199,
+            "flock": 32, "inotify_init1": 26, "inotify_add_watch": 27, "fanotify_init": 262,
+            "mincore": 232,
         },
     ),
 }  # fmt: skip
@@ -430,6 +440,11 @@ DENIED_CALLS = {
 # clone3 passes its flags in memory, which a filter cannot read: it fails with ENOSYS, as on a
 # kernel without it, and the C library then uses clone.
 CLONE = {"x86_64": 56, "aarch64": 220}
+# fcntl is allowed but for its lock, lease and notification commands (its second argument):
+# F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE,
+# F_GETLEASE, F_NOTIFY
+FCNTL = {"x86_64": 72, "aarch64": 25}
+FCNTL_DENIED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 CLONE3 = 435
 NAMESPACE_FLAGS = 0x7E020080  # CLONE_NEW{NS, CGROUP, UTS, IPC, USER, PID, NET, TIME}
 X32_BIT = 0x40000000  # x86_64's x32 system calls: the same calls under other numbers
@@ -439,6 +454,7 @@ X32_BIT = 0x40000000  # x86_64's x32 system calls: the same calls under other nu
 _LD_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 _ARG0_LOW = 16 if sys.byteorder == "little" else 20
+_ARG1_LOW = _ARG0_LOW + 8
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 
 Instruction = tuple[int, int, int, int]
@@ -446,7 +462,8 @@ Instruction = tuple[int, int, int, int]
 
 def seccomp_program(machine: str) -> list[Instruction]:
     """The filter's instructions (code, jump if true, jump if false, k): every call of
-    DENIED_CALLS fails with EPERM, as do a clone that asks for a namespace, x32 calls on
+    DENIED_CALLS fails with EPERM, as do fcntl's FCNTL_DENIED commands, a clone that asks
+    for a namespace, x32 calls on
     x86_64 and every call of another architecture (a 64-bit x86 process makes i386 calls
     with ``int 0x80`` without any exec, and ctypes can run those two bytes: with numbers of
     their own, they would reach every call denied here); clone3 fails with ENOSYS."""
@@ -464,6 +481,10 @@ def seccomp_program(machine: str) -> list[Instruction]:
     body += [(_JEQ, 0, "list", CLONE[machine]), (_LD_ABS, 0, 0, _ARG0_LOW)]
     body.append((_JSET, "deny", "allow", NAMESPACE_FLAGS))
     labels = {"list": len(body)}
+    body += [(_JEQ, 0, "numbers", FCNTL[machine]), (_LD_ABS, 0, 0, _ARG1_LOW)]
+    body += [(_JEQ, "deny", 0, command) for command in FCNTL_DENIED]
+    body.append((_JEQ, "allow", "allow", 0))  # every other fcntl command
+    labels["numbers"] = len(body)
     body += [(_JEQ, "deny", 0, number) for number in numbers]
     labels |= {"allow": len(body), "deny": len(body) + 1, "nosys": len(body) + 2}
     body += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, _ERRNO | errno.EPERM)]
