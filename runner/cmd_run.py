@@ -231,12 +231,17 @@ def _learner_files(values: list[str], entry: str | None) -> tuple[list[Path], bo
 
 
 def _judges_folders(args: argparse.Namespace) -> tuple[Path, ...]:
-    """Where the judge writes and where it runs: folders no learner's worker may see."""
+    """Where the judge writes and where it runs, and where the learners' files are: folders
+    no learner's worker may see."""
     found = [Path(args.out), Path.cwd()]
     for output in (args.gradescope_results, args.junit_xml):
         if output:
             found.append(Path(output) if Path(output).is_dir() else Path(output).parent)
     found += [Path(p) for p in args.paths]
+    # the learners' own files, and their classmates' beside them: each worker gets a private
+    # copy of its own submission, and a class kept below a folder workers read (/usr, the
+    # interpreter's prefix) was readable from every worker
+    found += [Path(p) if Path(p).is_dir() else Path(p).parent for p in args.impl or ()]
     return tuple(p.absolute() for p in found)
 
 

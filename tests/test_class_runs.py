@@ -413,3 +413,25 @@ def test_a_judge_sent_sigterm_before_it_started_ends_at_once():
         api._judge_init([], None)
 
     assert in_a_fork(judge_starting) == (143, b"")
+
+
+def test_the_learners_folders_are_among_those_no_worker_sees(tmp_path, monkeypatch):
+    """A class kept below a folder workers read (the interpreter's prefix, /usr) was
+    readable from every worker: an attack's learner printed its classmate's file. Each
+    --impl folder, and the folder of each --impl file, is now covered like the judge's own."""
+    import argparse
+
+    from runner.cmd_run import _judges_folders
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "class").mkdir()
+    (tmp_path / "late").mkdir()
+    (tmp_path / "late" / "alice.py").write_text("", encoding="utf-8")
+    args = argparse.Namespace(
+        out="ev", gradescope_results=None, junit_xml=None, paths=["claims"],
+        impl=["class", "late/alice.py"],
+    )  # fmt: skip
+
+    folders = _judges_folders(args)
+
+    assert tmp_path / "class" in folders and tmp_path / "late" in folders
