@@ -89,52 +89,50 @@ def remove_tree(path: str) -> None:
     than REMOVE_DEPTH moved up to the top (renamed within the tree) to be emptied there.
     What cannot be removed is left and skipped."""
     try:
-        top = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        top = _open_folder(path)
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(path)  # a file or a link, not a folder
         return
-    stack = [(top, "")]  # (descriptor, name in its parent) of each folder being emptied
+    # each folder being emptied: its descriptor, and its name and identity in its parent
+    stack: list[tuple[int, str, tuple[int, int]]] = [(top, "", (-1, -1))]
     left: set[tuple[int, int]] = set()  # (device, inode) of what could not be removed
     moved = itertools.count()
     try:
         while stack:
             fd = stack[-1][0]
-            child = _next_folder(fd, left)
-            if child is not None and len(stack) >= REMOVE_DEPTH:
-                with contextlib.suppress(OSError):
+            found = _next_folder(fd, left)
+            if found is None:  # emptied: removed from its parent
+                _, name, identity = stack.pop()
+                os.close(fd)
+                if stack:
+                    try:
+                        os.rmdir(name, dir_fd=stack[-1][0])
+                    except OSError:
+                        left.add(identity)
+                continue
+            child, identity = found
+            try:
+                if len(stack) >= REMOVE_DEPTH:
                     os.rename(child, f".removing-{next(moved)}", src_dir_fd=fd, dst_dir_fd=top)
-                    continue
-                left.add(_identity(fd, child))
-                continue
-            if child is not None:
-                try:
-                    stack.append(
-                        (
-                            os.open(child, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd),
-                            child,
-                        )
-                    )
-                except OSError:
-                    left.add(_identity(fd, child))
-                continue
-            fd, name = stack.pop()
-            os.close(fd)
-            if stack:
-                try:
-                    os.rmdir(name, dir_fd=stack[-1][0])
-                except OSError:
-                    left.add(_identity(stack[-1][0], name))
+                else:
+                    stack.append((_open_folder(child, fd), child, identity))
+            except OSError:
+                left.add(identity)
     finally:
-        for fd, _ in stack:
+        for fd, _, _ in stack:
             os.close(fd)
     with contextlib.suppress(OSError):
         os.rmdir(path)
 
 
-def _next_folder(fd: int, left: set[tuple[int, int]]) -> str | None:
+def _open_folder(name: str, dir_fd: int | None = None) -> int:
+    return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dir_fd)
+
+
+def _next_folder(fd: int, left: set[tuple[int, int]]) -> tuple[str, tuple[int, int]] | None:
     """Unlink every entry of the folder ``fd`` that is not a folder, and remove its empty
-    folders; the name of its first folder still to empty, or None."""
+    folders; the name and identity of its first folder still to empty, or None."""
     try:
         with os.scandir(fd) as entries:
             for entry in entries:
@@ -145,20 +143,13 @@ def _next_folder(fd: int, left: set[tuple[int, int]]) -> str | None:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                if (info.st_dev, info.st_ino) in left:
+                identity = (info.st_dev, info.st_ino)
+                if identity in left:
                     continue
                 try:
                     os.rmdir(entry.name, dir_fd=fd)  # an empty one: no need to go in
                 except OSError:
-                    return entry.name
+                    return entry.name, identity
     except OSError:
         pass
     return None
-
-
-def _identity(fd: int, name: str) -> tuple[int, int]:
-    try:
-        info = os.stat(name, dir_fd=fd, follow_symlinks=False)
-    except OSError:
-        return (-1, -1)
-    return (info.st_dev, info.st_ino)

@@ -76,6 +76,25 @@ def handed_in(path: Path, into: Path, helper: Path = CORRECT_BASE) -> Path:
     return folder
 
 
+def deep_folder(top: Path, depth: int, name: str = "d", link: Path | None = None) -> None:
+    """``depth`` nested folders ``name`` under ``top``, each made relative to its parent's
+    descriptor (the whole path may be longer than PATH_MAX), each holding a link to
+    ``link`` when one is given."""
+    import os
+
+    fd = os.open(top, os.O_RDONLY)
+    try:
+        for _ in range(depth):
+            os.mkdir(name, dir_fd=fd)
+            inner = os.open(name, os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+            if link is not None:
+                os.symlink(str(link), "link", dir_fd=fd)
+    finally:
+        os.close(fd)
+
+
 def claim_ids() -> list[str]:
     """The ids of the real module's claims, in run order (the pack decides how many)."""
     from runner.load import load_packs

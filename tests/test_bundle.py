@@ -21,7 +21,7 @@ import yaml
 
 from runner.bundle import autograder
 from runner.files import remove_tree
-from tests.conftest import MODULE, ROOT
+from tests.conftest import MODULE, ROOT, deep_folder
 
 COURSE = ROOT / "examples" / "course" / "claims" / "05-softmax"
 SOFTMAX_LEARNER = ROOT / "tests" / "data" / "course" / "softmax_learner.py"
@@ -376,20 +376,6 @@ def test_an_installed_engine_bundles_itself(layout, tmp_path):
             return {n: z.read(n) for n in z.namelist() if not n.endswith("/RECORD")}
 
     assert files(tmp_path / "repacked.whl") == files(original)
-
-
-def deep_folder(top: Path, depth: int) -> None:
-    """``depth`` nested folders one letter long under ``top`` (made relative to each one's
-    descriptor): os.walk reaches them all within PATH_MAX, recursing once per folder."""
-    fd = os.open(top, os.O_RDONLY)
-    try:
-        for _ in range(depth):
-            os.mkdir("d", dir_fd=fd)
-            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = inner
-    finally:
-        os.close(fd)
 
 
 def test_a_folder_thousands_deep_still_lets_the_learners_file_be_found(tmp_path):

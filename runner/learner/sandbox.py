@@ -14,8 +14,8 @@ ctypes (this module imports nothing of the judge):
   (the standard library), NumPy's package folder, the system's libraries (``/usr``,
   ``/lib*``, ``/etc/ld.so.cache``) and four devices; the learner's private copy of its
   submission at ``/submission`` (read-only); a fresh ``/proc`` of its own namespace; and
-  ``/tmp`` and ``/dev/shm`` as tmpfs of bounded size and files, gone with the namespace. No claim
-  file, pack, evidence or results folder, other learner's file, or the judge's current
+  ``/tmp`` and ``/dev/shm`` as tmpfs of bounded size and files, gone with the namespace. No
+  claim file, pack, evidence or results folder, other learner's file, or the judge's current
   directory is there: any that lies inside a bound folder is covered by an empty tmpfs.
   The root is then made read-only, the old one detached.
 * **Landlock** (:func:`landlock`), where namespaces are refused (a container that forbids
@@ -145,6 +145,18 @@ def _mount(source: str | None, target: str, fstype: str | None, flags: int, data
     _check(result, f"mount {target}")
 
 
+def _tmpfs(target: str, size: str, inodes: int, mode: str) -> None:
+    """A tmpfs at ``target`` bounded in bytes and in files (an inode and its extended
+    attributes are kernel memory that size= does not count)."""
+    _mount(
+        "tmpfs",
+        target,
+        "tmpfs",
+        MS_NOSUID | MS_NODEV,
+        f"size={size},nr_inodes={inodes},mode={mode}",
+    )
+
+
 def _kept_flags(path: str) -> int:
     try:
         f_flag = os.statvfs(path).f_flag
@@ -221,24 +233,12 @@ def private_root(root: str, submission: str, hidden: Iterable[str], tmp_mib: int
     Returns what could not be mounted (an optional part: a fresh /proc)."""
     lacking: list[str] = []
     _mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing done here reaches the host
-    _mount(
-        "tmpfs",
-        root,
-        "tmpfs",
-        MS_NOSUID | MS_NODEV,
-        f"size={NEW_ROOT_MIB}m,nr_inodes={ROOT_INODES},mode=755",
-    )
+    _tmpfs(root, f"{NEW_ROOT_MIB}m", ROOT_INODES, "755")
     # the worker's own /tmp and /dev/shm first: a library folder that lives below /tmp on
     # the host (a virtual environment in /tmp) is then bound inside it, not covered by it
     for name in ("tmp", "dev/shm"):
         os.makedirs(root + "/" + name, exist_ok=True)
-        _mount(
-            "tmpfs",
-            root + "/" + name,
-            "tmpfs",
-            MS_NOSUID | MS_NODEV,
-            f"size={tmp_mib}m,nr_inodes={TMP_INODES},mode=1777",
-        )
+        _tmpfs(root + "/" + name, f"{tmp_mib}m", TMP_INODES, "1777")
     system = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]
     readable = _nested_out([*_standard_library(), *system])
     for link in system:  # /bin -> usr/bin, /lib64 -> usr/lib64 (the loader's path): as on the host
@@ -252,13 +252,7 @@ def private_root(root: str, submission: str, hidden: Iterable[str], tmp_mib: int
     covers = [f for f in _nested_out([*hidden, *site_folders()]) if _within(f, readable)]
     for folder in covers:
         if os.path.isdir(root + folder):
-            _mount(
-                "tmpfs",
-                root + folder,
-                "tmpfs",
-                MS_NOSUID | MS_NODEV,
-                "size=64k,nr_inodes=64,mode=755",
-            )
+            _tmpfs(root + folder, "64k", 64, "755")
     for folder in numpy_folders():  # NumPy, back inside its (covered) site folder
         os.makedirs(root + folder, exist_ok=True)
         _bind(folder, root + folder)
@@ -463,10 +457,10 @@ Instruction = tuple[int, int, int, int]
 def seccomp_program(machine: str) -> list[Instruction]:
     """The filter's instructions (code, jump if true, jump if false, k): every call of
     DENIED_CALLS fails with EPERM, as do fcntl's FCNTL_DENIED commands, a clone that asks
-    for a namespace, x32 calls on
-    x86_64 and every call of another architecture (a 64-bit x86 process makes i386 calls
-    with ``int 0x80`` without any exec, and ctypes can run those two bytes: with numbers of
-    their own, they would reach every call denied here); clone3 fails with ENOSYS."""
+    for a namespace, x32 calls on x86_64 and every call of another architecture (a 64-bit
+    x86 process makes i386 calls with ``int 0x80`` without any exec, and ctypes can run
+    those two bytes: with numbers of their own, they would reach every call denied here);
+    clone3 fails with ENOSYS."""
     arch, calls = DENIED_CALLS[machine]
     numbers = sorted(set(calls.values()))
     # Written with named targets; a jump's offset counts the instructions it skips.
