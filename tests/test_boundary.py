@@ -1173,6 +1173,14 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
             out[name] = exc.errno
     out["fcntl_getfl_works"] = fcntl.fcntl(shared, fcntl.F_GETFL) >= 0
     shared.close()
+    pid = os.fork()
+    if pid == 0:  # a child of the worker may not start a session (a share of the CPU) either
+        try:
+            os.setsid()
+            os._exit(0)
+        except OSError as exc:
+            os._exit(exc.errno)
+    out["setsid"] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
     import resource
     out["open_files"] = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     out["i386_getpid"] = i386_call(20)  # -EPERM: another architecture's calls are all denied
@@ -1226,7 +1234,7 @@ def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
     assert got.pop("i386_getpid") == got.pop("i386_memfd_create") == -errnos.EPERM
     denied = ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create", "socket", "socketpair")
     denied += ("unshare_user", "clone_user", "shmget", "msgget", "mount")
-    denied += ("flock", "fcntl_setlk", "fcntl_notify")
+    denied += ("flock", "fcntl_setlk", "fcntl_notify", "setsid")
     assert got == dict.fromkeys(denied, errnos.EPERM), got
 
 

@@ -660,3 +660,23 @@ def test_fcntl_is_allowed_but_for_locks_leases_and_notifications(machine):
         assert _run_filter(program, fcntl_nr, arch, 3, command) == allow, command
     for name in ("flock", "inotify_init1", "inotify_add_watch", "fanotify_init", "mincore"):
         assert _run_filter(program, calls[name], arch, 0) == eperm, name
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_a_learners_processes_start_no_session(machine):
+    """The kernel shares the CPU among sessions (autogroups) before processes: a learner
+    whose 64 processes each called setsid had 64 shares to a classmate's worker's one, and
+    slowed the classmate's claim 11x in wall time. The worker starts its session before the
+    filter; setsid is denied after it (getsid, setpgid stay allowed)."""
+    import errno
+
+    from runner.learner import sandbox
+
+    program = sandbox.seccomp_program(machine)
+    arch, calls = sandbox.DENIED_CALLS[machine]
+    numbers = {"x86_64": {"setsid": 112, "getsid": 124, "setpgid": 109},
+               "aarch64": {"setsid": 157, "getsid": 156, "setpgid": 154}}[machine]  # fmt: skip
+    assert calls["setsid"] == numbers["setsid"]
+    assert _run_filter(program, numbers["setsid"], arch, 0) == 0x00050000 | errno.EPERM
+    for name in ("getsid", "setpgid"):
+        assert _run_filter(program, numbers[name], arch, 0) == 0x7FFF0000, name

@@ -390,8 +390,11 @@ def landlock(readable: Iterable[str], writable: Iterable[str], devices: Iterable
 # NumPy): locks on them (flock, and fcntl's lock commands, below), notifications of their
 # use (inotify, fanotify, fcntl's F_NOTIFY and leases) and which of their pages are cached
 # (mincore). A class run judges two learners at once: a hidden claim's inputs passed that
-# way to a classmate's worker reached that classmate's visible output. Numbers from the
-# kernel's unistd headers.
+# way to a classmate's worker reached that classmate's visible output. And setsid: the worker
+# starts a session of its own before the filter, and the kernel shares the CPU fairly among
+# sessions (autogroups) first, so a learner whose 64 processes each started one took 64
+# shares of the CPU to a classmate's one (a classmate's claim took 11x its wall time).
+# Numbers from the kernel's unistd headers.
 DENIED_CALLS = {
     "x86_64": (
         0xC000003E,
@@ -408,7 +411,7 @@ DENIED_CALLS = {
             "finit_module": 313, "delete_module": 176, "kexec_load": 246,
             "kexec_file_load": 320, "socket": 41, "socketpair": 53,
             "flock": 73, "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
-            "fanotify_init": 300, "mincore": 27,
+            "fanotify_init": 300, "mincore": 27, "setsid": 112,
         },
     ),
     "aarch64": (
@@ -426,7 +429,7 @@ DENIED_CALLS = {
             "finit_module": 273, "delete_module": 106, "kexec_load": 104,
             "kexec_file_load": 294, "socket": 198, "socketpair": 199,
             "flock": 32, "inotify_init1": 26, "inotify_add_watch": 27, "fanotify_init": 262,
-            "mincore": 232,
+            "mincore": 232, "setsid": 157,
         },
     ),
 }  # fmt: skip
