@@ -160,6 +160,13 @@ def not_written(result: ClaimResult) -> list[str]:
     return [str(n).removesuffix("()") for n in names if isinstance(n, str)]
 
 
+# reasons that are the check's own bug, whatever implementation it judged: no function of the
+# learner's is blamed (it raises on the course's reference too, or its answer is malformed)
+COURSE_REASONS = frozenset(
+    {"claim.course_bug", "claim.not_measurements", "claim.undeclared", "claim.no_measure"}
+)
+
+
 def blame(
     result: ClaimResult,
     calls: Sequence[str],
@@ -170,17 +177,24 @@ def blame(
     the reference, else the one its reason names, else those its check lays its failing
     measures at (``blames``: when each failing measure has some), else the written
     functions it calls."""
-    if result.reason is not None and result.reason.code == "claim.course_bug":
-        return ()  # the check fails on the course's own reference too: nobody's function
-    diagnosed = tuple(d.function for d in result.diagnosis if d.function in calls and _decided(d))
+    if result.reason is not None and result.reason.code in COURSE_REASONS:
+        return ()  # the check's own bug: nobody's function
+    failing = [m.name for m in result.measurements if m.verdict != "passed"]
+    laid: set[str] | None = None
+    if blames and failing and all(m in blames for m in failing):
+        laid = {f for m in failing for f in blames[m]}
+    # a function the diagnosis found wrong is not blamed for measures that are not its own
+    diagnosed = tuple(
+        d.function
+        for d in result.diagnosis
+        if d.function in calls and _decided(d) and (laid is None or d.function in laid)
+    )
     if diagnosed:
         return diagnosed
     named = result.reason.params.get("function") if result.reason is not None else None
     if isinstance(named, str) and named in calls:
         return (named,)
-    failing = [m.name for m in result.measurements if m.verdict != "passed"]
-    if blames and failing and all(m in blames for m in failing):
-        laid = {f for m in failing for f in blames[m]}
+    if laid is not None:
         return tuple(name for name in calls if name in laid and name not in unwritten)
     return tuple(name for name in calls if name not in unwritten)
 

@@ -455,3 +455,57 @@ def test_a_claim_id_two_modules_share_is_named_with_its_module():
     assert shared == {"a.x", "a.y"}
     assert _name("05-softmax", "a.y", shared) == "05-softmax · a.y"
     assert _name("05-softmax", "b.z", shared) == "b.z"
+
+
+def _claim_result(status, measurements=(), reason=None, diagnosis=()):
+    from runner.models import Detail, Diagnosis, Text
+
+    text = Text(zh="断言", en="claim")
+    failing = [
+        MeasurementResult(
+            name=name, metric=f"c/{name}", expected=0, actual=1, tolerance={"kind": "exact"},
+            verdict=verdict, source="derived",
+        )
+        for name, verdict in measurements
+    ]  # fmt: skip
+    found = [Diagnosis(function=f, calls=1, first_difference={"call": 0}) for f in diagnosis]
+    return ClaimResult(
+        id="c", proposition=1, stage=text, statement=text, check="chk", status=status,
+        duration_ms=1.0, measurements=failing, reason=reason and Detail.of(reason, check="chk"),
+        diagnosis=found,
+    )  # fmt: skip
+
+
+def test_a_function_found_wrong_is_not_blamed_for_measures_the_check_lays_elsewhere():
+    """A learner's layer_norm and rms_norm both wrong; a claim whose failing measures are all
+    rms_norm's (the check's blames) was laid at layer_norm too, because its diagnosis found
+    layer_norm's calls leaving the reference (a pack written from the docs found it)."""
+    from runner.feedback import blame
+
+    calls = ("layer_norm", "rms_norm")
+    blames = {"rms_shift": ("rms_norm",), "ln_shift": ("layer_norm",)}
+    both = _claim_result(
+        "failed", [("rms_shift", "failed"), ("ln_shift", "passed")],
+        diagnosis=("layer_norm", "rms_norm"),
+    )  # fmt: skip
+    assert blame(both, calls, set(), blames) == ("rms_norm",)
+    only_other = _claim_result("failed", [("rms_shift", "failed")], diagnosis=("layer_norm",))
+    assert blame(only_other, calls, set(), blames) == ("rms_norm",)
+    # without blames for every failing measure, the diagnosis decides as before
+    unlaid = _claim_result("failed", [("other", "failed")], diagnosis=("layer_norm",))
+    assert blame(unlaid, calls, set(), blames) == ("layer_norm",)
+
+
+@pytest.mark.parametrize(
+    "reason", ["claim.not_measurements", "claim.undeclared", "claim.no_measure"]
+)
+def test_a_check_that_returns_no_measurements_blames_no_function(reason):
+    """A check that returns a list, an undeclared measure or none of its measures is the
+    course's bug, whatever it judged: a learner's correct function was called WRONG for it."""
+    from runner.feedback import blame
+
+    result = _claim_result("error", reason=reason)
+    assert blame(result, ("layer_norm",), set(), {}) == ()
+    params = {"check": "chk", "measure": "m", "measures": ["m"]}
+    assert "not of the code judged" in catalog("en")(reason, **params)
+    assert "不是被评判代码的问题" in catalog("zh")(reason, **params)
