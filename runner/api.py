@@ -331,9 +331,9 @@ def _diagnoser(registry: Registry, claims: tuple[LoadedClaim, ...]) -> Diagnoser
 def _challenges(packs: list[ClaimPack], options: RunOptions) -> dict[str, list[LoadedClaim]]:
     if options.challenge is None:
         return {}
-    from runner.challenges import challenge_claims
+    from runner.challenges import course_challenges
 
-    return {p.meta.id: challenge_claims(p, options.challenge, p.code.registry) for p in packs}
+    return course_challenges(packs, options.challenge)
 
 
 # -- a class ------------------------------------------------------------------------------------

@@ -25,6 +25,18 @@ def nonce_rng(nonce: str) -> np.random.Generator:
     return np.random.default_rng(int.from_bytes(digest[:16], "big"))
 
 
+def course_challenges(packs: list[ClaimPack], nonce: str) -> dict[str, list[LoadedClaim]]:
+    """Module id -> its challenge claims for ``nonce``, for every module that has a
+    challenge: a course whose other modules have none still gets its challenges. A usage
+    error when no module has one (a nonce nothing uses is a grader's mistake to hear of)."""
+    if not nonce or len(nonce) > MAX_NONCE or not nonce.isprintable():
+        raise UsageError("use.bad_nonce", limit=MAX_NONCE)
+    having = [p for p in packs if p.meta.id in p.code.registry.challenges]
+    if packs and not having:
+        raise UsageError("use.no_challenge", module=", ".join(p.meta.id for p in packs))
+    return {p.meta.id: challenge_claims(p, nonce, p.code.registry) for p in having}
+
+
 def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[LoadedClaim]:
     """The module's challenge claims for ``nonce``, each expecting the reference's value."""
     if not nonce or len(nonce) > MAX_NONCE or not nonce.isprintable():

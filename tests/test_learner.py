@@ -551,3 +551,25 @@ def test_a_challenge_that_raises_is_one_line_naming_the_packs_line(monkeypatch):
     assert message.code == "use.challenge_raised"
     assert message.params["error"] == "ZeroDivisionError"
     assert message.params["where"].startswith("test_learner.py:")
+
+
+def test_a_challenge_asks_only_the_modules_that_have_one(cli, tmp_path):
+    """A course whose other modules have no challenge (the example course's 05-softmax) still
+    gets chapter 23's challenge claims; the whole run was refused, naming the other module
+    (a pack written from the docs found it). A nonce no module uses is a misuse, said so."""
+    softmax = ROOT / "examples" / "course" / "claims" / "05-softmax"
+    out = str(tmp_path / "ev")
+    both = cli("run", str(MODULE), str(softmax), "--challenge", "n1", "--out", out, "-q")
+    plain = cli("run", str(MODULE), str(softmax), "--out", str(tmp_path / "plain"), "-q")
+    assert both.code == plain.code == 0, both.out + both.err
+    counts = [int(re.search(r"^(\d+) passed, 0 failed$", r.out, re.M)[1]) for r in (both, plain)]
+    assert counts[0] - counts[1] == len(challenge_claims(PACK, "n1", PACK.code.registry)) > 0
+    saved = json.loads(
+        (tmp_path / "ev" / f"{MODULE_ID}-v{VERSION}.{challenge_variant('n1')}.json").read_text()
+    )
+    assert saved["challenge"]["nonce"] == "n1"
+    alone = cli("run", str(softmax), "--challenge", "n1", "--out", out, "-q")
+    assert (alone.code, alone.out) == (2, "")
+    assert alone.err == (
+        "error: no module has a challenge (05-softmax): --challenge has nothing to add\n"
+    )

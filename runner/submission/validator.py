@@ -59,11 +59,11 @@ class Validator:
             now=now or dt.datetime.now(dt.UTC),
         )
         if challenge is not None:
-            from runner.challenges import challenge_claims  # numpy.random and the generators
+            from runner.challenges import course_challenges  # numpy.random and the generators
 
             self.context.challenge_metrics = {
-                p.meta.id: metrics.metric_index(challenge_claims(p, challenge, p.code.registry))
-                for p in packs
+                module: metrics.metric_index(claims)
+                for module, claims in course_challenges(list(packs), challenge).items()
             }
         if repo is not None:
             from runner.submission.gitobjects import GitObjects
