@@ -327,7 +327,9 @@ def _single_run(
         lines = text.run_lines(run, words, verbose=args.verbose)
         lines += text.drift_lines(drifted, words)
         if args.check and not drifted:
-            lines.append(words("run.no_drift"))
+            lines.append(
+                words("run.no_drift", folder=display_path(Path(args.out)).rstrip("/") + "/")
+            )
         lines += [words("run.wrote", path=p) for p in [*written, *outputs]]
         lines += [words("run.unchanged", path=p) for p in kept] + notes
         _print(lines, args)

@@ -382,7 +382,7 @@ def test_check_right_after_a_run_finds_no_drift(cli, ran):
     assert result.code == 0, result.out + result.err
     assert result.out.splitlines()[-2:] == [
         f"{N} passed, 0 failed",
-        "no drift: the committed evidence matches this run",
+        "no drift: the evidence in ev/ matches this run (the files there, committed or not)",
     ]
     assert snapshot(ran) == before  # --check writes nothing
 
@@ -393,7 +393,10 @@ def test_check_of_the_module_by_another_path_finds_no_drift(cli, ran):
     result = cli("run", f"claims/{MODULE_ID}/", "--out", "ev", "--check")
 
     assert result.code == 0, result.out + result.err
-    assert result.out.splitlines()[-1] == "no drift: the committed evidence matches this run"
+    assert (
+        result.out.splitlines()[-1]
+        == "no drift: the evidence in ev/ matches this run (the files there, committed or not)"
+    )
 
 
 def test_check_reports_an_edited_actual_as_drift(cli, ran):
@@ -411,7 +414,7 @@ def test_check_reports_an_edited_actual_as_drift(cli, ran):
     assert result.code == 1
     drift = [line for line in result.out.splitlines() if line.startswith("drift")]
     assert drift == [
-        f"drift: ev/{CURRENT}: $.metrics[0].actual: committed 4701.25, now {json.dumps(measured)}"
+        f"drift: ev/{CURRENT}: $.metrics[0].actual: recorded 4701.25, now {json.dumps(measured)}"
     ]
     assert "no drift" not in result.out
     assert snapshot(ran) == before
@@ -435,7 +438,10 @@ def test_check_ignores_verified_at_and_timings(cli, ran):
     result = cli("run", "claims/", "--out", "ev", "--check")
 
     assert result.code == 0, result.out
-    assert "no drift: the committed evidence matches this run" in result.out
+    assert (
+        "no drift: the evidence in ev/ matches this run (the files there, committed or not)"
+        in result.out
+    )
 
 
 # -- idempotent evidence --------------------------------------------------------------------
@@ -456,6 +462,12 @@ def test_a_run_that_asserts_nothing_new_leaves_the_evidence_untouched(cli, ran):
         f"unchanged: ev/{CURRENT} already records what this run asserts",
         f"unchanged: ev/{MANIFEST} already records what this run asserts",
     ]
+    assert stamps(ran) == before
+    # the command is provenance: naming the module's folder measures the same module
+    module = cli("run", f"claims/{MODULE_ID}/", "--out", "ev")
+    assert module.out.splitlines()[-2] == (
+        f"unchanged: ev/{CURRENT} already records what this run asserts"
+    ), module.out
     assert stamps(ran) == before
     as_json = cli("run", "claims/", "--out", "ev", "--format", "json")
     payload = json.loads(as_json.out)
@@ -506,7 +518,7 @@ def test_check_without_evidence_is_drift(cli, work):
 
     assert result.code == 1
     assert any(
-        x.startswith(f"drift: ev/{CURRENT}: no committed evidence (--out names the evidence")
+        x.startswith(f"drift: ev/{CURRENT}: no recorded evidence (--out names the evidence")
         for x in result.out.splitlines()
     ), result.out
     assert not (work / "ev").exists()

@@ -145,7 +145,7 @@ def test_unreadable_committed_evidence_is_named(cli, tmp_path, monkeypatch, cont
     # --check: found wanting (exit 1), saying the committed evidence cannot be read
     checked = cli("run", "claims/", "--check")
     assert checked.code == 1 and "Traceback" not in checked.err
-    assert f"drift: the committed evidence cannot be read: evidence/{EVIDENCE_NAME}" in checked.out
+    assert f"drift: the recorded evidence cannot be read: evidence/{EVIDENCE_NAME}" in checked.out
     # report: one line
     assert EVIDENCE_NAME in one_line_error(cli("report", str(evidence), "--html", "r.html"))
 

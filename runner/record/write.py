@@ -297,7 +297,9 @@ def record_evidence(
 
 
 # What a run records about itself rather than asserts: never a reason to rewrite evidence.
-PROVENANCE = ("verified_at", "environment", "licenses", "producer", "duration_ms")
+# recorded, never compared (docs/evidence.md); ``commands`` too: ``run claims/`` and
+# ``run claims/<module>/`` measure the same module
+PROVENANCE = ("verified_at", "environment", "licenses", "producer", "duration_ms", "commands")
 MEASURED = "<measured>"
 
 
