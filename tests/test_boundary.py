@@ -934,11 +934,36 @@ def test_a_file_that_hands_in_the_courses_own_code_is_refused(cli, work, referen
     judged = judge(cli, work, path)
 
     assert judged.code == 2
-    assert judged.payload["load_failure"]["code"] == "load.raised"
     # refused as the course's own code, or not even there to import (the worker's root)
-    message = judged.payload["load_failure"]["message"]
-    assert "the course's own code" in message or "No module named 'checks'" in message
+    failure = judged.payload["load_failure"]
+    if failure["code"] == "load.course_code":
+        assert "the course's own code: a learner's file may not use it" in failure["message"]
+    else:
+        assert failure["code"] == "load.raised", failure
+        assert "No module named 'checks'" in failure["message"], failure
     assert_sane(judged, stem=None)
+
+
+def test_a_refused_import_of_the_courses_code_is_said_in_the_readers_language(
+    cli, work, reference_source
+):
+    """The worker refused `import runner` with an English ImportError, which a Chinese run
+    (terminal, Gradescope) printed as it was (a pack written from the docs found it)."""
+    path = work / "imports_runner.py"
+    path.write_text(reference_source + "\nimport runner.api\n", encoding="utf-8")
+    line = len((reference_source + "\n").splitlines()) + 1
+
+    claims = str(ROOT / "claims")
+    done = cli("run", claims, "--impl", str(path), "--out", str(work / "ev"), "--lang", "zh", "-q")
+
+    assert done.code == 2, done.out + done.err
+    said = (done.out + done.err).splitlines()
+    assert any(
+        f"imports_runner.py:{line}：文件导入了 runner，这是课程自己的代码，学习者的文件不能使用它"
+        in said_line
+        for said_line in said
+    ), said
+    assert not any("course's own code" in said_line for said_line in said), said
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")

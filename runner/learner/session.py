@@ -404,12 +404,16 @@ class LearnerSession:
             self.load_output = self.end_claim().output
         if reply.get("status") == "raised":
             self.kill()
+            line = reply.get("line") if type(reply.get("line")) is int else None
+            course = reply.get("course_code")
+            if isinstance(course, str) and course:  # said in the reader's language
+                return LoadFailure("load.course_code", {"code": shown(course, 300), "line": line})
             return LoadFailure(
                 "load.raised",
                 {
                     "error": shown(reply.get("type"), 200),
                     "message": shown(reply.get("message") or "", 1000),
-                    "line": reply.get("line") if type(reply.get("line")) is int else None,
+                    "line": line,
                 },
             )
         return None

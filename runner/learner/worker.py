@@ -435,6 +435,15 @@ def _guard_measurement() -> None:
     mmap.mmap = _CountedMap  # type: ignore[misc]
 
 
+class _CourseCode(ImportError):
+    """An import of the course's own code (a module of it, or a function it defined), which
+    the judge says in the reader's language: ``code`` names it."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 class _JudgeHidden(importlib.abc.MetaPathFinder):
     """Refuses to import the judge's packages: a learner's file that imports
     ``checks.reference`` would hand in the course's answer as its own."""
@@ -454,7 +463,7 @@ class _JudgeHidden(importlib.abc.MetaPathFinder):
             if w
         ):
             return spec
-        raise ImportError(f"{fullname} is the course's own code, not importable here")
+        raise _CourseCode(fullname, f"{fullname} is the course's own code, not importable here")
 
 
 def _hide_judge() -> None:
@@ -612,8 +621,9 @@ def _load(
         if callable(fn):
             borrowed = _borrowed(fn)
             if borrowed is not None:
-                raise ImportError(
-                    f"{name} is the course's own code ({borrowed}), not the learner's"
+                raise _CourseCode(
+                    f"{name}() ({borrowed})",
+                    f"{name} is the course's own code ({borrowed}), not the learner's",
                 )
             functions[name] = fn
             signatures[name] = _signature(fn)
@@ -727,6 +737,8 @@ def _raised(exc: BaseException, path: str, during: str) -> dict[str, Any]:
         "names": [str(c.__name__)[:200] for c in type(exc).__mro__ if c is not object][:32],
         "message": (lines[-1] if lines else "")[:1000],
         "line": line if type(line) is int else None,
+        # what a message in the reader's language names, where the course's code was imported
+        **({"course_code": str(exc.code)[:300]} if isinstance(exc, _CourseCode) else {}),
     }
 
 

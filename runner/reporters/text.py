@@ -99,7 +99,7 @@ def load_failure_line(run: Run, words: Catalog) -> str:
     assert failure is not None
     name = run.implementation.get("name", "?")
     params = dict(failure.params)
-    if failure.code == "load.raised":
+    if failure.code in ("load.raised", "load.course_code"):
         line = params.get("line")
         params["where"] = f"{name}:{line}" if line else name
     return words(failure.code, file=name, **{k: v for k, v in params.items() if k != "file"})
