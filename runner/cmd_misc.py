@@ -93,7 +93,7 @@ def cmd_list(args: argparse.Namespace, words: Catalog) -> int:
 def add_report_arguments(parser: argparse.ArgumentParser, words: Catalog) -> None:
     parser.add_argument("evidence", metavar="EVIDENCE.json", help=words("help.report.evidence"))
     parser.add_argument("--html", required=True, metavar="OUT.html", help=words("help.report.html"))
-    parser.add_argument("--claims", default="claims/", metavar="DIR", help=words("help.claims"))
+    parser.add_argument("--claims", metavar="DIR", help=words("help.claims"))
     parser.add_argument("--reference", metavar="EVIDENCE.json", help=words("help.report.reference"))
 
 
@@ -103,14 +103,20 @@ def cmd_report(args: argparse.Namespace, words: Catalog) -> int:
     path = Path(args.evidence)
     if not path.is_file():
         raise UsageError("use.no_such_file", path=display_path(path))
+    # named, they must be there; by default the claims are looked for in claims/ if it is
+    for named in (args.claims, args.reference):
+        if named is not None and not Path(named).exists():
+            raise UsageError("use.no_such_path", path=display_path(Path(named)))
     refuse_overwriting([args.html], [path, *([Path(args.reference)] if args.reference else [])])
     evidence = read_json(path)
     problems = schema_problems(evidence)
     if problems:
         raise UsageError("use.not_evidence", path=display_path(path), problem=problems[0])
     reference, note = _reference(evidence, path, args.reference, words)
-    figures = _figures(evidence, Path(args.claims))
-    html.write(evidence, Path(args.html), words, figures, reference, note)
+    figures = _figures(evidence, Path(args.claims or "claims/"))
+    html.write(evidence, Path(args.html), words, figures or [], reference, note)
+    if figures is None:  # said, not silently left out
+        print(words("report.no_figures", module=str(evidence.get("module"))))
     print(words("report.wrote", path=display_path(Path(args.html))))
     return EXIT_OK
 
@@ -146,9 +152,9 @@ def _reference(
     return reference, words("html.reference.found", path=shown)
 
 
-def _figures(evidence: dict[str, Any], claims: Path) -> list[FigureSpec]:
+def _figures(evidence: dict[str, Any], claims: Path) -> list[FigureSpec] | None:
     """The figures of the evidence's pack: the pack of the module of that id under
-    ``claims``, else the installed pack the evidence names; none when neither is found (the
+    ``claims``, else the installed pack the evidence names; None when neither is found (the
     page is still written, without them)."""
     from runner.pack.find import PackNotFound, find_pack, is_path
 
@@ -162,12 +168,12 @@ def _figures(evidence: dict[str, Any], claims: Path) -> list[FigureSpec]:
             try:
                 return list(pack.code.figures.values())
             except PackNotFound:
-                return []
+                return None
     identity = evidence.get("claim_pack")
     name = identity.get("pack") if isinstance(identity, dict) else None
     if isinstance(name, str) and not is_path(name):
         try:
             return list(find_pack(name, Path.cwd()).figures.values())
         except PackNotFound:
-            return []
-    return []
+            return None
+    return None

@@ -721,3 +721,32 @@ def test_a_pool_thread_that_never_ends_does_not_hold_the_exit():
     done = entry_point(["list", "--lang", "en"], before=before, timeout=60)
     assert (done.returncode, done.stderr) == (0, "")
     assert "23-design-tradeoffs" in done.stdout
+
+
+def test_report_says_when_it_leaves_the_figures_out_and_refuses_a_missing_claims_folder(
+    cli, tmp_path, evidence_doc, monkeypatch
+):
+    """A pack written from the docs found both: a report made where the module's pack could
+    not be found had no figures and said nothing, and `--claims /nonexistent` was taken."""
+    pytest.importorskip("matplotlib")
+    evidence = tmp_path / "ev.json"
+    evidence.write_text(json.dumps(evidence_doc), encoding="utf-8")
+    page = str(tmp_path / "r.html")
+    missing = cli("report", str(evidence), "--html", page, "--claims", str(tmp_path / "none"))
+    assert (missing.code, missing.err) == (
+        2,
+        f"error: {tmp_path / 'none'}: no such file or directory\n",
+    )
+    assert not Path(page).exists()
+    # elsewhere than the course, with an evidence of a pack named by path: no pack to draw with
+    doc = {**evidence_doc, "claim_pack": {**evidence_doc["claim_pack"], "pack": "./pack"}}
+    evidence.write_text(json.dumps(doc), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    done = cli("report", str(evidence), "--html", page)
+    assert done.code == 0, done.err
+    assert done.out.splitlines()[0] == (
+        f"figures left out: the pack of module {MODULE.name} was not found "
+        "(--claims names the folder of the course's claims)"
+    )
+    with_claims = cli("report", str(evidence), "--html", page, "--claims", str(CLAIMS))
+    assert with_claims.code == 0 and "figures left out" not in with_claims.out
