@@ -368,6 +368,15 @@ CASES = [
         [f"$.metrics[0].expected: 4701.00 is not the claim pack's expectation {EXPECTS_SUPPORT}"],
     ),
     Case(
+        "expected-reads-alike",  # two numbers that part are never shown as the same number
+        "sub.yaml",
+        edit("expected: 4701.20", "expected: 4701.2000001"),
+        [
+            "$.metrics[0].expected: 4701.2000001 is not the claim pack's expectation "
+            f"4701.2 ± 0.005 ({PACK}, claim support.gpt2-vocab-1000-ctx)"
+        ],
+    ),
+    Case(
         "expected-exact-off-by-one",
         "sub.yaml",
         edit("expected: 123532032", "expected: 123532033"),

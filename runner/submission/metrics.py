@@ -14,7 +14,7 @@ from runner.judge import judge
 from runner.kinds import NUMBERS
 from runner.load import ClaimPack, LoadedClaim
 from runner.models import Expectation, Raises, Range, Unit
-from runner.numbers import apart, show, show_expectation, show_expected
+from runner.numbers import apart, pair_apart, show, show_expectation, show_expected
 from runner.pack.outcome import Raised
 from runner.submission.context import Context, MetricIndex, Submission
 from runner.submission.problems import DataPath, Finding, json_path, sayable
@@ -90,12 +90,17 @@ def _metric(
     if "expected" in metric and doc.filled((*at, "expected")):
         submitted = metric["expected"]
         if not _same(submitted, shown_expected(exp)):
+            # two numbers that read alike (1 against 1 ± 1e-09) are shown with every digit
+            parted = pair_apart({"expected": exp.value, "got": submitted, "unit": exp.unit})
+            alike = parted["got"] is not submitted
             yield (
                 (*at, "expected"),
                 msg(
                     "sub.expected",
-                    value=shown(submitted, exp.unit),
-                    expected=expectation(exp),
+                    value=parted["got"] if alike else shown(submitted, exp.unit),
+                    expected=expectation(exp.model_copy(update={"value": parted["expected"]}))
+                    if alike
+                    else expectation(exp),
                     version=f"{pack.meta.id} v{pack.meta.version}",
                     claim=loaded.claim.id,
                 ),
