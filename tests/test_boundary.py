@@ -602,14 +602,15 @@ def test_sigterm_stops_the_run_and_every_process_a_learner_started(
 ):
     """SIGTERM (what `timeout` and CI runners send, to the run) stops a run as Ctrl-C (to
     the run's whole process group, judges included, as a terminal sends it) does: one line,
-    exit 143 or 130, the learners' workers and the processes they started in sessions of
-    their own killed, no temporary file left beside the JUnit report."""
+    exit 143 or 130, the learners' workers and the processes they started in process groups
+    of their own killed, no temporary file left beside the JUnit report."""
     marker = f"{time.time_ns() % 10**6}.{os.getpid()}"  # this test's own sleeping process
     folder = learner_dir(work, reference_source)
     source = (
         "import subprocess, time\nfrom reference_impl import *  # noqa: F403\n\n\n"
         "def sequence_support_log10(vocab, length):\n"
-        f"    subprocess.Popen(['sleep', '{marker}'], start_new_session=True)\n"
+        # a process group of its own (a session is denied: see test_sandbox)
+        f"    subprocess.Popen(['sleep', '{marker}'], process_group=0)\n"
         "    time.sleep(60)\n"
     )
     for name in ("a", "b") if as_class else ("a",):  # folder submissions: theirs, and the helper
@@ -1206,6 +1207,14 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
         except OSError as exc:
             os._exit(exc.errno)
     out["setsid"] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    # the machine's state a learner's code can move and another worker read later
+    sysinfo = ctypes.create_string_buffer(256)
+    out["sysinfo"] = ctypes.get_errno() if libc.sysinfo(sysinfo) else 0
+    try:
+        os.statvfs("/")
+        out["statvfs"] = 0
+    except OSError as exc:
+        out["statvfs"] = exc.errno
     import resource
     out["open_files"] = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     out["i386_getpid"] = i386_call(20)  # -EPERM: another architecture's calls are all denied
@@ -1259,7 +1268,7 @@ def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
     assert got.pop("i386_getpid") == got.pop("i386_memfd_create") == -errnos.EPERM
     denied = ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create", "socket", "socketpair")
     denied += ("unshare_user", "clone_user", "shmget", "msgget", "mount")
-    denied += ("flock", "fcntl_setlk", "fcntl_notify", "setsid")
+    denied += ("flock", "fcntl_setlk", "fcntl_notify", "setsid", "sysinfo", "statvfs")
     assert got == dict.fromkeys(denied, errnos.EPERM), got
 
 
@@ -1336,3 +1345,59 @@ def test_a_workers_tmp_and_shm_hold_few_files(tmp_path):
     for folder in ("/tmp", "/dev/shm"):
         made, errno = got[folder]
         assert 900 <= made < 1024 and errno == errnos.ENOSPC, (folder, made, errno)
+
+
+PROC_PROBE = """
+import os
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    names = sorted(os.listdir("/proc"))  # (answers hold numbers only)
+    out = {"uid": os.getuid(), "proc": [int(n) if n.isdigit() else len(n) for n in names]}
+    for name in ("stat", "loadavg", "meminfo", "sys/fs/file-nr", "self/status"):
+        try:
+            with open("/proc/" + name, "rb") as fh:
+                fh.read()
+            out[name] = 0
+        except OSError as exc:
+            out[name] = exc.errno
+    return out
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="namespaces are Linux's")
+def test_a_workers_proc_shows_its_own_processes_only_and_its_user_id_says_nothing(tmp_path):
+    """An attack round: a learner's code pushed the machine's count of processes ever
+    started (/proc/stat) to a hidden claim's input, and a classmate judged after it read
+    it there and printed it in a visible claim; the worker's user id, 2,000,000,000 + its
+    process id, told the same count. The worker's /proc holds its own processes only, and
+    its user id is drawn at random."""
+    import errno as errnos
+
+    from runner.learner.session import LearnerSession, WorkerLimits
+    from runner.learner.worker import SANDBOX_UID_BASE
+
+    path = tmp_path / "probe.py"
+    path.write_text(PROC_PROBE, encoding="utf-8")
+    seen = []
+    for _ in range(2):
+        with LearnerSession(path, ["logits_memory_bytes"], WorkerLimits(timeout_s=TIMEOUT)) as s:
+            assert s.open() is None
+            if s.isolation != "own-user" or any(m.startswith("namespaces") for m in s.missing):
+                pytest.skip(f"no sandbox here: {s.isolation} {s.missing}")
+            s.begin_claim()
+            got = s.implementation()["logits_memory_bytes"](1, 1, 1)
+            s.end_claim()
+            assert got["uid"] != SANDBOX_UID_BASE + s._process.pid
+            seen.append(got.pop("uid"))
+        if any(m.startswith("namespaces: /proc of processes only") for m in s.missing):
+            pytest.skip("a kernel before 5.8 mounts no /proc of processes only")
+        gone = errnos.ENOENT
+        assert got == {
+            "proc": [1, 2, len("self"), len("thread-self")],
+            "stat": gone, "loadavg": gone, "meminfo": gone, "sys/fs/file-nr": gone,
+            "self/status": 0,
+        }  # fmt: skip
+    assert seen[0] != seen[1] and all(
+        SANDBOX_UID_BASE <= u < SANDBOX_UID_BASE + 2**30 for u in seen
+    )

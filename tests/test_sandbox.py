@@ -541,7 +541,7 @@ def test_kill_9_of_a_class_run_leaves_no_process_of_it(course):
 
         def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
             import os, subprocess
-            subprocess.Popen(["sleep", "1000"], start_new_session=True)
+            subprocess.Popen(["sleep", "1000"], process_group=0)
             while True:
                 pass
     ''')  # fmt: skip
@@ -680,3 +680,21 @@ def test_a_learners_processes_start_no_session(machine):
     assert _run_filter(program, numbers["setsid"], arch, 0) == 0x00050000 | errno.EPERM
     for name in ("getsid", "setpgid"):
         assert _run_filter(program, numbers[name], arch, 0) == 0x7FFF0000, name
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_what_reads_the_machines_state_is_denied(machine):
+    """sysinfo (processes, free memory) and statfs (free blocks, which the judge's writes of
+    a learner's output move) read what a learner's code can change and another read later:
+    denied, under each architecture's numbers (from the kernel's unistd headers)."""
+    import errno
+
+    from runner.learner import sandbox
+
+    program = sandbox.seccomp_program(machine)
+    arch, calls = sandbox.DENIED_CALLS[machine]
+    numbers = {"x86_64": {"sysinfo": 99, "statfs": 137, "fstatfs": 138},
+               "aarch64": {"sysinfo": 179, "statfs": 43, "fstatfs": 44}}[machine]  # fmt: skip
+    for name, number in numbers.items():
+        assert calls[name] == number
+        assert _run_filter(program, number, arch, 0) == 0x00050000 | errno.EPERM, name

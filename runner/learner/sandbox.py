@@ -273,10 +273,19 @@ def private_root(root: str, submission: str, hidden: Iterable[str], tmp_mib: int
     os.makedirs(root + SUBMISSION)
     _bind(submission, root + SUBMISSION)
     os.makedirs(root + "/proc")
+    flags = MS_NOSUID | MS_NODEV | MS_NOEXEC
     try:
-        _mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+        # its own processes only: the rest of /proc is the machine's (the count of processes
+        # ever started in /proc/stat, the load, free memory), which a learner's code can move
+        # and a later or concurrent worker read: a hidden claim's inputs reached a
+        # classmate's visible output that way (Linux 5.8+)
+        _mount("proc", root + "/proc", "proc", flags, "subset=pid")
     except OSError as exc:
-        lacking.append(f"/proc: {exc.strerror}")
+        lacking.append(f"/proc of processes only: {exc.strerror}")
+        try:
+            _mount("proc", root + "/proc", "proc", flags)
+        except OSError as again:
+            lacking.append(f"/proc: {again.strerror}")
     _switch_root(root)
     _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
     return lacking
@@ -394,6 +403,9 @@ def landlock(readable: Iterable[str], writable: Iterable[str], devices: Iterable
 # starts a session of its own before the filter, and the kernel shares the CPU fairly among
 # sessions (autogroups) first, so a learner whose 64 processes each started one took 64
 # shares of the CPU to a classmate's one (a classmate's claim took 11x its wall time).
+# And what reads the machine's state that a learner's code can change and another read
+# later: sysinfo (processes, free memory) and statfs (a file system's free blocks, which
+# the judge's own writes of a learner's output move).
 # Numbers from the kernel's unistd headers.
 DENIED_CALLS = {
     "x86_64": (
@@ -411,7 +423,8 @@ DENIED_CALLS = {
             "finit_module": 313, "delete_module": 176, "kexec_load": 246,
             "kexec_file_load": 320, "socket": 41, "socketpair": 53,
             "flock": 73, "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
-            "fanotify_init": 300, "mincore": 27, "setsid": 112,
+            "fanotify_init": 300, "mincore": 27, "setsid": 112, "sysinfo": 99,
+            "statfs": 137, "fstatfs": 138, "ustat": 136,
         },
     ),
     "aarch64": (
@@ -429,7 +442,7 @@ DENIED_CALLS = {
             "finit_module": 273, "delete_module": 106, "kexec_load": 104,
             "kexec_file_load": 294, "socket": 198, "socketpair": 199,
             "flock": 32, "inotify_init1": 26, "inotify_add_watch": 27, "fanotify_init": 262,
-            "mincore": 232, "setsid": 157,
+            "mincore": 232, "setsid": 157, "sysinfo": 179, "statfs": 43, "fstatfs": 44,
         },
     ),
 }  # fmt: skip

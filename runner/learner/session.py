@@ -372,6 +372,7 @@ class LearnerSession:
         self._cpu_charged = 0.0  # the current worker's CPU time charged to claims so far
         self._cpu_unread = False  # an exchange ended with no reading after it
         self._process: Any = None
+        self._uid = 0  # the user id of its worker (see sandbox_uid), drawn as each starts
         self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
         self._arena: Arena | None = None  # the arrays of watched calls, shared with the worker
@@ -433,6 +434,7 @@ class LearnerSession:
         output_r, output_w = os.pipe()
         _widen(request_w, reply_w)
         self._arena = Arena.create()
+        self._uid = sandbox_uid()
         setup = {
             "rlimits": self.limits.rlimits(),
             "workdir": self._workdir,
@@ -446,6 +448,7 @@ class LearnerSession:
             "namespaces": self.limits.namespaces,
             "result_bytes": self.limits.result_mib * 2**20,
             "result_values": self.limits.result_values,
+            "uid": self._uid,
             "shared_bytes": len(self._arena.memory) if self._arena is not None else 0,
         }
         # the Connection owns the descriptor from here on, and closes it once it is sent
@@ -515,7 +518,7 @@ class LearnerSession:
         self._cpu_read_at = -math.inf
         self._cpu_unread = False
         if process is not None and process.pid is not None:
-            own = sandbox_uid(process.pid) if self.isolation == "own-user" else None
+            own = self._uid if self.isolation == "own-user" else None
             _kill_tree(process.pid, own)
             process.join(timeout=5)
         self._let_go()
@@ -530,7 +533,7 @@ class LearnerSession:
         for session in list(cls.live):
             process = session._process
             if process is not None and process.pid is not None:
-                own = sandbox_uid(process.pid) if session.isolation == "own-user" else None
+                own = session._uid if session.isolation == "own-user" else None
                 with contextlib.suppress(Exception):
                     _kill_tree(process.pid, own)
 

@@ -236,7 +236,7 @@ def confine(
     as_root = os.geteuid() == 0
     uid: int | None = None
     if as_root and setup.get("drop_root", True):
-        uid = _own_id(os.getpid())
+        uid = _own_id(int(setup["uid"]))
         _give(workdir, uid)
     elif as_root:
         missing.append("own-user: asked to keep root")
@@ -504,10 +504,9 @@ def _limit(which: int, value: int) -> None:
     resource.setrlimit(which, (cap, cap))
 
 
-def _own_id(pid: int) -> int:
-    """The user id this worker takes (a root judge's): one of its own, or nobody where the
-    user namespace maps no such id (rootless containers)."""
-    uid = sandbox_uid(pid)
+def _own_id(uid: int) -> int:
+    """The user id this worker takes (a root judge's): ``uid``, one of its own, or nobody
+    where the user namespace maps no such id (rootless containers)."""
     try:
         os.setresgid(-1, uid, -1)  # a probe, undone below: does the id exist here?
         os.setresgid(-1, 0, -1)
@@ -573,9 +572,14 @@ def _cap_processes() -> None:
     _limit(resource.RLIMIT_NPROC, tasks + SANDBOX_NPROC)
 
 
-def sandbox_uid(pid: int) -> int:
-    """The user id a root judge's worker of process ``pid`` runs as."""
-    return SANDBOX_UID_BASE + pid
+def sandbox_uid() -> int:
+    """A user id for a root judge's next worker: drawn at random, so that it tells the
+    learner's code nothing (one made from the worker's process id told it how many processes
+    the machine had started since, another learner's among them); 2^30 of them, so two
+    workers alive at once share one with a chance of about 1 in a billion."""
+    import secrets
+
+    return SANDBOX_UID_BASE + secrets.randbelow(1 << 30)
 
 
 def _prctl(option: int, value: int) -> int | None:

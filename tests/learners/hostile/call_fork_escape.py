@@ -1,4 +1,5 @@
-"""Forks a grandchild in a session of its own (outside the process group) that sleeps forever;
+"""Forks a grandchild in a session (or where denied, a process group) of its own, outside the
+worker's process group, that sleeps forever;
 answers right. The grandchild names itself (its comm) so a test can look for it from outside
 the worker's process namespace.
 """
@@ -15,7 +16,10 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
     name = f"lrn{os.urandom(5).hex()}"
     pid = os.fork()
     if pid == 0:
-        os.setsid()
+        try:
+            os.setsid()
+        except OSError:  # the worker's filter denies a session (a share of the CPU) of its own
+            os.setpgid(0, 0)  # out of the worker's process group, then
         grandchild = os.fork()
         if grandchild == 0:
             ctypes.CDLL(None).prctl(15, name.encode(), 0, 0, 0)  # PR_SET_NAME
