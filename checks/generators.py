@@ -399,6 +399,14 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             [0],
         ),
     ]
+    edges += [  # from a ninth round of buggy learners (each once a false pass)
+        case(
+            "an entry of 1 + 5e-7 (the sum is 1 within 1e-6): valid",
+            "有一项为 1 + 5e-7（总和在 1e-6 之内为 1）：有效",
+            np.array([1.0 + 5e-7, 0.0]),
+            [0],
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -451,6 +459,15 @@ def gen_giant_mlp(rng: np.random.Generator, n: int) -> list[Case]:
     edges += [  # from a fifth round of buggy learners (each once a false pass)
         case(
             "hidden = 2**64 (past int64): exact", "hidden = 2**64（超出 int64）：精确", 2, 3, 2**64
+        ),
+    ]
+    edges += [  # from a ninth round of buggy learners (each once a false pass)
+        case(
+            "hidden = 2**1100 (past any float): exact",
+            "hidden = 2**1100（超出任何浮点数）：精确",
+            2,
+            3,
+            2**1100,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -806,6 +823,18 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
             0,
         ),
     ]
+    edges += [  # from a ninth round of buggy learners (each once a false pass)
+        case(
+            "d_model = 3·(2**55 + 1), n_head = 3: divides (tested in integers, not floats)",
+            "d_model = 3·(2**55 + 1)，n_head = 3：整除（用整数判断，不用浮点数）",
+            2,
+            3 * (2**55 + 1),
+            1,
+            1,
+            0,
+            n_head=3,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -857,6 +886,14 @@ def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
             "np.int64(2**32)：4d² 超过 2**64 仍精确",
             np.int64(2**32),
             1,
+        ),
+    ]
+    edges += [  # from a ninth round of buggy learners (each once a false pass)
+        case(
+            "invalid: d_model = 2**60 + 1, n_head = 3 (tested in integers, not floats)",
+            "无效：d_model = 2**60 + 1，n_head = 3（用整数判断，不用浮点数）",
+            2**60 + 1,
+            3,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1630,6 +1667,14 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             1e-20,
         ),
     ]
+    edges += [  # from a ninth round of buggy learners (each once a false pass)
+        case(
+            "logits [1e308, -1e308]: finite, though their difference overflows",
+            "logits [1e308, -1e308]：有限，尽管两者之差溢出",
+            np.array([1e308, -1e308]),
+            1.0,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2028,6 +2073,32 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             2,
         ),
     ]
+    edges += [  # from a ninth round of buggy learners (each once a false pass)
+        case(
+            "block = 10**6 at T = 3: no (block, block) buffer",
+            "T = 3 时 block = 10**6：不要 (block, block) 的缓冲区",
+            np.arange(6.0).reshape(3, 2) / 6,
+            np.arange(6.0).reshape(3, 2) / 6,
+            np.arange(6.0).reshape(3, 2),
+            10**6,
+        ),
+        case(
+            "float64 q, k, v: the same bytes as the next case's int64",
+            "float64 的 q、k、v：与下一例的 int64 字节相同",
+            np.eye(2),
+            np.eye(2),
+            np.array([[1.0, 2.0], [3.0, 4.0]]),
+            2,
+        ),
+        case(
+            "int64 q, k, v: the same bytes as the last case's float64 (a cache keyed by dtype)",
+            "int64 的 q、k、v：与上一例的 float64 字节相同（缓存须按 dtype 区分）",
+            np.eye(2).view(np.int64),
+            np.eye(2).view(np.int64),
+            np.array([[1.0, 2.0], [3.0, 4.0]]).view(np.int64),
+            2,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2151,6 +2222,15 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones((1, 3)),
             np.ones((1, 2)),
             np.ones((1, 2)),
+        ),
+    ]
+    edges += [  # from a ninth round of buggy learners (each once a false pass)
+        case(
+            "d = d_v = 257 (d·d_v past 65,536): as any width",
+            "d = d_v = 257（d·d_v 超过 65,536）：与任何宽度一样",
+            np.full((2, 257), 0.01),
+            np.linspace(-0.5, 0.5, 514).reshape(2, 257),
+            np.arange(514.0).reshape(2, 257) / 514,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -2662,6 +2742,14 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             "long double 的概率：结果为 float64",
             np.array([0.5, 0.3, 0.2], dtype=np.longdouble),
             0.6,
+        ),
+    ]
+    edges += [  # from a ninth round of buggy learners (each once a false pass)
+        case(
+            "p = 1 - 1e-9 is below 1: the last token is dropped",
+            "p = 1 - 1e-9 小于 1：最后一个 token 被舍去",
+            np.array([0.9999999995, 5e-10]),
+            1.0 - 1e-9,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3516,6 +3604,14 @@ def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
             "vocab_size 262，上一例在同一文本上训练到 257",
             np.frombuffer(b"abcabcabcabc xyz xyz", dtype=np.uint8).copy(),
             262,
+        ),
+    ]
+    edges += [  # from a ninth round of buggy learners (each once a false pass)
+        case(
+            "vocab_size 10**12 on abab: stops early, nothing sized by it",
+            "abab 上 vocab_size 为 10**12：提前停止，不按它分配任何东西",
+            np.frombuffer(b"abab", dtype=np.uint8).copy(),
+            10**12,
         ),
     ]
     return _fill(n, edges, rng, draw)

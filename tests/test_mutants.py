@@ -669,6 +669,17 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv13_layer_norm_width_one_shortcut": ("contract.layer-norm",),
     "adv13_flash_cache_by_bytes": ("contract.flash-attention",),
     "adv13_bpe_train_cache_first_size": ("contract.bpe-train",),
+    # the fourteenth set: each once a false pass (module v8)
+    "adv14_giant_hidden_through_float": ("contract.giant-mlp-parameter-log10",),
+    "adv14_linear_chunk_zero_when_wide": ("contract.linear-attention",),
+    "adv14_softmax_finite_after_shift": ("contract.softmax-temperature",),
+    "adv14_flash_block_squared_buffer": ("contract.flash-attention",),
+    "adv14_flash_cache_without_dtype": ("contract.flash-attention",),
+    "adv14_attention_count_float_division": ("contract.attention-parameter-count",),
+    "adv14_count_heads_float_division": ("contract.transformer-parameter-count",),
+    "adv14_chain_entries_above_one_refused": ("contract.chain-rule-nll",),
+    "adv14_top_p_one_in_float32": ("contract.top-p-renormalize",),
+    "adv14_bpe_train_table_by_vocab_size": ("contract.bpe-train",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.
