@@ -27,7 +27,7 @@ from runner.cmd_run import challenge_variant
 from runner.learner.scaffold import module_subjects
 from runner.load import load_packs
 from runner.validate import metric_name
-from tests.conftest import MODULE, REGISTRY, ROOT
+from tests.conftest import MODULE, REGISTRY, ROOT, Result
 
 MODULE_ID = "23-design-tradeoffs"
 (PACK,) = load_packs([MODULE])
@@ -553,12 +553,22 @@ def test_a_challenge_that_raises_is_one_line_naming_the_packs_line(monkeypatch):
     assert message.params["where"].startswith("test_learner.py:")
 
 
-def test_a_challenge_asks_only_the_modules_that_have_one(cli, tmp_path):
+def test_a_challenge_asks_only_the_modules_that_have_one(tmp_path):
     """A course whose other modules have no challenge (the example course's 05-softmax) still
     gets chapter 23's challenge claims; the whole run was refused, naming the other module
-    (a pack written from the docs found it). A nonce no module uses is a misuse, said so."""
+    (a pack written from the docs found it). A nonce no module uses is a misuse, said so.
+    (In processes of their own: another test of this process may have imported a pack of
+    the example course's id from elsewhere, and a pack is imported once per process.)"""
     softmax = ROOT / "examples" / "course" / "claims" / "05-softmax"
     out = str(tmp_path / "ev")
+
+    def cli(*args: str) -> Result:
+        done = subprocess.run(
+            [sys.executable, "-P", "-m", "runner", *args], capture_output=True, text=True,
+            cwd=tmp_path, env={**os.environ, "LEARN_LLM_LANG": "en"}, timeout=300,
+        )  # fmt: skip
+        return Result(done.returncode, done.stdout, done.stderr)
+
     both = cli("run", str(MODULE), str(softmax), "--challenge", "n1", "--out", out, "-q")
     plain = cli("run", str(MODULE), str(softmax), "--out", str(tmp_path / "plain"), "-q")
     assert both.code == plain.code == 0, both.out + both.err
