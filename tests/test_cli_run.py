@@ -13,6 +13,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -738,3 +739,17 @@ def test_version_is_the_installed_packages(cli):
 
     assert result.code == 0
     assert result.out.strip() == f"python -m runner {version('learn-llm-claims')}"
+
+
+def test_k_shows_no_module_whose_claims_it_left_out(tmp_path):
+    """`run claims/ -k softmax.*` over two modules printed chapter 23's header with nothing
+    under it (a pack written from the docs found it)."""
+    softmax = ROOT / "examples" / "course" / "claims" / "05-softmax"
+    done = subprocess.run(
+        [sys.executable, "-P", "-m", "runner", "run", str(ROOT / "claims"), str(softmax),
+         "-k", "softmax.*", "--out", str(tmp_path), "--lang", "en"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0].startswith("05-softmax v1 · ")
+    assert MODULE_ID not in done.stdout

@@ -79,6 +79,8 @@ def run_lines(run: Run, words: Catalog, verbose: bool = False) -> list[str]:
         lines += printed_lines(run.load_output, 0, words)
     learner = run.implementation.get("kind") == "learner"
     for pack_run in run.packs:
+        if not pack_run.results and not pack_run.faults:
+            continue  # -k chose none of its claims: no header over nothing
         lines += pack_lines(
             pack_run, run.implementation, words, verbose, collapse=learner and not verbose
         )
