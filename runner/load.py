@@ -126,6 +126,8 @@ def read_modules(paths: list[Path]) -> list[ModuleFiles]:
     """Every module named by ``paths``, each with the problems of its own files."""
     wanted: dict[Path, set[Path] | None] = {}  # module dir -> chosen files (None: all)
     for path in paths:
+        if not path.exists() and path == Path("claims"):  # the default, not found here
+            raise UsageError("use.no_claims_here", path=display_path(path))
         if not path.exists():
             raise UsageError("use.no_such_path", path=display_path(path))
         if path.is_file():

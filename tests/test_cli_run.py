@@ -753,3 +753,20 @@ def test_k_shows_no_module_whose_claims_it_left_out(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[0].startswith("05-softmax v1 · ")
     assert MODULE_ID not in done.stdout
+
+
+def test_a_command_run_outside_the_course_says_how_to_name_its_claims(cli, tmp_path, monkeypatch):
+    """validate from another folder said only 'claims: no such file or directory' (a pack
+    written from the docs found it): it says where the claims are looked for and how to name
+    them, for run and validate alike."""
+    monkeypatch.chdir(tmp_path)
+    hint = (
+        "error: claims: no such folder here: run the command in the course's folder, or name "
+        "its claims (run PATH, validate --claims PATH, report --claims PATH)\n"
+    )
+    (tmp_path / "sub.yaml").write_text("schema: learn-llm.evidence.v1\n", encoding="utf-8")
+    for args in (("run",), ("validate", "sub.yaml")):
+        done = cli(*args, "--lang", "en")
+        assert (done.code, done.err) == (2, hint), args
+    named = cli("run", "elsewhere/", "--lang", "en")
+    assert (named.code, named.err) == (2, "error: elsewhere: no such file or directory\n")
