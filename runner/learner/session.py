@@ -107,6 +107,7 @@ START_S = 60.0
 WORKDIR_PREFIX = "learn-llm-worker-"  # then the judge's process id: whose it is
 PIPE_BYTES = 1 << 20  # a request's or reply's pipe holds this much (the unprivileged maximum)
 CPU_POLL_S = 0.05  # how often the worker's CPU time is read while the judge waits
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -373,6 +374,8 @@ class LearnerSession:
         self._cpu_unread = False  # an exchange ended with no reading after it
         self._process: Any = None
         self._uid = 0  # the user id of its worker (see sandbox_uid), drawn as each starts
+        self._resident = 0  # bytes its worker's processes hold, as last read from /proc
+        self._resident_base = math.inf  # ... before the learner's code ran (none yet: inf)
         self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
         self._arena: Arena | None = None  # the arrays of watched calls, shared with the worker
@@ -435,6 +438,7 @@ class LearnerSession:
         _widen(request_w, reply_w)
         self._arena = Arena.create()
         self._uid = sandbox_uid()
+        self._resident_base = math.inf  # until the worker says it is confined
         setup = {
             "rlimits": self.limits.rlimits(),
             "workdir": self._workdir,
@@ -492,6 +496,12 @@ class LearnerSession:
             self.kill()
             what = shown(first.get("what") or "", 300)
             raise BoundaryError("boundary.unconfined", {"function": name, "what": what})
+        # what the worker's processes hold before any of the learner's code: the rest is the
+        # learner's, --memory-mib in all, however many processes share it (--memory-mib binds
+        # each process's address space too, but 62 processes of 47 MB each took a machine's
+        # memory, and the out-of-memory killer took a classmate's larger worker)
+        self._worker_cpu()
+        self._resident_base = self._resident
         self.isolation = str(first.get("isolation") or "")
         missing = first.get("missing")
         self.missing = [shown(m, 300) for m in missing[:16]] if isinstance(missing, list) else []
@@ -950,7 +960,7 @@ class LearnerSession:
         process = self._process
         if process is None or process.pid is None:
             return self._cpu_seen
-        used = _tree_cpu(process.pid)
+        used, self._resident = _tree_usage(process.pid)
         self._cpu_read_at = time.monotonic()
         # a process that ended unwaited takes its time with it: never count backwards
         self._cpu_seen = max(self._cpu_seen, used)
@@ -1003,6 +1013,11 @@ class LearnerSession:
         if self._cpu_spent >= self._cpu_limit:
             self.kill()
             raise BoundaryError("boundary.timeout", self._timeout_params(name))
+        if self._resident - self._resident_base > self.limits.memory_mib * 2**20:
+            self.kill()
+            raise BoundaryError(
+                "boundary.memory", {"function": name, "mib": self.limits.memory_mib}
+            )
         # what this exchange has computed so far is credited to the allowance (see _credit)
         allowance = self._allowance_end + WALL_FACTOR * max(0.0, self._cpu_seen - self._cpu_base)
         remaining = min(self._deadline, allowance) - now
@@ -1197,11 +1212,12 @@ class RemoteFunction:
         return f"<learner function {self.__name__}>"
 
 
-def _tree_cpu(root: int) -> float:
+def _tree_usage(root: int) -> tuple[float, int]:
     """CPU seconds (user and system) of ``root`` and its descendants, with what they reaped
-    from children that ended, read from /proc (``task/*/children`` links each process to
-    the ones it started)."""
-    total = 0
+    from children that ended, and the bytes resident in their memory now (each process's,
+    summed), read from /proc (``task/*/children`` links each process to the ones it
+    started)."""
+    total = resident = 0
     stack, seen = [root], set[int]()
     while stack and len(seen) < 4096:
         pid = stack.pop()
@@ -1212,12 +1228,13 @@ def _tree_cpu(root: int) -> float:
             with open(f"/proc/{pid}/stat", "rb") as fh:
                 fields = fh.read().rsplit(b")", 1)[1].split()
             total += sum(int(fields[i]) for i in (11, 12, 13, 14))  # utime stime cutime cstime
+            resident += int(fields[21])  # rss, in pages
             for task in os.listdir(f"/proc/{pid}/task"):
                 with open(f"/proc/{pid}/task/{task}/children", "rb") as fh:
                     stack += [int(c) for c in fh.read().split()]
         except (OSError, ValueError, IndexError):
             continue  # gone meanwhile, or no /proc
-    return total / CLOCK_TICKS
+    return total / CLOCK_TICKS, resident * PAGE_BYTES
 
 
 def _kill_tree(pid: int, uid: int | None) -> None:

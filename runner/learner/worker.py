@@ -527,8 +527,9 @@ def _give(workdir: str, uid: int) -> None:
 
 def _first_to_go() -> None:
     """The kernel's out-of-memory killer takes this worker, and what it starts, first: the
-    memory limit binds each process, so a learner's many processes could together exhaust
-    the machine's memory, and then the judge or a classmate's worker must not be what goes.
+    memory limit binds each process (and the judge sums them only every 50 ms), so a
+    learner's many processes could together exhaust the machine's memory, and then the
+    judge or a classmate's worker must not be what goes.
     Raising one's own score needs no privilege; lowering it again needs CAP_SYS_RESOURCE,
     which a worker that dropped root does not have."""
     try:
