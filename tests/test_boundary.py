@@ -1442,3 +1442,49 @@ def test_a_learners_processes_together_are_held_to_the_memory_limit(tmp_path):
     assert stopped.value.code == "boundary.memory"
     assert stopped.value.params == {"function": "logits_memory_bytes", "mib": 256}
     assert time.monotonic() - started < 30  # stopped, not waited out
+
+
+MEMORY_SCAN = """
+import ctypes
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    # the token is never made here as one run of bytes: found as a head and its tail
+    head, tail = b"JUDGES-OWN-", b"TOKEN"
+    hits = 0
+    with open("/proc/self/maps") as fh:
+        for line in fh:
+            span, perms = line.split()[:2]
+            if not perms.startswith("rw"):
+                continue
+            low, high = (int(x, 16) for x in span.split("-"))
+            data = ctypes.string_at(low, high - low)
+            at = data.find(head)
+            while at >= 0:
+                hits += data[at + len(head) : at + len(head) + len(tail)] == tail
+                at = data.find(head, at + 1)
+    return hits
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/maps is Linux's")
+def test_the_worker_holds_nothing_of_the_judges_command_line_or_folder(tmp_path, monkeypatch):
+    """multiprocessing sent each worker the judge's command line, current directory and
+    import path to prepare itself with, and the worker took them on: an attack read
+    `--out`, `--impl` and `--challenge` in its own memory. It is sent none of them now."""
+    from runner.learner.session import LearnerSession, WorkerLimits
+
+    token = "JUDGES-OWN-" + "TOKEN"
+    folder = tmp_path / f"path-{token}"
+    folder.mkdir()
+    path = tmp_path / "scan.py"
+    path.write_text(MEMORY_SCAN, encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["runner", "run", "--challenge", token, "--out", token])
+    monkeypatch.setattr(sys, "path", [*sys.path, str(folder)])
+    # (the judge's current directory is named to the worker, which covers it: see grading.md)
+    with LearnerSession(path, ["logits_memory_bytes"], WorkerLimits(timeout_s=TIMEOUT)) as s:
+        assert s.open() is None
+        s.begin_claim()
+        hits = s.implementation()["logits_memory_bytes"](1, 1, 1)
+        s.end_claim()
+    assert hits == 0

@@ -142,7 +142,7 @@ class _Server:
         if not cls._borrowed:
             start_server()  # (re)started here if a learner killed it
         try:
-            with _bare_process(streams=False), _without_main():
+            with _bare_process(streams=False), _without_main(), _nothing_of_the_judges():
                 process = ctx.Process(target=target, args=args, daemon=True)
                 process.start()
         except OSError:
@@ -163,7 +163,7 @@ def start_server() -> None:
     if _Server.context().get_start_method() == "forkserver":
         from multiprocessing import forkserver
 
-        with _bare_process():
+        with _bare_process(), _nothing_of_the_judges():
             forkserver.ensure_running()
 
 
@@ -247,6 +247,37 @@ def _without_main() -> Iterator[None]:
     finally:
         if main is not None:
             sys.modules["__main__"] = main
+
+
+@contextlib.contextmanager
+def _nothing_of_the_judges() -> Iterator[None]:
+    """While a worker is started: what multiprocessing sends it to prepare itself holds
+    nothing of the judge's. It would send the judge's command line (``--out``, ``--impl``,
+    ``--challenge`` ...), its current directory and its import path, and the worker would
+    take them on (an attack read them in the worker's memory); the worker needs none of
+    them (its working directory, import path and command line are its own)."""
+    from multiprocessing import spawn
+
+    real = spawn.get_preparation_data
+
+    def bare(name: str) -> dict[str, Any]:
+        data: dict[str, Any] = real(name)
+        for key in ("orig_dir", "main_path", "init_main_from_path", "init_main_from_name"):
+            data.pop(key, None)
+        # the import path: the engine's and NumPy's folders, and Python's own (under its
+        # prefixes), not the judge's current directory or a class folder on it
+        prefixes = tuple(os.path.join(p, "") for p in {sys.prefix, sys.base_prefix})
+        own = [p for p in sys.path if p and os.path.join(p, "").startswith(prefixes)]
+        path = list(dict.fromkeys([*_server_path(), *own]))
+        data.update(sys_argv=["learn-llm-worker"], dir="/", sys_path=path)
+        data.update(authkey=os.urandom(32))  # not the judge's key: the worker serves none
+        return data
+
+    spawn.get_preparation_data = bare
+    try:
+        yield
+    finally:
+        spawn.get_preparation_data = real
 
 
 @contextlib.contextmanager
