@@ -226,7 +226,8 @@ Need" 的交错排列（不是前一半正弦、后一半余弦）。d_model 为
 的 rotate-half 排列）。作用在查询和键上，它让 q_m·k_n 只取决于 m − n；它没有参数。hs 为奇数或
 offset 为负时为 ValueError（np.int64(-1) 这样的 NumPy 整数也算）。不论 x 是什么类型，结果都是
 float64（整数或 float32 的 x 也一样），位置 offset + t 也用 float64（float32 会把 2^24 + 1 舍入
-成 2^24）。T = 0 不在约定之内：没有断言传它。""",
+成 2^24）。T = 0 不在约定之内，但参数要在任何捷径之前检查：T = 0 时奇数的 hs 或负的 offset 同样抛
+ValueError。""",
     "kv_cache_bytes": """\
 阶段七（KV 缓存）：2 × B × T × L × d × bytes，即 T 个 token 的键和值。
 

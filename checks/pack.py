@@ -22,7 +22,8 @@ reference on seeded cases across its whole signature); each docstring below says
   pass them only as chain_rule_nll's tokens: a token of 1.7 is refused, never truncated.)
 * Real arguments (temperature, p, eps) are Python or NumPy real numbers: the claims pass
   np.float32(0.5) and, for eps, the int 1 (the reference refuses a bool temperature or p;
-  no claim passes one).
+  no claim passes one). Turn them into Python floats (float(eps)) before any arithmetic:
+  under NumPy 2, np.float32(1e-5) + a Python float is computed in float32.
 * Arrays arrive as NumPy arrays. Results are float64 arrays, except softmax_temperature,
   which keeps the floating dtype of its logits (float16 stays float16), and bpe_encode's
   integer ids: float16, float32, long double or integer inputs give float64 results,
@@ -66,7 +67,8 @@ CONTRACT_ZH = """\
   int 上检查下限：np.int64(-1) 与 -1 一样被拒绝。（参考实现用 ValueError 拒绝 bool 和 2.0 这样
   的浮点数；断言只把它们作为 chain_rule_nll 的 tokens 传入：1.7 这个 token 被拒绝，从不截断。）
 * 实数参数（temperature、p、eps）是 Python 或 NumPy 的实数：断言会传 np.float32(0.5)，eps 还会
-  传整数 1（参考实现拒绝 bool 的 temperature 或 p；没有断言会传它们）。
+  传整数 1（参考实现拒绝 bool 的 temperature 或 p；没有断言会传它们）。做任何运算之前先把它们
+  转成 Python float（float(eps)）：在 NumPy 2 里，np.float32(1e-5) 加上 Python float 是按 float32 算的。
 * 数组以 NumPy 数组传入。结果是 float64 数组，只有 softmax_temperature 保留 logits 的浮点类型
   （float16 仍是 float16），bpe_encode 返回整数 id：float16、float32、long double 或整数输入给出
   float64 结果，并且

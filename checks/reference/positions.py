@@ -55,7 +55,8 @@ def rotary_embedding(x: Array, offset: int = 0) -> Array:
     ValueError for an odd hs or a negative offset (a NumPy integer such as np.int64(-1)
     included). The result is float64 whatever x's dtype (integer or float32 x included), and
     the positions offset + t are float64 too (float32 rounds 2^24 + 1 to 2^24). T = 0 is
-    outside the contract: no claim passes it.
+    outside the contract, but the arguments are checked before any shortcut: an odd hs or a
+    negative offset is a ValueError at T = 0 too.
     """
     x = np.asarray(x, dtype=np.float64)  # (T, hs)
     if x.ndim != 2:
