@@ -576,11 +576,21 @@ def _cap_processes() -> None:
 def sandbox_uid() -> int:
     """A user id for a root judge's next worker: drawn at random, so that it tells the
     learner's code nothing (one made from the worker's process id told it how many processes
-    the machine had started since, another learner's among them); 2^30 of them, so two
-    workers alive at once share one with a chance of about 1 in a billion."""
+    the machine had started since, another learner's among them); 2^26 of them, below 2^31
+    (some programs take a user id for a signed int), so two workers alive at once share one
+    with a chance of about 1 in 70 million; and none that names a user of this machine (the
+    judge kills every process of the worker's id when it ends)."""
+    import pwd
     import secrets
 
-    return SANDBOX_UID_BASE + secrets.randbelow(1 << 30)
+    uid = SANDBOX_UID_BASE
+    for _ in range(8):
+        uid = SANDBOX_UID_BASE + secrets.randbelow(1 << 26)
+        try:
+            pwd.getpwuid(uid)
+        except KeyError:  # nobody's
+            return uid
+    return uid
 
 
 def _prctl(option: int, value: int) -> int | None:
