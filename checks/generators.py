@@ -1674,6 +1674,12 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             np.array([1e308, -1e308]),
             1.0,
         ),
+        case(
+            "logits [0, -800] at T = 100: the tail is back (divide the logits, not the probs)",
+            "T = 100 时的 logits [0, -800]：尾项回来了（除的是 logits，不是概率）",
+            np.array([0.0, -800.0]),
+            100.0,
+        ),
     ]
     return _fill(n, edges, rng, draw)
 

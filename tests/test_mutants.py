@@ -680,6 +680,8 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv14_chain_entries_above_one_refused": ("contract.chain-rule-nll",),
     "adv14_top_p_one_in_float32": ("contract.top-p-renormalize",),
     "adv14_bpe_train_table_by_vocab_size": ("contract.bpe-train",),
+    # the fifteenth set (module v9)
+    "adv15_temperature_after_softmax": ("contract.softmax-temperature",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.

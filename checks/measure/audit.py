@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks.inputs import Count, Probed, ProbedList, QuadraticList
-from checks.measure.common import permutation_residue
+from checks.measure.common import increment_exponent, permutation_residue
 from checks.pack import check
 from runner.pack import Implementation, Measurements, attempt
 
@@ -908,19 +908,8 @@ def averaging_cost(
         "peak_bytes": peaks,
         "peak_bytes_per_position": [p / t for p, t in zip(peaks, lengths, strict=True)],
         "slope": _slope(lengths, peaks) if min(peaks) > 0 else math.nan,
-        "growth_exponent": _increment_exponent(lengths, peaks),
+        "growth_exponent": increment_exponent(lengths, peaks),
     }
-
-
-def _increment_exponent(xs: list[int], ys: list[int]) -> float:
-    """log(Δy₂ / Δy₁) / log(Δx₂ / Δx₁) over the last three points: the exponent p of the
-    part of y that grows (y = a + b·x^p); NaN where y does not grow at each step."""
-    if len(xs) < 3:
-        return math.nan
-    (x0, x1, x2), (y0, y1, y2) = xs[-3:], ys[-3:]
-    if not (y1 > y0 and y2 > y1):
-        return math.nan
-    return math.log((y2 - y1) / (y1 - y0)) / math.log((x2 - x1) / (x1 - x0))
 
 
 # -- stage 4's aside: how many heads published models have -------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
@@ -71,3 +71,14 @@ def _moving_permutation(rng: np.random.Generator, n: int) -> np.ndarray[Any, Any
     if n > 1 and np.array_equal(perm, np.arange(n)):
         perm = np.roll(perm, 1)
     return perm
+
+
+def increment_exponent(xs: Sequence[int], ys: Sequence[float]) -> float:
+    """log(Δy₂ / Δy₁) / log(Δx₂ / Δx₁) over the last three points: the exponent p of the
+    part of y that grows (y = a + b·x^p); NaN where y does not grow at each step."""
+    if len(xs) < 3:
+        return math.nan
+    (x0, x1, x2), (y0, y1, y2) = xs[-3:], ys[-3:]
+    if not (y1 > y0 and y2 > y1):
+        return math.nan
+    return math.log((y2 - y1) / (y1 - y0)) / math.log((x2 - x1) / (x1 - x0))
