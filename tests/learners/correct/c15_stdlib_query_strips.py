@@ -41,7 +41,7 @@ def giant_mlp_parameter_log10(vocab, length, hidden):
     T = _whole(length, 0, "length")
     H = _whole(hidden, 1, "hidden")
     if T * V.bit_length() <= 300_000:
-        return math.log10(V ** T * H)  # exact integer, then one log
+        return math.log10(V**T * H)  # exact integer, then one log
     return T * math.log10(V) + math.log10(H)
 
 
@@ -103,14 +103,26 @@ def attention_parameter_count(d_model, n_head):
     return H * (3 * d * hs) + d * d
 
 
-def transformer_parameter_count(vocab, d_model, n_layer, d_ff, context_length, *,
-                                n_head=None, positions="none", biases=False,
-                                layernorm=False, tied=True):
+def transformer_parameter_count(
+    vocab,
+    d_model,
+    n_layer,
+    d_ff,
+    context_length,
+    *,
+    n_head=None,
+    positions="none",
+    biases=False,
+    layernorm=False,
+    tied=True,
+):
     for label, flag in (("biases", biases), ("layernorm", layernorm), ("tied", tied)):
         if flag is not True and flag is not False and not isinstance(flag, np.bool_):
             raise ValueError(f"{label} must be True or False")
     if positions.__class__ is not str or positions not in ("none", "sinusoidal", "rope", "learned"):
-        raise ValueError(f"positions must be one of none/sinusoidal/rope/learned, got {positions!r}")
+        raise ValueError(
+            f"positions must be one of none/sinusoidal/rope/learned, got {positions!r}"
+        )
     V = _whole(vocab, 1, "vocab")
     d = _whole(d_model, 1, "d_model")
     L = _whole(n_layer, 0, "n_layer")
@@ -127,9 +139,17 @@ def transformer_parameter_count(vocab, d_model, n_layer, d_ff, context_length, *
     pos = C * d if positions == "learned" else 0
     fin = 2 * d if layernorm else 0
     head = 0 if tied else V * d
-    return dict(embedding=emb, position_table=pos, attention_per_layer=attention,
-                ffn_per_layer=ffn, norms_per_layer=norms, per_layer=per, final_norm=fin,
-                head=head, total=emb + pos + L * per + fin + head)
+    return dict(
+        embedding=emb,
+        position_table=pos,
+        attention_per_layer=attention,
+        ffn_per_layer=ffn,
+        norms_per_layer=norms,
+        per_layer=per,
+        final_norm=fin,
+        head=head,
+        total=emb + pos + L * per + fin + head,
+    )
 
 
 def _gelu(h):
@@ -175,7 +195,12 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_head):
         if a.ndim != 2 or 0 in a.shape:
             raise ValueError("all arguments must be non-empty matrices")
     d = X.shape[1]
-    if Wq.shape[0] != d or Wk.shape != Wq.shape or Wv.shape != Wq.shape or Wo.shape[0] != Wq.shape[1]:
+    if (
+        Wq.shape[0] != d
+        or Wk.shape != Wq.shape
+        or Wv.shape != Wq.shape
+        or Wo.shape[0] != Wq.shape[1]
+    ):
         raise ValueError("weight shapes do not fit")
     H = _whole(n_head, 1, "n_head")
     W = Wq.shape[1]
@@ -187,12 +212,16 @@ def multi_head_attention(x, w_q, w_k, w_v, w_o, n_head):
     heads = np.empty((T, W))
     for h in range(H):
         c = slice(h * hs, (h + 1) * hs)
-        heads[:, c] = causal_masked_attention(Q[:, c] @ K[:, c].T * (1.0 / math.sqrt(hs))) @ Vv[:, c]
+        heads[:, c] = (
+            causal_masked_attention(Q[:, c] @ K[:, c].T * (1.0 / math.sqrt(hs))) @ Vv[:, c]
+        )
     return heads @ Wo
 
 
 def softmax_temperature(logits, temperature):
-    if isinstance(temperature, (bool, np.bool_)) or not isinstance(temperature, (int, float, np.integer, np.floating)):
+    if isinstance(temperature, (bool, np.bool_)) or not isinstance(
+        temperature, (int, float, np.integer, np.floating)
+    ):
         raise ValueError("temperature must be a real number")
     if not math.isfinite(temperature) or not temperature > 0:
         raise ValueError("temperature must be finite and > 0")
@@ -202,7 +231,9 @@ def softmax_temperature(logits, temperature):
     if L.ndim < 1 or L.shape[-1] < 1 or L.size < 1:
         raise ValueError("logits must be (..., V) with V >= 1")
     result_dtype = L.dtype if L.dtype.kind == "f" else np.dtype(np.float64)
-    work = np.array(L, dtype=np.float64 if L.dtype.itemsize <= 8 or L.dtype.kind != "f" else L.dtype)
+    work = np.array(
+        L, dtype=np.float64 if L.dtype.itemsize <= 8 or L.dtype.kind != "f" else L.dtype
+    )
     bad = ~np.isfinite(work)
     if bad.any():
         raise ValueError("logits must be finite")
@@ -248,8 +279,12 @@ def top_k_renormalize(probs, k):
 
 
 def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
-    dims = (_whole(batch, 0, "batch"), _whole(length, 0, "length"), _whole(vocab, 0, "vocab"),
-            _whole(bytes_per_value, 1, "bytes_per_value"))
+    dims = (
+        _whole(batch, 0, "batch"),
+        _whole(length, 0, "length"),
+        _whole(vocab, 0, "vocab"),
+        _whole(bytes_per_value, 1, "bytes_per_value"),
+    )
     return math.prod(dims)
 
 
@@ -446,8 +481,13 @@ def rotary_embedding(x, offset=0):
 
 
 def kv_cache_bytes(batch, length, n_layer, d_model, bytes_per_value=4):
-    n = (_whole(batch, 0, "batch"), _whole(length, 0, "length"), _whole(n_layer, 0, "n_layer"),
-         _whole(d_model, 0, "d_model"), _whole(bytes_per_value, 1, "bytes_per_value"))
+    n = (
+        _whole(batch, 0, "batch"),
+        _whole(length, 0, "length"),
+        _whole(n_layer, 0, "n_layer"),
+        _whole(d_model, 0, "d_model"),
+        _whole(bytes_per_value, 1, "bytes_per_value"),
+    )
     return 2 * math.prod(n)
 
 
