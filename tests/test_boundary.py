@@ -1215,6 +1215,18 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
         out["statvfs"] = 0
     except OSError as exc:
         out["statvfs"] = exc.errno
+    # pages given to a pipe, held by no process (vmsplice), in a pipe of many slots
+    readable, writable = os.pipe()
+    try:
+        fcntl.fcntl(writable, 1031, 1 << 20)  # F_SETPIPE_SZ
+        out["setpipe_sz"] = 0
+    except OSError as exc:
+        out["setpipe_sz"] = exc.errno
+    page = ctypes.create_string_buffer(4096)
+    iov = (ctypes.c_void_p * 2)(ctypes.addressof(page), 4096)
+    out["vmsplice"] = ctypes.get_errno() if libc.vmsplice(writable, iov, 1, 0) < 0 else 0
+    os.close(readable)
+    os.close(writable)
     import resource
     out["open_files"] = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     out["i386_getpid"] = i386_call(20)  # -EPERM: another architecture's calls are all denied
@@ -1269,6 +1281,7 @@ def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
     denied = ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create", "socket", "socketpair")
     denied += ("unshare_user", "clone_user", "shmget", "msgget", "mount")
     denied += ("flock", "fcntl_setlk", "fcntl_notify", "setsid", "sysinfo", "statvfs")
+    denied += ("setpipe_sz", "vmsplice")
     assert got == dict.fromkeys(denied, errnos.EPERM), got
 
 

@@ -654,9 +654,10 @@ def test_fcntl_is_allowed_but_for_locks_leases_and_notifications(machine):
     arch, calls = sandbox.DENIED_CALLS[machine]
     eperm, allow = 0x00050000 | errno.EPERM, 0x7FFF0000
     fcntl_nr = sandbox.FCNTL[machine]
-    for command in (5, 6, 7, 36, 37, 38, 1024, 1025, 1026):  # locks, leases, F_NOTIFY
+    # locks, leases, F_NOTIFY; F_SETPIPE_SZ (a pipe of many slots holds memory no process has)
+    for command in (5, 6, 7, 36, 37, 38, 1024, 1025, 1026, 1031):
         assert _run_filter(program, fcntl_nr, arch, 3, command) == eperm, command
-    for command in (0, 1, 2, 3, 4, 1030, 1031, 1033):  # F_DUPFD ... F_DUPFD_CLOEXEC, pipes
+    for command in (0, 1, 2, 3, 4, 1030, 1032, 1033):  # F_DUPFD ... F_DUPFD_CLOEXEC, pipes
         assert _run_filter(program, fcntl_nr, arch, 3, command) == allow, command
     for name in ("flock", "inotify_init1", "inotify_add_watch", "fanotify_init", "mincore"):
         assert _run_filter(program, calls[name], arch, 0) == eperm, name
@@ -685,16 +686,18 @@ def test_a_learners_processes_start_no_session(machine):
 @pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
 def test_what_reads_the_machines_state_is_denied(machine):
     """sysinfo (processes, free memory) and statfs (free blocks, which the judge's writes of
-    a learner's output move) read what a learner's code can change and another read later:
-    denied, under each architecture's numbers (from the kernel's unistd headers)."""
+    a learner's output move) read what a learner's code can change and another read later;
+    vmsplice gives a pipe pages no process holds (an attack kept 4 GiB of huge pages in
+    pipes under --memory-mib 256): denied, under each architecture's numbers (from the
+    kernel's unistd headers)."""
     import errno
 
     from runner.learner import sandbox
 
     program = sandbox.seccomp_program(machine)
     arch, calls = sandbox.DENIED_CALLS[machine]
-    numbers = {"x86_64": {"sysinfo": 99, "statfs": 137, "fstatfs": 138},
-               "aarch64": {"sysinfo": 179, "statfs": 43, "fstatfs": 44}}[machine]  # fmt: skip
+    numbers = {"x86_64": {"sysinfo": 99, "statfs": 137, "fstatfs": 138, "vmsplice": 278},
+               "aarch64": {"sysinfo": 179, "statfs": 43, "fstatfs": 44, "vmsplice": 75}}[machine]  # fmt: skip
     for name, number in numbers.items():
         assert calls[name] == number
         assert _run_filter(program, number, arch, 0) == 0x00050000 | errno.EPERM, name

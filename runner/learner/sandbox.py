@@ -405,7 +405,8 @@ def landlock(readable: Iterable[str], writable: Iterable[str], devices: Iterable
 # shares of the CPU to a classmate's one (a classmate's claim took 11x its wall time).
 # And what reads the machine's state that a learner's code can change and another read
 # later: sysinfo (processes, free memory) and statfs (a file system's free blocks, which
-# the judge's own writes of a learner's output move).
+# the judge's own writes of a learner's output move). And vmsplice: the pages it gives a
+# pipe stay held by the pipe once unmapped, in no process's memory (see FCNTL_DENIED).
 # Numbers from the kernel's unistd headers.
 DENIED_CALLS = {
     "x86_64": (
@@ -424,7 +425,7 @@ DENIED_CALLS = {
             "kexec_file_load": 320, "socket": 41, "socketpair": 53,
             "flock": 73, "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
             "fanotify_init": 300, "mincore": 27, "setsid": 112, "sysinfo": 99,
-            "statfs": 137, "fstatfs": 138, "ustat": 136,
+            "statfs": 137, "fstatfs": 138, "ustat": 136, "vmsplice": 278,
         },
     ),
     "aarch64": (
@@ -443,6 +444,7 @@ DENIED_CALLS = {
             "kexec_file_load": 294, "socket": 198, "socketpair": 199,
             "flock": 32, "inotify_init1": 26, "inotify_add_watch": 27, "fanotify_init": 262,
             "mincore": 232, "setsid": 157, "sysinfo": 179, "statfs": 43, "fstatfs": 44,
+            "vmsplice": 75,
         },
     ),
 }  # fmt: skip
@@ -452,9 +454,11 @@ DENIED_CALLS = {
 CLONE = {"x86_64": 56, "aarch64": 220}
 # fcntl is allowed but for its lock, lease and notification commands (its second argument):
 # F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE,
-# F_GETLEASE, F_NOTIFY
+# F_GETLEASE, F_NOTIFY; and F_SETPIPE_SZ: a pipe of many slots, each holding a page given
+# to it, is memory in no process (with vmsplice, denied above, 2 MiB huge pages: an attack
+# held 4 GiB under --memory-mib 256, its processes' resident memory 32 MiB)
 FCNTL = {"x86_64": 72, "aarch64": 25}
-FCNTL_DENIED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+FCNTL_DENIED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026, 1031)
 CLONE3 = 435
 NAMESPACE_FLAGS = 0x7E020080  # CLONE_NEW{NS, CGROUP, UTS, IPC, USER, PID, NET, TIME}
 X32_BIT = 0x40000000  # x86_64's x32 system calls: the same calls under other numbers
