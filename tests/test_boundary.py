@@ -1227,6 +1227,19 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
     out["vmsplice"] = ctypes.get_errno() if libc.vmsplice(writable, iov, 1, 0) < 0 else 0
     os.close(readable)
     os.close(writable)
+    # which pages of a file every worker reads are cached: neither dropped nor asked about
+    shared = os.open(os.__file__, os.O_RDONLY)
+    try:
+        os.posix_fadvise(shared, 0, 0, os.POSIX_FADV_DONTNEED)
+        out["fadvise"] = 0
+    except OSError as exc:
+        out["fadvise"] = exc.errno
+    try:
+        os.preadv(shared, [bytearray(16)], 0, os.RWF_NOWAIT)
+        out["preadv2"] = 0
+    except OSError as exc:
+        out["preadv2"] = exc.errno
+    os.close(shared)
     import resource
     out["open_files"] = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     out["i386_getpid"] = i386_call(20)  # -EPERM: another architecture's calls are all denied
@@ -1281,7 +1294,7 @@ def test_a_learners_code_cannot_reach_the_keyrings_memfd_or_ptrace(tmp_path):
     denied = ("add_key", "keyctl", "ptrace", "x32_keyctl", "memfd_create", "socket", "socketpair")
     denied += ("unshare_user", "clone_user", "shmget", "msgget", "mount")
     denied += ("flock", "fcntl_setlk", "fcntl_notify", "setsid", "sysinfo", "statvfs")
-    denied += ("setpipe_sz", "vmsplice")
+    denied += ("setpipe_sz", "vmsplice", "fadvise", "preadv2")
     assert got == dict.fromkeys(denied, errnos.EPERM), got
 
 

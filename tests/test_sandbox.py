@@ -588,13 +588,18 @@ def _alive(pid: int) -> bool:
 
 
 def _run_filter(
-    program: list[tuple[int, int, int, int]], nr: int, arch: int, arg0: int, arg1: int = 0
+    program: list[tuple[int, int, int, int]],
+    nr: int,
+    arch: int,
+    arg0: int,
+    arg1: int = 0,
+    arg2: int = 0,
 ) -> int:
     """What the kernel would do with one call: a classic BPF interpreter for the few
     instructions the filter uses, on struct seccomp_data."""
     import struct
 
-    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, arg1, 0, 0, 0, 0)
+    data = struct.pack("=iIQ6Q", nr, arch, 0, arg0, arg1, arg2, 0, 0, 0)
     acc, pc = 0, 0
     while True:
         code, jt, jf, k = program[pc]
@@ -688,16 +693,28 @@ def test_what_reads_the_machines_state_is_denied(machine):
     """sysinfo (processes, free memory) and statfs (free blocks, which the judge's writes of
     a learner's output move) read what a learner's code can change and another read later;
     vmsplice gives a pipe pages no process holds (an attack kept 4 GiB of huge pages in
-    pipes under --memory-mib 256): denied, under each architecture's numbers (from the
-    kernel's unistd headers)."""
+    pipes under --memory-mib 256); fadvise, readahead, preadv2 and pwritev2 change or read
+    which pages of a file every worker reads are cached (an attack passed a bit from one
+    learner to the next through a file under /usr): denied, under each architecture's
+    numbers (from the kernel's unistd headers). madvise is allowed but for MADV_COLD and
+    MADV_PAGEOUT, which evict a file's pages too."""
     import errno
 
     from runner.learner import sandbox
 
     program = sandbox.seccomp_program(machine)
     arch, calls = sandbox.DENIED_CALLS[machine]
-    numbers = {"x86_64": {"sysinfo": 99, "statfs": 137, "fstatfs": 138, "vmsplice": 278},
-               "aarch64": {"sysinfo": 179, "statfs": 43, "fstatfs": 44, "vmsplice": 75}}[machine]  # fmt: skip
+    numbers = {"x86_64": {"sysinfo": 99, "statfs": 137, "fstatfs": 138, "vmsplice": 278,
+                          "fadvise64": 221, "readahead": 187, "preadv2": 327, "pwritev2": 328},
+               "aarch64": {"sysinfo": 179, "statfs": 43, "fstatfs": 44, "vmsplice": 75,
+                           "fadvise64": 223, "readahead": 213, "preadv2": 286,
+                           "pwritev2": 287}}[machine]  # fmt: skip
     for name, number in numbers.items():
         assert calls[name] == number
         assert _run_filter(program, number, arch, 0) == 0x00050000 | errno.EPERM, name
+    madvise = {"x86_64": 28, "aarch64": 233}[machine]
+    assert sandbox.MADVISE[machine] == madvise
+    for advice in (20, 21):  # MADV_COLD, MADV_PAGEOUT
+        assert _run_filter(program, madvise, arch, 0, 0, advice) == 0x00050000 | errno.EPERM
+    for advice in (0, 4, 14, 15):  # NORMAL, DONTNEED, HUGEPAGE, NOHUGEPAGE: the allocator's
+        assert _run_filter(program, madvise, arch, 0, 0, advice) == 0x7FFF0000, advice

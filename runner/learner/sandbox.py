@@ -406,7 +406,11 @@ def landlock(readable: Iterable[str], writable: Iterable[str], devices: Iterable
 # And what reads the machine's state that a learner's code can change and another read
 # later: sysinfo (processes, free memory) and statfs (a file system's free blocks, which
 # the judge's own writes of a learner's output move). And vmsplice: the pages it gives a
-# pipe stay held by the pipe once unmapped, in no process's memory (see FCNTL_DENIED).
+# pipe stay held by the pipe once unmapped, in no process's memory (see FCNTL_DENIED). And
+# what reads or changes which pages of the files every worker reads are cached, without a
+# clock: fadvise (DONTNEED drops a file's pages), readahead, preadv2 and pwritev2 (RWF_NOWAIT
+# says whether a page is cached), and madvise's MADV_COLD and MADV_PAGEOUT (below): a bit
+# passed from one learner to the next, 10 times in 10, through a file under /usr.
 # Numbers from the kernel's unistd headers.
 DENIED_CALLS = {
     "x86_64": (
@@ -426,6 +430,7 @@ DENIED_CALLS = {
             "flock": 73, "inotify_init": 253, "inotify_init1": 294, "inotify_add_watch": 254,
             "fanotify_init": 300, "mincore": 27, "setsid": 112, "sysinfo": 99,
             "statfs": 137, "fstatfs": 138, "ustat": 136, "vmsplice": 278,
+            "fadvise64": 221, "readahead": 187, "preadv2": 327, "pwritev2": 328,
         },
     ),
     "aarch64": (
@@ -444,7 +449,7 @@ DENIED_CALLS = {
             "kexec_file_load": 294, "socket": 198, "socketpair": 199,
             "flock": 32, "inotify_init1": 26, "inotify_add_watch": 27, "fanotify_init": 262,
             "mincore": 232, "setsid": 157, "sysinfo": 179, "statfs": 43, "fstatfs": 44,
-            "vmsplice": 75,
+            "vmsplice": 75, "fadvise64": 223, "readahead": 213, "preadv2": 286, "pwritev2": 287,
         },
     ),
 }  # fmt: skip
@@ -459,6 +464,10 @@ CLONE = {"x86_64": 56, "aarch64": 220}
 # held 4 GiB under --memory-mib 256, its processes' resident memory 32 MiB)
 FCNTL = {"x86_64": 72, "aarch64": 25}
 FCNTL_DENIED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026, 1031)
+# madvise is allowed but for MADV_COLD and MADV_PAGEOUT (its third argument), which evict
+# the pages of a file mapped by this process alone from the page cache every worker shares
+MADVISE = {"x86_64": 28, "aarch64": 233}
+MADVISE_DENIED = (20, 21)
 CLONE3 = 435
 NAMESPACE_FLAGS = 0x7E020080  # CLONE_NEW{NS, CGROUP, UTS, IPC, USER, PID, NET, TIME}
 X32_BIT = 0x40000000  # x86_64's x32 system calls: the same calls under other numbers
@@ -469,6 +478,7 @@ _LD_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 _ARG0_LOW = 16 if sys.byteorder == "little" else 20
 _ARG1_LOW = _ARG0_LOW + 8
+_ARG2_LOW = _ARG0_LOW + 16
 PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
 
 Instruction = tuple[int, int, int, int]
@@ -476,7 +486,8 @@ Instruction = tuple[int, int, int, int]
 
 def seccomp_program(machine: str) -> list[Instruction]:
     """The filter's instructions (code, jump if true, jump if false, k): every call of
-    DENIED_CALLS fails with EPERM, as do fcntl's FCNTL_DENIED commands, a clone that asks
+    DENIED_CALLS fails with EPERM, as do fcntl's FCNTL_DENIED commands, madvise's
+    MADVISE_DENIED advice, a clone that asks
     for a namespace, x32 calls on x86_64 and every call of another architecture (a 64-bit
     x86 process makes i386 calls with ``int 0x80`` without any exec, and ctypes can run
     those two bytes: with numbers of their own, they would reach every call denied here);
@@ -495,9 +506,13 @@ def seccomp_program(machine: str) -> list[Instruction]:
     body += [(_JEQ, 0, "list", CLONE[machine]), (_LD_ABS, 0, 0, _ARG0_LOW)]
     body.append((_JSET, "deny", "allow", NAMESPACE_FLAGS))
     labels = {"list": len(body)}
-    body += [(_JEQ, 0, "numbers", FCNTL[machine]), (_LD_ABS, 0, 0, _ARG1_LOW)]
+    body += [(_JEQ, 0, "madvise", FCNTL[machine]), (_LD_ABS, 0, 0, _ARG1_LOW)]
     body += [(_JEQ, "deny", 0, command) for command in FCNTL_DENIED]
     body.append((_JEQ, "allow", "allow", 0))  # every other fcntl command
+    labels["madvise"] = len(body)
+    body += [(_JEQ, 0, "numbers", MADVISE[machine]), (_LD_ABS, 0, 0, _ARG2_LOW)]
+    body += [(_JEQ, "deny", 0, advice) for advice in MADVISE_DENIED]
+    body.append((_JEQ, "allow", "allow", 0))  # every other advice
     labels["numbers"] = len(body)
     body += [(_JEQ, "deny", 0, number) for number in numbers]
     labels |= {"allow": len(body), "deny": len(body) + 1, "nosys": len(body) + 2}
