@@ -506,14 +506,14 @@ def seccomp_program(machine: str) -> list[Instruction]:
     body += [(_JEQ, 0, "list", CLONE[machine]), (_LD_ABS, 0, 0, _ARG0_LOW)]
     body.append((_JSET, "deny", "allow", NAMESPACE_FLAGS))
     labels = {"list": len(body)}
-    body += [(_JEQ, 0, "madvise", FCNTL[machine]), (_LD_ABS, 0, 0, _ARG1_LOW)]
-    body += [(_JEQ, "deny", 0, command) for command in FCNTL_DENIED]
-    body.append((_JEQ, "allow", "allow", 0))  # every other fcntl command
-    labels["madvise"] = len(body)
-    body += [(_JEQ, 0, "numbers", MADVISE[machine]), (_LD_ABS, 0, 0, _ARG2_LOW)]
-    body += [(_JEQ, "deny", 0, advice) for advice in MADVISE_DENIED]
-    body.append((_JEQ, "allow", "allow", 0))  # every other advice
-    labels["numbers"] = len(body)
+    # calls allowed but for some values of one argument: fcntl's commands, madvise's advice
+    by_argument = [(FCNTL, _ARG1_LOW, FCNTL_DENIED), (MADVISE, _ARG2_LOW, MADVISE_DENIED)]
+    for at, (call, argument, denied) in enumerate(by_argument):
+        after = f"argument {at + 1}" if at + 1 < len(by_argument) else "numbers"
+        body += [(_JEQ, 0, after, call[machine]), (_LD_ABS, 0, 0, argument)]
+        body += [(_JEQ, "deny", 0, value) for value in denied]
+        body.append((_JEQ, "allow", "allow", 0))  # every other value
+        labels[after] = len(body)
     body += [(_JEQ, "deny", 0, number) for number in numbers]
     labels |= {"allow": len(body), "deny": len(body) + 1, "nosys": len(body) + 2}
     body += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, _ERRNO | errno.EPERM)]
