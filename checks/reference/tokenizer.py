@@ -116,24 +116,30 @@ def bpe_train(data: NDArray[np.uint8], vocab_size: int) -> list[tuple[int, int]]
         raise ValueError(f"vocab_size must be an integer, got {vocab_size!r}")
     if vocab_size < 256:
         raise ValueError(f"vocab_size must be >= 256 (the byte tokens), got {vocab_size}")
+    return _learn(_link(_byte_values(data), None), vocab_size - 256, 2)
+
+
+def _learn(links: Links, count: int, least: int) -> list[tuple[int, int]]:
+    """Up to ``count`` merges on ``links``, each of a most frequent pair (ties: the smallest
+    (left, right) ids), while a most frequent pair occurs at least ``least`` times (bpe_train
+    stops below 2; the pack's case generator merges pairs seen once too)."""
     import heapq  # here, so the function copied into a learner's scaffold brings it along
 
-    links = _link(_byte_values(data), None)
     where = links[3]
     # a max-heap of (−count, pair), refreshed lazily: an entry whose count is stale is put
     # back with the current count when it surfaces, so the top is always a most frequent pair
     heap = [(-len(positions), pair) for pair, positions in where.items()]
     heapq.heapify(heap)
     merges: list[tuple[int, int]] = []
-    while len(merges) < vocab_size - 256 and heap:
+    while len(merges) < count and heap:
         negative, pair = heapq.heappop(heap)
         current = len(where.get(pair, ()))
         if current != -negative:
             if current:
                 heapq.heappush(heap, (-current, pair))
             continue
-        if current < 2:
-            break  # merging a pair seen once only renames it
+        if current < least:
+            break
         touched: set[tuple[int, int]] = set()
         _merge(links, pair, 256 + len(merges), None, touched)
         for other in touched:
