@@ -723,3 +723,75 @@ def test_an_integer_of_1000_digits_is_read_and_one_of_1001_refused(json_syntax):
     assert problems(largest) == problems(-largest) == []
     refused = ["sub.digits"] if json_syntax else ["sub.yaml_line"]
     assert problems(largest + 1) == problems(-largest - 1) == refused
+
+
+def _loose_repo(repo: Path) -> Any:
+    """A repository of loose objects; returns put(kind, body) -> sha."""
+    objects = repo / ".git" / "objects"
+    (repo / ".git" / "refs" / "heads").mkdir(parents=True)
+    (repo / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+
+    def put(kind: str, body: bytes) -> str:
+        data = f"{kind} {len(body)}\0".encode() + body
+        sha = hashlib.sha1(data).hexdigest()
+        (objects / sha[:2]).mkdir(parents=True, exist_ok=True)
+        (objects / sha[:2] / sha[2:]).write_bytes(zlib.compress(data))
+        return sha
+
+    return put
+
+
+WHO = b"Learner <learner@example.invalid> 1741946400 +0000"
+
+
+def test_a_tree_many_artifacts_name_is_read_once(tmp_path, monkeypatch):
+    """Attack round 17: a root of N folders that are all one large tree, and an artifact in
+    each. Read again for every artifact, 200 artifacts of a 16 MiB tree took 65 s."""
+    from runner.submission import gitobjects
+
+    put = _loose_repo(tmp_path)
+    blob = bytes.fromhex(put("blob", b"{}\n"))
+    big = put(
+        "tree", b"".join(b"100644 %05d\0" % i + blob for i in range(2000)) + b"100644 f\0" + blob
+    )
+    root = put("tree", b"".join(b"40000 a%d\0" % i + bytes.fromhex(big) for i in range(50)))
+    commit = put("commit", b"tree %s\nauthor %s\ncommitter %s\n\nr\n" % (root.encode(), WHO, WHO))
+    (tmp_path / ".git" / "refs" / "heads" / "main").write_text(commit + "\n")
+    reads: list[str] = []
+    original = gitobjects.GitObjects._read
+
+    def counted(self: gitobjects.GitObjects, name: str, want: tuple[str, ...]) -> Any:
+        reads.append(name)
+        return original(self, name, want)
+
+    monkeypatch.setattr(gitobjects.GitObjects, "_read", counted)
+    db = gitobjects.GitObjects(tmp_path.resolve())
+    assert db.lookup(commit).kind == "commit"
+    assert [db.entry(commit, (f"a{i}", "f")) for i in range(50)] == ["file"] * 50
+    assert db.entry(commit, ("a3", "nothing")) == "missing"
+    assert reads.count(big) == 1 and reads.count(root) == 1
+    # the lookup's and the walk's reads, and its tree's sha once for all 51 paths
+    assert reads.count(commit) == 3
+
+
+def test_a_history_of_large_commits_is_read_within_a_budget(tmp_path, monkeypatch):
+    """Attack round 17: 100 commits of 16 MiB each (1.6 MB on disk) were each inflated and
+    hashed in full by the walk (10 s, and valid). The bytes read per repository are bounded:
+    past the budget the commit could not be checked, which is a problem."""
+    from runner.submission import gitobjects
+
+    monkeypatch.setattr(gitobjects, "MAX_READ_BYTES", 400_000)
+    put = _loose_repo(tmp_path)
+    tree = put("tree", b"100644 r.json\0" + bytes.fromhex(put("blob", b"{}\n")))
+    parent = b""
+    for i in range(6):
+        head = b"tree %s\n%sauthor %s\ncommitter %s\n\n" % (tree.encode(), parent, WHO, WHO)
+        sha = put("commit", head + b"%d " % i + b"a" * 100_000 + b"\n")
+        parent = b"parent %s\n" % sha.encode()
+    (tmp_path / ".git" / "refs" / "heads" / "main").write_text(sha + "\n")
+    found = gitobjects.GitObjects(tmp_path.resolve()).lookup(sha)
+    assert found.kind == "unchecked" and found.why is not None
+    assert found.why.code == "sub.git.read_limit"
+    assert "0.4 MiB" in catalog("en").say(found.why)
+    monkeypatch.setattr(gitobjects, "MAX_READ_BYTES", 1 << 28)
+    assert gitobjects.GitObjects(tmp_path.resolve()).lookup(sha).kind == "commit"

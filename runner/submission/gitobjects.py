@@ -51,6 +51,10 @@ MAX_WALK = 200_000  # commits walked from the refs to find the learner's
 # of 4,096 deltas each copying a 16 MiB base cost 10 s per commit read, and a walk reads
 # each commit (a real repository's walk builds a few MB)
 MAX_BUILT_BYTES = 1 << 30
+# bytes inflated and hashed, over every object one repository's lookups read (each tree and
+# commit read once: see GitObjects): 100 commits of 16 MiB each, or one 16 MiB tree named by
+# thousands of paths, each read again, cost seconds apiece; a real repository's reads are MBs
+MAX_READ_BYTES = 1 << 28
 MAX_REFS = 100_000  # refs read (loose and packed)
 MAX_REF_FILE = 1 << 24  # bytes of packed-refs
 MAX_TREE_DEPTH = 256  # folders an artifact's path may go down
@@ -104,6 +108,9 @@ class GitObjects:
         self._reachable: set[str] | Unreadable | None = None
         self._entries: dict[tuple[str, tuple[str, ...]], Entry | Msg] = {}
         self._built = [0]  # bytes built by applying deltas so far (MAX_BUILT_BYTES)
+        self._inflated = 0  # bytes of wanted objects read so far (MAX_READ_BYTES)
+        self._trees: dict[str, dict[bytes, tuple[bytes, bytes]]] = {}  # a tree's, by its sha
+        self._roots: dict[str, str] = {}  # a commit's tree, by the commit's sha
 
     def lookup(self, sha: str) -> Lookup:
         """What ``sha`` (7 to 40 lowercase hex digits) names in the repository."""
@@ -270,6 +277,11 @@ class GitObjects:
         else:
             kind, body = _loose(os.path.join(objects, name[:2], name[2:]), want)
         if kind in want:
+            self._inflated += len(body)
+            if self._inflated > MAX_READ_BYTES:
+                raise Unreadable(
+                    msg("sub.git.read_limit", limit=MAX_READ_BYTES / 2**20, unit="MiB")
+                )
             header = f"{kind} {len(body)}\0".encode("ascii")
             if hashlib.sha1(header + body).hexdigest() != name:
                 raise Unreadable(msg("sub.git.mismatch"))
@@ -339,10 +351,7 @@ class GitObjects:
 
     # -- what a commit holds ----------------------------------------------------------------------
     def _entry(self, commit: str, parts: tuple[str, ...]) -> Entry:
-        kind, body = self._read(commit, want=("commit",))
-        if kind != "commit" or not body.startswith(b"tree "):
-            raise BadObject("commit-without-tree")
-        tree = body[5:45].decode("ascii", "replace")
+        tree = self._root(commit)
         if len(parts) > MAX_TREE_DEPTH:
             return "missing"
         for i, part in enumerate(parts):
@@ -350,13 +359,11 @@ class GitObjects:
                 wanted = part.encode("utf-8")
             except UnicodeEncodeError:
                 return "missing"
-            kind, body = self._read(tree, want=("tree",))
-            if kind != "tree":
-                raise BadObject("tree-of-another-type")
-            found = _tree_entry(body, wanted)
+            found = self._tree(tree).get(wanted)
             if found is None:
                 return "missing"
-            mode, sha = found
+            mode = int(found[0] or b"0", 8)
+            sha = found[1].hex()
             last = i == len(parts) - 1
             if mode == 0o40000:
                 if last:
@@ -369,6 +376,25 @@ class GitObjects:
             else:
                 return "missing"  # a file is not a folder
         return "folder"
+
+    def _root(self, commit: str) -> str:
+        """The sha of ``commit``'s tree (its commit object read once, whatever the paths)."""
+        if commit not in self._roots:
+            kind, body = self._read(commit, want=("commit",))
+            if kind != "commit" or not body.startswith(b"tree "):
+                raise BadObject("commit-without-tree")
+            self._roots[commit] = body[5:45].decode("ascii", "replace")
+        return self._roots[commit]
+
+    def _tree(self, sha: str) -> dict[bytes, tuple[bytes, bytes]]:
+        """A tree's entries by name, read and parsed once: an artifact list naming one large
+        tree thousands of times costs one read of it, not thousands."""
+        if sha not in self._trees:
+            kind, body = self._read(sha, want=("tree",))
+            if kind != "tree":
+                raise BadObject("tree-of-another-type")
+            self._trees[sha] = _tree_entries(body)
+        return self._trees[sha]
 
 
 def _guarded(answer: Callable[[], T]) -> T | Msg:
@@ -410,19 +436,21 @@ def _add_sha_after(queue: deque[str], body: bytes, prefix: bytes) -> None:
         _add_sha(queue, body[len(prefix) : len(prefix) + 40])
 
 
-def _tree_entry(tree: bytes, wanted: bytes) -> tuple[int, str] | None:
-    """(mode, sha) of the entry named ``wanted`` in a tree's contents, or None."""
+def _tree_entries(tree: bytes) -> dict[bytes, tuple[bytes, bytes]]:
+    """(octal mode, raw sha) of each entry of a tree's contents, by name (the first, should a
+    forged tree name one twice: as a scan stopping at the first match would)."""
+    entries: dict[bytes, tuple[bytes, bytes]] = {}
     at = 0
     while at < len(tree):
         space = tree.find(b" ", at)
         nul = tree.find(b"\0", space + 1)
         if space < 0 or nul < 0 or nul + 21 > len(tree):
             raise BadObject("malformed-tree")
-        if tree[space + 1 : nul] == wanted:
-            mode = int(tree[at:space] or b"0", 8)
-            return mode, tree[nul + 1 : nul + 21].hex()
+        name = tree[space + 1 : nul]
+        if name not in entries:
+            entries[name] = (tree[at:space], tree[nul + 1 : nul + 21])
         at = nul + 21
-    return None
+    return entries
 
 
 # -- reading objects within their limits ------------------------------------------------------------
