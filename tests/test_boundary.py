@@ -1514,3 +1514,30 @@ def test_the_worker_holds_nothing_of_the_judges_command_line_or_folder(tmp_path,
         hits = s.implementation()["logits_memory_bytes"](1, 1, 1)
         s.end_claim()
     assert hits == 0
+
+
+@pytest.mark.parametrize(
+    ("chunk", "characters"),
+    [(b"\xff" * 4096, 4096), ("中文".encode() * 1000, 2000), (b"ab\xe4\xb8", 3)],
+)
+def test_output_past_what_is_kept_is_counted_without_being_decoded(chunk, characters):
+    """Attack round 17: 2 GiB of invalid UTF-8 printed in one call was decoded by the judge
+    only to be dropped (9.4 s of the judge's CPU for 0.57 s of the learner's). Once the kept
+    output is full, a chunk's characters are counted (a byte that continues none starts one,
+    as the decoder's replacement would), and the decoder is not called."""
+    from runner.learner.limits import WorkerLimits
+    from runner.learner.session import ClaimCapture, LearnerSession
+
+    class Refusing:
+        def decode(self, data: bytes, final: bool = False) -> str:
+            raise AssertionError("decoded past the kept output")
+
+    session = object.__new__(LearnerSession)
+    session.limits = WorkerLimits(output_chars=10)
+    session.capture = ClaimCapture()
+    session._decoder = Refusing()
+    session._keep("0123456789")
+    for _ in range(3):
+        session._keep_bytes(chunk)
+    assert session.capture.output == "0123456789"
+    assert session.capture.dropped == 3 * characters

@@ -1169,6 +1169,12 @@ class LearnerSession:
             self._remaining(name)
 
     def _keep_bytes(self, chunk: bytes) -> None:
+        if len(self.capture.output) >= self.limits.output_chars:
+            # full: the rest is counted, not decoded (2 GiB of invalid UTF-8 decoded only to
+            # be dropped cost the judge 17 times the CPU the printing cost the learner); each
+            # byte that does not continue a character is one, as the decoder would count it
+            self.capture.dropped += len(chunk.translate(None, _CONTINUATION))
+            return
         self._keep(self._decoder.decode(chunk))
 
     def _keep(self, text: str) -> None:
@@ -1350,6 +1356,9 @@ def shown(value: Any, limit: int) -> str:
     """A string the worker sent for a message (an exception's type or message, a type's
     name): one printable line of at most ``limit`` characters, whatever it sent."""
     return printable_line(str(value)[:limit])
+
+
+_CONTINUATION = bytes(range(0x80, 0xC0))  # UTF-8's continuation bytes, 10xxxxxx
 
 
 def _utf8() -> Any:
