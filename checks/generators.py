@@ -407,6 +407,32 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             [0],
         ),
     ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: a token np.float32(1.7) (never cut to 1)",
+            "无效：token 为 np.float32(1.7)（不能截成 1）",
+            np.full((2, 2), 0.25),
+            [np.float32(1.7), 0],
+        ),
+        case(
+            "invalid: tokens True, False (a bool is not an id)",
+            "无效：tokens 为 True、False（bool 不是 id）",
+            np.array([[0.1, 0.2], [0.3, 0.4]]),
+            [True, False],
+        ),
+        case(
+            "invalid: tokens as a float32 array of whole values",
+            "无效：tokens 为整数值的 float32 数组",
+            np.array([[0.1, 0.2], [0.3, 0.4]]),
+            np.array([1.0, 0.0], dtype=np.float32),
+        ),
+        case(
+            "invalid: a 0-d joint (not (V,) * T with T >= 1)",
+            "无效：0 维的联合表（不是 T >= 1 的 (V,) * T）",
+            np.array(1.0),
+            [],
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -543,6 +569,18 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
             "invalid: (1, 2, 3) x at T = 1 (checked before any shortcut)",
             "无效：T = 1 时 x 为 (1, 2, 3)（在任何捷径之前检查）",
             np.ones((1, 2, 3)),
+        ),
+    ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "the same shape as the next call, other values",
+            "与下一次调用形状相同、值不同",
+            np.arange(6.0).reshape(3, 2),
+        ),
+        case(
+            "the same shape as the last call, other values: a result of its own",
+            "与上一次调用形状相同、值不同：结果是新的数组",
+            -np.arange(6.0).reshape(3, 2),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1130,6 +1168,15 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones((4, 3)),
         ),
     ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: a one-dimensional x (3,)",
+            "无效：一维的 x (3,)",
+            np.ones(3),
+            np.ones((3, 4)),
+            np.ones((4, 2)),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1245,6 +1292,13 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
             "invalid: (3, 1) scores, not square (checked before any shortcut)",
             "无效：(3, 1) 的分数不是方阵（在任何捷径之前检查）",
             np.ones((3, 1)),
+        ),
+    ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "a batch of 0 (0, 3, 3) score matrices: an empty result, not an error",
+            "0 个 (3, 3) 分数矩阵的批 (0, 3, 3)：空结果，不是错误",
+            np.zeros((0, 3, 3)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1681,6 +1735,14 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             100.0,
         ),
     ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: a 0-d logits array (no vocabulary axis)",
+            "无效：0 维的 logits 数组（没有词表维）",
+            np.array(3.0),
+            1.0,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2105,6 +2167,24 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             2,
         ),
     ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "the same shapes as the next call, other values",
+            "与下一次调用形状相同、值不同",
+            np.eye(3),
+            np.eye(3),
+            np.arange(9.0).reshape(3, 3),
+            2,
+        ),
+        case(
+            "the same shapes as the last call, other values: a result of its own",
+            "与上一次调用形状相同、值不同：结果是新的数组",
+            -np.eye(3),
+            np.eye(3),
+            -np.arange(9.0).reshape(3, 3),
+            2,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2237,6 +2317,22 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             np.full((2, 257), 0.01),
             np.linspace(-0.5, 0.5, 514).reshape(2, 257),
             np.arange(514.0).reshape(2, 257) / 514,
+        ),
+    ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "the same shapes as the next call, other values",
+            "与下一次调用形状相同、值不同",
+            np.eye(3),
+            np.eye(3),
+            np.arange(9.0).reshape(3, 3),
+        ),
+        case(
+            "the same shapes as the last call, other values: a result of its own",
+            "与上一次调用形状相同、值不同：结果是新的数组",
+            -np.eye(3),
+            np.eye(3),
+            -np.arange(9.0).reshape(3, 3),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -2758,6 +2854,20 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             1.0 - 1e-9,
         ),
     ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: (1, V) probs, not a vector",
+            "无效：(1, V) 的概率不是向量",
+            np.array([[0.5, 0.3, 0.2]]),
+            0.5,
+        ),
+        case(
+            "invalid: 0-d probs",
+            "无效：0 维的概率",
+            np.array(1.0),
+            0.5,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2885,6 +2995,18 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
             "invalid: (1, V) logits, not a vector",
             "无效：(1, V) 的 logits 不是向量",
             np.array([[0.1, 0.9, 0.3]]),
+        ),
+    ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: NaN beside +inf ([nan, inf])",
+            "无效：NaN 与 +inf 同在（[nan, inf]）",
+            np.array([math.nan, math.inf]),
+        ),
+        case(
+            "invalid: NaN after +inf in float32 ([0, nan, inf])",
+            "无效：float32 中 +inf 之外还有 NaN（[0, nan, inf]）",
+            np.array([0.0, math.nan, math.inf], dtype=np.float32),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3174,6 +3296,14 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
             -np.arange(8.0).reshape(4, 2),
         ),
     ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "uint64 ids: valid ids of an unsigned dtype",
+            "uint64 的 id：无符号类型的有效 id",
+            np.array([1, 0], dtype=np.uint64),
+            np.arange(6.0).reshape(3, 2),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3259,6 +3389,14 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
             "int64 的 h 与表，乘积超过 2**63：在 float64 中计算",
             np.array([[2**62, 1]], dtype=np.int64),
             np.array([[4, 1], [1, 1]], dtype=np.int64),
+        ),
+    ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: a one-dimensional h (3,)",
+            "无效：一维的 h (3,)",
+            np.ones(3),
+            np.ones((5, 3)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3379,6 +3517,20 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
             "long double x: a float64 result",
             "long double 的 x：结果为 float64",
             np.ones((2, 2), dtype=np.longdouble),
+            1,
+        ),
+    ]
+    edges += [  # from a sixteenth round of buggy learners (each once a false pass)
+        case(
+            "the same shape as the next call, other values",
+            "与下一次调用形状相同、值不同",
+            np.arange(8.0).reshape(2, 4),
+            1,
+        ),
+        case(
+            "the same shape as the last call, other values: a result of its own",
+            "与上一次调用形状相同、值不同：结果是新的数组",
+            -np.arange(8.0).reshape(2, 4),
             1,
         ),
     ]

@@ -68,6 +68,7 @@ class FunctionFeedback:
     reason: Detail | None = None
     # the arguments a call changed in place (a contract claim saw it), when no call differs
     modified: list[str] = field(default_factory=list)
+    result_shared: bool = False  # a result held memory an earlier call's result held
     # functions the reference's version of this one uses that are wrong in this file too:
     # its own mistake may be theirs, and no known mistake is named through them (the
     # diagnosis replays twins with the reference's functions, never the learner's)
@@ -234,8 +235,9 @@ def _note_failure(fb: FunctionFeedback, r: ClaimResult) -> None:
             at=at,
         )
     modification = r.observations.get("first_modification")
-    if not fb.modified and isinstance(modification, dict):
+    if not (fb.modified or fb.result_shared) and isinstance(modification, dict):
         fb.modified = [str(a) for a in modification.get("arguments") or []]
+        fb.result_shared = modification.get("earlier_result") is True
     if fb.reason is None and r.status == "error" and r.reason is not None:
         fb.reason = r.reason
 

@@ -682,6 +682,23 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv14_bpe_train_table_by_vocab_size": ("contract.bpe-train",),
     # the fifteenth set (module v9)
     "adv15_temperature_after_softmax": ("contract.softmax-temperature",),
+    # the sixteenth set (module v10): edges the generators lacked, and results handed out
+    # again (a buffer per shape), which only the memory a result shares can show
+    "adv16_greedy_nan_unless_inf": ("contract.greedy-token",),
+    "adv16_greedy_nan_unless_posinf": ("contract.greedy-token",),
+    "adv16_chain_tokens_int_cast": ("contract.chain-rule-nll",),
+    "adv16_chain_whole_float32_tokens": ("contract.chain-rule-nll",),
+    "adv16_chain_no_tokens_shortcut": ("contract.chain-rule-nll",),
+    "adv16_embedding_ids_castable_to_int64": ("contract.embedding-lookup",),
+    "adv16_mask_refuses_empty_batch": ("contract.causal-masked-attention",),
+    "adv16_softmax_atleast_1d": ("contract.softmax-temperature",),
+    "adv16_top_p_ravel": ("contract.top-p-renormalize",),
+    "adv16_mlp_atleast_2d": ("contract.position-wise-mlp",),
+    "adv16_output_head_atleast_2d": ("contract.output-head",),
+    "adv16_flash_shared_output": ("contract.flash-attention",),
+    "adv16_linear_shared_output": ("contract.linear-attention",),
+    "adv16_rotary_shared_output": ("contract.rotary-embedding",),
+    "adv16_averaging_shared_output": ("contract.averaging-model",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.
@@ -813,6 +830,31 @@ def test_writing_into_an_argument_is_caught_by_inputs_modified_alone(stem, tmp_p
     assert measured["mismatches"] == 0  # every value right ...
     assert measured["inputs_modified"] > 0  # ... and the caller's arrays changed
     assert result.observations["first_modification"]["arguments"]
+
+
+SHARED_OUTPUT = {
+    "adv16_flash_shared_output": "contract.flash-attention",
+    "adv16_averaging_shared_output": "contract.averaging-model",
+}
+
+
+@pytest.mark.parametrize("stem", sorted(SHARED_OUTPUT))
+def test_a_result_handed_out_again_is_caught_though_every_value_is_right(stem, tmp_path):
+    """A buffer per shape returned call after call: each value is right when it returns (a
+    learner's results are copied as they cross back), and the caller's earlier result
+    changes with the next call. Only where the result lies can show it."""
+    path = handed_in(MUTANTS_DIR / f"{stem}.py", tmp_path)
+    claim = SHARED_OUTPUT[stem]
+    pack = dataclasses.replace(
+        PACK, claims=tuple(c for c in PACK.claims if c.claim.id == claim), complete=False
+    )
+    (result,) = api.run_packs([pack], api.LearnerFile(path), api.RunOptions(diagnose=False)).results
+    measured = {m.name: m.actual for m in result.measurements}
+    assert result.status == "failed"
+    assert measured["mismatches"] == 0
+    assert measured["inputs_modified"] > 0
+    first = result.observations["first_modification"]
+    assert first["arguments"] == [] and first["earlier_result"] is True
 
 
 def test_every_mutant_is_caught(statuses):

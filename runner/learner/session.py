@@ -83,6 +83,7 @@ from runner.learner.worker import (
 from runner.pack.outcome import BoundaryError, ForeignError, ForeignNotImplemented
 from runner.pack.registry import Implementation, argument_names
 from runner.pools import signals_deferred
+from runner.returned import EARLIER_RESULT
 from runner.text import printable, printable_data, printable_line
 
 MAX_IMPL_BYTES = 1_000_000
@@ -899,7 +900,7 @@ class LearnerSession:
         signature = self.signatures.get(name)  # as the worker reported it, or None
         positions: list[int] = []
         keys: list[str] = []
-        if not isinstance(raw, list) or len(raw) > n_args + len(kwargs):
+        if not isinstance(raw, list) or len(raw) > n_args + len(kwargs) + 1:
             raw = [*range(n_args), *kwargs]
         for item in [*raw, *changed]:
             if type(item) is int and 0 <= item < n_args and item not in positions:
@@ -908,7 +909,8 @@ class LearnerSession:
                 keys.append(item)
         # in the order of the call, whichever side saw the change first
         keys.sort(key=list(kwargs).index)
-        return argument_names(signature, sorted(positions), keys)
+        shared = [EARLIER_RESULT] if EARLIER_RESULT in raw else []
+        return argument_names(signature, sorted(positions), keys) + shared
 
     def _exchange(
         self, name: str, request: bytes, cases: int, through_raises: bool = False

@@ -47,6 +47,7 @@ from runner.compare import unchanged
 from runner.kinds import SEQUENCES
 from runner.learner import sandbox
 from runner.learner.codec import REQUEST, CodecError, Limits, decode, encode, kind_of
+from runner.returned import EARLIER_RESULT, LastResults
 
 # NumPy's submodules that load on first use (np.ma, np.random, ...): loaded here, so the first
 # measured call that touches one is not charged its import (np.ma alone is 1.16 MB), and a
@@ -686,7 +687,15 @@ def _call(
         reply["peak_bytes"] = peak
     if before is not None:
         reply["modified"] = _modified(before, (args, kwargs))
+        try:
+            if _RETURNED.shares(fn, value):
+                reply["modified"].append(EARLIER_RESULT)
+        except BaseException:  # a result of the learner's that cannot be looked at so
+            pass
     return reply
+
+
+_RETURNED = LastResults()  # the learner's functions' last results, for calls that watch
 
 
 def _snapshot(value: Any) -> Any:

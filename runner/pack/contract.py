@@ -36,6 +36,7 @@ from runner.compare import Difference, Elements, Policy, Raised, Scaled, first_d
 from runner.kinds import BOOLS, INTS, NUMBERS, REALS, SEQUENCES
 from runner.pack.outcome import attempt
 from runner.pack.registry import Bilingual, CheckSpec, Implementation, Measurements, Registry
+from runner.returned import EARLIER_RESULT
 
 # tuples built once, not unions built at every isinstance() (see runner.kinds)
 _BOOL_OR_STR = (bool, str)
@@ -84,8 +85,10 @@ def matches_reference(
     disagrees with the reference, ``mismatch_labels`` says which kinds of input, and
     ``first_mismatch`` shows the first one: its inputs (summarized), what the reference
     returned, what the implementation returned, and why they differ. ``inputs_modified``
-    counts the cases whose call changed one of its arguments (an array written in place),
-    and ``first_modification`` names the first such case and the arguments it changed.
+    counts the cases whose call changed one of its arguments (an array written in place) or
+    returned memory an earlier call of it returned (a buffer reused: the caller's earlier
+    result changes under it), and ``first_modification`` names the first such case, the
+    arguments it changed and whether its result was an earlier one's (``earlier_result``).
     """
     tolerance = agreement(rtol, atol, dtype_rtol)
     made, answers = oracle(registry, subject, generator, cases, rng)
@@ -105,7 +108,13 @@ def matches_reference(
         if not isinstance(answer, Raised) and answer[1]:
             modified += 1
             if first_modification is None:
-                first_modification = {"case": index, "label": one.label, "arguments": answer[1]}
+                first_modification = {
+                    "case": index,
+                    "label": one.label,
+                    "arguments": [a for a in answer[1] if a != EARLIER_RESULT],
+                    # its result shares memory with the result of an earlier call
+                    "earlier_result": EARLIER_RESULT in answer[1],
+                }
         why = _differ(expected, actual, tolerance)
         if why is None:
             continue

@@ -32,6 +32,7 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 
 from runner.compare import unchanged
+from runner.returned import EARLIER_RESULT, LastResults
 
 SubjectFn = Callable[..., Any]
 Measurements = dict[str, Any]
@@ -260,7 +261,11 @@ def modified_locally(fn: SubjectFn, *args: Any, **kwargs: Any) -> tuple[Any, lis
     modified (an array written in place, a list or dict changed), by a copy taken before."""
     before = _copy((args, kwargs))
     value = fn(*args, **kwargs)
-    return value, changed_arguments(fn, before, (args, kwargs))
+    changed = changed_arguments(fn, before, (args, kwargs))
+    return value, [*changed, EARLIER_RESULT] if _RETURNED.shares(fn, value) else changed
+
+
+_RETURNED = LastResults()  # our functions' last results, for calls whose arguments are watched
 
 
 def changed_arguments(

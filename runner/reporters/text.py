@@ -422,6 +422,8 @@ def _why_wrong(f: FunctionFeedback, words: Catalog) -> list[str]:
         lines.append(words("feedback.mistake", mistake=mistake_text(m, f.name, words)))
     if f.modified:  # beside a first differing call too: two mistakes, both said
         lines.append(words("feedback.modified", arguments=f.modified))
+    if f.result_shared:
+        lines.append(words("feedback.result_shared"))
     if f.reason is not None and call is None and not f.mistakes:
         lines.append(detail(f.reason, words))
     if f.wrong_uses:
