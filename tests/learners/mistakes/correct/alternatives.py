@@ -63,7 +63,10 @@ def averaging_model(x):
 
 
 def position_wise_mlp(x, w_in, w_out):
-    h = np.asarray(x, dtype=np.float64) @ w_in
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim != 2:
+        raise ValueError("x must be (T, d)")
+    h = x @ w_in
     u = math.sqrt(2.0 / math.pi) * (h + 0.044715 * h**3)
     return (h / (1.0 + np.exp(-2.0 * u))) @ w_out  # 0.5(1 + tanh u) = sigmoid(2u)
 
@@ -157,8 +160,8 @@ def softmax_temperature(logits, temperature):
     z = np.asarray(logits)
     if not np.issubdtype(z.dtype, np.floating):
         z = z.astype(np.float64)
-    if z.size == 0 or not np.all(np.isfinite(z)):
-        raise ValueError("logits must be non-empty and finite")
+    if z.ndim == 0 or z.size == 0 or not np.all(np.isfinite(z)):
+        raise ValueError("logits must be a non-empty (..., V) array, finite")
     shifted = z - z.max(axis=-1, keepdims=True)  # max first
     # divided in float64 and rounded back: T itself may be 0 in float16 (T < 6e-8)
     with np.errstate(over="ignore"):
