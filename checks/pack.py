@@ -30,10 +30,10 @@ reference on seeded cases across its whole signature); each docstring below says
   computed in float64. An
   array of ids (embedding_lookup's tokens) with a float dtype is refused.
 * Arguments are never modified: callers reuse their arrays. Work on a copy (x = x / t, not
-  x /= t); the claims compare every call's arguments with a copy taken before it. Each call
-  returns arrays of its own, never a buffer or a cached table an earlier call returned (the
-  caller still holds that result): the claims ask whether a result shares memory with one
-  of the function's last results.
+  x /= t); the claims compare every call's arguments with a copy taken before it. Nor are
+  earlier results: a call never writes into an array an earlier call returned (the caller
+  still holds it), so no buffer is filled and handed out call after call; the claims keep
+  the last results and check after each call that none of them changed.
 * Parameter names are the contract's, as in each signature below: the claims call every
   function once with all its arguments by name (softmax_temperature(logits=z,
   temperature=0.5)), so keep the names.
@@ -77,8 +77,9 @@ CONTRACT_ZH = """\
   float64 结果，并且
   用 float64 计算。浮点类型的 id 数组（embedding_lookup 的 tokens）会被拒绝。
 * 从不修改参数：调用方会复用自己的数组。在副本上计算（x = x / t，而不是 x /= t）；断言会把每次
-  调用后的参数与调用前的副本比较。每次调用都返回自己的新数组，不返回之前某次调用交出过的缓冲区
-  或缓存的表（调用方还拿着那个结果）：断言会检查结果是否与该函数最近几次的结果共用内存。
+  调用后的参数与调用前的副本比较。之前的结果也不能改：调用不能写进之前某次调用返回的数组（调用方
+  还拿着它），所以不要把结果写进同一个缓冲区再反复交出；断言会保留最近的结果，每次调用后检查它们
+  都没有变。
 * 参数名就是约定里的名字，与下面每个签名一致：断言会用关键字把所有参数各调用一次
   （softmax_temperature(logits=z, temperature=0.5)），所以请保留这些名字。
 * 无效参数抛出 ValueError：恰好是各文档字符串列出的情形（尺寸低于下限、形状不匹配、k、top_k、

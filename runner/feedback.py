@@ -68,7 +68,7 @@ class FunctionFeedback:
     reason: Detail | None = None
     # the arguments a call changed in place (a contract claim saw it), when no call differs
     modified: list[str] = field(default_factory=list)
-    result_shared: bool = False  # a result held memory an earlier call's result held
+    result_shared: bool = False  # a call changed the result an earlier call returned
     # functions the reference's version of this one uses that are wrong in this file too:
     # its own mistake may be theirs, and no known mistake is named through them (the
     # diagnosis replays twins with the reference's functions, never the learner's)

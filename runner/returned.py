@@ -1,43 +1,46 @@
-"""Whether a call's result shares memory with what an earlier call of the function returned.
+"""Whether a call changed what an earlier call returned.
 
 A caller keeps a function's results: a model holds the rotated q while it rotates k, a
-decoding loop the previous step's output. A function that hands out one module-level buffer
-(or a cached table) call after call returns the right numbers each time, and changes the
+decoding loop the previous step's output. A function that writes each result into one
+module-level buffer (per shape, say) returns the right numbers each time, and changes the
 caller's earlier result under it with the next call. Comparing values cannot see it (a
-learner's results are copied across the boundary as they return); comparing where they lie
-can: each function's last result is held, so its memory cannot go to another array, and the
-next result is asked whether it overlaps it. Used where the function runs, beside the
-arguments' own check (the learner's worker; this process for ours).
+learner's results are copied across the boundary as they return); looking at the earlier
+result again can: the last results are held, each with a copy of its bytes, and after each
+call the held ones are compared with their copies. A result handed out again unchanged (a
+cached table returned for the same arguments) changes nothing and is not counted. Used
+where the function runs, beside the arguments' own check (the learner's worker; this
+process for ours), on the calls whose arguments are watched (the contract's small cases).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 import numpy as np
 
-# Said among a call's modified arguments when its result shares memory with an earlier
-# result: not an identifier, so no parameter is ever named so
+# Said among a call's modified arguments when it changed an earlier call's result: not an
+# identifier, so no parameter is ever named so
 EARLIER_RESULT = "@result"
+KEPT = 16  # results held (the contract's cases follow one another by function)
 _PARTS = 16  # a tuple or list result's first items looked at (an array each, at most)
-# results held per function: a buffer kept per shape comes back when its shape does, and the
-# calls between may have had other shapes (the claims' cases are small arrays)
-KEPT = 8
+_HELD_BYTES = 1 << 20  # a larger array is not held (the contract's cases are small)
 
 
 class LastResults:
-    """The arrays of each function's last ``KEPT`` results, by function, held alive."""
+    """The arrays of the last ``KEPT`` results, each with the bytes it held when returned."""
 
     def __init__(self) -> None:
-        self._last: dict[int, tuple[object, list[np.ndarray[Any, Any]]]] = {}
+        self._held: deque[tuple[np.ndarray[Any, Any], bytes]] = deque(maxlen=KEPT)
 
-    def shares(self, fn: object, value: Any) -> bool:
-        """Whether ``value`` (an array, or a tuple or list holding arrays) shares memory with
-        one of ``fn``'s last results; ``value`` becomes the latest of them."""
+    def changed_by(self, value: Any) -> bool:
+        """Whether the call that returned ``value`` changed an earlier result; the arrays of
+        ``value`` are held from now on."""
+        changed = any(array.tobytes() != before for array, before in self._held)
+        if changed:  # said once: the next call is judged on its own
+            self._held.clear()
         parts = value[:_PARTS] if type(value) in (list, tuple) else (value,)
-        arrays = [a for a in parts if isinstance(a, np.ndarray) and a.size]
-        _, earlier = self._last.get(id(fn), (None, []))
-        shared = any(np.may_share_memory(a, b) for a in arrays for b in earlier)
-        # fn held too: its id is no other function's while its results are kept
-        self._last[id(fn)] = (fn, (earlier + arrays)[-KEPT * _PARTS :] if arrays else earlier)
-        return shared
+        for part in parts:
+            if isinstance(part, np.ndarray) and 0 < part.nbytes <= _HELD_BYTES:
+                self._held.append((part, part.tobytes()))
+        return changed

@@ -842,7 +842,7 @@ SHARED_OUTPUT = {
 def test_a_result_handed_out_again_is_caught_though_every_value_is_right(stem, tmp_path):
     """A buffer per shape returned call after call: each value is right when it returns (a
     learner's results are copied as they cross back), and the caller's earlier result
-    changes with the next call. Only where the result lies can show it."""
+    changes with the next call. Only the earlier result, looked at again, can show it."""
     path = handed_in(MUTANTS_DIR / f"{stem}.py", tmp_path)
     claim = SHARED_OUTPUT[stem]
     pack = dataclasses.replace(

@@ -86,9 +86,9 @@ def matches_reference(
     ``first_mismatch`` shows the first one: its inputs (summarized), what the reference
     returned, what the implementation returned, and why they differ. ``inputs_modified``
     counts the cases whose call changed one of its arguments (an array written in place) or
-    returned memory an earlier call of it returned (a buffer reused: the caller's earlier
+    an earlier call's result (a buffer written and handed out again: the caller's earlier
     result changes under it), and ``first_modification`` names the first such case, the
-    arguments it changed and whether its result was an earlier one's (``earlier_result``).
+    arguments it changed and whether it changed an earlier result (``earlier_result``).
     """
     tolerance = agreement(rtol, atol, dtype_rtol)
     made, answers = oracle(registry, subject, generator, cases, rng)
@@ -112,7 +112,7 @@ def matches_reference(
                     "case": index,
                     "label": one.label,
                     "arguments": [a for a in answer[1] if a != EARLIER_RESULT],
-                    # its result shares memory with the result of an earlier call
+                    # the call changed what an earlier call returned
                     "earlier_result": EARLIER_RESULT in answer[1],
                 }
         why = _differ(expected, actual, tolerance)
