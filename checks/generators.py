@@ -572,16 +572,7 @@ def gen_averaging(rng: np.random.Generator, n: int) -> list[Case]:
         ),
     ]
     edges += [  # from a sixteenth round of buggy learners (each once a false pass)
-        case(
-            "the same shape as the next call, other values",
-            "与下一次调用形状相同、值不同",
-            np.arange(6.0).reshape(3, 2),
-        ),
-        case(
-            "the same shape as the last call, other values: a result of its own",
-            "与上一次调用形状相同、值不同：结果是新的数组",
-            -np.arange(6.0).reshape(3, 2),
-        ),
+        *_same_shapes_twice((np.arange(6.0).reshape(3, 2),), (-np.arange(6.0).reshape(3, 2),)),
     ]
     return _fill(n, edges, rng, draw)
 
@@ -2168,21 +2159,9 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
         ),
     ]
     edges += [  # from a sixteenth round of buggy learners (each once a false pass)
-        case(
-            "the same shapes as the next call, other values",
-            "与下一次调用形状相同、值不同",
-            np.eye(3),
-            np.eye(3),
-            np.arange(9.0).reshape(3, 3),
-            2,
-        ),
-        case(
-            "the same shapes as the last call, other values: a result of its own",
-            "与上一次调用形状相同、值不同：结果是新的数组",
-            -np.eye(3),
-            np.eye(3),
-            -np.arange(9.0).reshape(3, 3),
-            2,
+        *_same_shapes_twice(
+            (np.eye(3), np.eye(3), np.arange(9.0).reshape(3, 3), 2),
+            (-np.eye(3), np.eye(3), -np.arange(9.0).reshape(3, 3), 2),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -2320,19 +2299,9 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
         ),
     ]
     edges += [  # from a sixteenth round of buggy learners (each once a false pass)
-        case(
-            "the same shapes as the next call, other values",
-            "与下一次调用形状相同、值不同",
-            np.eye(3),
-            np.eye(3),
-            np.arange(9.0).reshape(3, 3),
-        ),
-        case(
-            "the same shapes as the last call, other values: a result of its own",
-            "与上一次调用形状相同、值不同：结果是新的数组",
-            -np.eye(3),
-            np.eye(3),
-            -np.arange(9.0).reshape(3, 3),
+        *_same_shapes_twice(
+            (np.eye(3), np.eye(3), np.arange(9.0).reshape(3, 3)),
+            (-np.eye(3), np.eye(3), -np.arange(9.0).reshape(3, 3)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3521,18 +3490,7 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
         ),
     ]
     edges += [  # from a sixteenth round of buggy learners (each once a false pass)
-        case(
-            "the same shape as the next call, other values",
-            "与下一次调用形状相同、值不同",
-            np.arange(8.0).reshape(2, 4),
-            1,
-        ),
-        case(
-            "the same shape as the last call, other values: a result of its own",
-            "与上一次调用形状相同、值不同：结果是新的数组",
-            -np.arange(8.0).reshape(2, 4),
-            1,
-        ),
+        *_same_shapes_twice((np.arange(8.0).reshape(2, 4), 1), (-np.arange(8.0).reshape(2, 4), 1)),
     ]
     return _fill(n, edges, rng, draw)
 
@@ -3887,6 +3845,22 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
         ),
     ]
     return _fill(n, edges, rng, draw)
+
+
+def _same_shapes_twice(first: tuple[Any, ...], second: tuple[Any, ...]) -> list[Case]:
+    """Two calls of the same shapes with other values, one after the other: the second must
+    leave the first's result as it was (a buffer per shape, filled and handed out again,
+    changes it)."""
+    return [
+        case(
+            "the same shapes as the next call, other values", "与下一次调用形状相同、值不同", *first
+        ),
+        case(
+            "the same shapes as the last call, other values: the last result left as it was",
+            "与上一次调用形状相同、值不同：上一次的结果保持不变",
+            *second,
+        ),
+    ]
 
 
 def _bpe_merges(data: NDArray[np.uint8], count: int) -> list[tuple[int, int]]:
