@@ -20,8 +20,10 @@ def layer_norm(x: Array, gain: Array, bias: Array, eps: float = 1e-5) -> Array:
     """Stage 3 (LayerNorm): normalize each position's d features, then scale and shift.
 
     Shapes: x (T, d), gain (d,), bias (d,) -> (T, d). Mean and (biased) variance are taken
-    over the feature axis of each row, so no position sees another; eps is added to the
-    variance before the square root, as in GPT-2. The result is float64 whatever the inputs'
+    over the feature axis of each row, so no position sees another: the variance of the
+    centred row, mean((x − μ)²), not the one-pass E[x²] − μ², which cancels digits and is
+    off by about 3e-8 relative for features near 1e4 (the claims pass such rows); eps is
+    added to the variance before the square root, as in GPT-2. The result is float64 whatever the inputs'
     dtype (float32 or integer in, float64 out). ValueError for shapes that do not fit (a gain
     or bias of shape (1,) included: nothing is broadcast; a gain of shape (1, d) or a bias of
     shape (d, 1) has the right size but not the shape (d,), and is refused too) or an eps
