@@ -795,3 +795,149 @@ def test_a_history_of_large_commits_is_read_within_a_budget(tmp_path, monkeypatc
     assert "0.4 MiB" in catalog("en").say(found.why)
     monkeypatch.setattr(gitobjects, "MAX_READ_BYTES", 1 << 28)
     assert gitobjects.GitObjects(tmp_path.resolve()).lookup(sha).kind == "commit"
+
+
+def test_a_pack_index_whose_fanout_decreases_is_refused_before_any_lookup(tmp_path):
+    """Attack round 18: a 1 KB index whose fan-out table is 0, then 2**32 − 1, then 0 again
+    (its last entry says no object, which is all dulwich checks) had every prefix lookup loop
+    four billion times: 13 minutes of CPU for each sha named."""
+    from runner.submission import gitobjects
+
+    put = _loose_repo(tmp_path)
+    commit = put(
+        "commit",
+        b"tree %s\nauthor %s\ncommitter %s\n\nr\n"
+        % (b"4b825dc642cb6eb9a060e54bf8d69288fbccfd4b", WHO, WHO),
+    )
+    (tmp_path / ".git" / "refs" / "heads" / "main").write_text(commit + "\n")
+    folder = tmp_path / ".git" / "objects" / "pack"
+    folder.mkdir()
+    fanout = [0] * 256
+    # 2**22, not the attack's 2**32 − 1: without the check this test loops a second, not hours
+    fanout[int(commit[:2], 16) : 255] = [2**22] * (255 - int(commit[:2], 16))
+    (folder / "pack-x.idx").write_bytes(
+        b"\xfftOc" + struct.pack(">I", 2) + struct.pack(">256I", *fanout) + b"\0" * 40
+    )
+    (folder / "pack-x.pack").write_bytes(b"PACK" + struct.pack(">LL", 2, 0) + b"\0" * 20)
+    found = gitobjects.GitObjects(tmp_path.resolve()).lookup(commit)
+    assert found.kind == "unchecked" and found.why is not None
+    assert catalog("en").say(found.why) == (
+        "an object in its database is malformed (pack-index-fanout-decreases)"
+    )
+
+
+def test_a_delta_chain_many_commits_share_is_rebuilt_once(tmp_path):
+    """Attack round 18: commits each at the end of one chain of 4,095 empty deltas (no byte
+    built, so no byte budget is spent): each commit read rebuilt the whole chain, 99 s for
+    5,000 commits in 1 MB. A rebuilt object is kept as the base the next chain passes."""
+    from runner.submission import gitobjects
+
+    put = _loose_repo(tmp_path)
+    (tmp_path / ".git" / "objects" / "pack").mkdir(parents=True)
+    empty = b"\x00\x00"  # from 0 bytes to 0 bytes, no instruction
+    entries = [(f"aa{0:038x}", entry_header(1, 0) + zlib.compress(b""))]
+    offsets = [0]
+    for i in range(300):
+        offsets.append(offsets[-1] + len(entries[-1][1]))
+        step = entry_header(6, len(empty)) + _ofs(offsets[-1] - offsets[-2]) + zlib.compress(empty)
+        entries.append((f"ab{i:038x}", step))
+    chain_end = offsets[-1]
+    commits = []
+    for i in range(20):
+        body = b"tree %s\nauthor %s\ncommitter %s\n\ncommit %d\n" % (
+            b"4b825dc642cb6eb9a060e54bf8d69288fbccfd4b",
+            WHO,
+            WHO,
+            i,
+        )
+        sha = hashlib.sha1(b"commit %d\0" % len(body) + body).hexdigest()
+        inserts = b"".join(
+            bytes([len(body[j : j + 127])]) + body[j : j + 127] for j in range(0, len(body), 127)
+        )
+        delta = _varint(0) + _varint(len(body)) + inserts  # inserted 127 bytes at most at once
+        at = offsets[-1] + len(entries[-1][1])
+        offsets.append(at)
+        entries.append(
+            (sha, entry_header(6, len(delta)) + _ofs(at - chain_end) + zlib.compress(delta))
+        )
+        commits.append(sha)
+        (tmp_path / ".git" / "refs" / "heads" / f"b{i}").write_text(sha + "\n")
+    write_pack(tmp_path, entries)
+    db = gitobjects.GitObjects(tmp_path.resolve())
+    assert [db.lookup(c).kind for c in commits] == ["commit"] * 20
+    assert db._built.deltas <= 300 + 20 * 2  # the chain once (20 × 301 without the kept bases)
+    assert put  # the loose objects' folder exists for the pack's
+
+
+def test_the_trees_held_parsed_are_bounded(tmp_path, monkeypatch):
+    """Attack round 18: fifteen 16 MiB trees, each named by one path, held parsed as tuples
+    took 2.1 GB. What is held is bounded: past it the trees held so far are let go."""
+    from runner.submission import gitobjects
+
+    monkeypatch.setattr(gitobjects, "MAX_HELD_ENTRIES", 3000)
+    put = _loose_repo(tmp_path)
+    blob = bytes.fromhex(put("blob", b"{}\n"))
+    trees = [
+        put(
+            "tree",
+            b"".join(b"100644 %d-%05d\0" % (t, i) + blob for i in range(2000))
+            + b"100644 f\0"
+            + blob,
+        )
+        for t in range(3)
+    ]
+    root = put("tree", b"".join(b"40000 t%d\0" % t + bytes.fromhex(s) for t, s in enumerate(trees)))
+    commit = put("commit", b"tree %s\nauthor %s\ncommitter %s\n\nr\n" % (root.encode(), WHO, WHO))
+    (tmp_path / ".git" / "refs" / "heads" / "main").write_text(commit + "\n")
+    db = gitobjects.GitObjects(tmp_path.resolve())
+    assert db.lookup(commit).kind == "commit"
+    for _ in range(2):
+        assert [db.entry(commit, (f"t{t}", "f")) for t in range(3)] == ["file"] * 3
+        assert db._tree_entries <= 3000
+    assert db.entry(commit, ("t1", "1-00007")) == "file"
+    assert db.entry(commit, ("t1", "0-00007")) == "missing"
+
+
+def test_only_branches_tags_and_head_lead_to_the_learners_commits(tmp_path):
+    """Attack round 18: a commit only refs/original (git filter-branch's backup of the
+    history it rewrote) or refs/stash leads to is not the learner's; a branch's, a
+    remote-tracking branch's and a tag's are, loose or packed (a peeled tag line too)."""
+    from runner.submission import gitobjects
+
+    put = _loose_repo(tmp_path)
+    made = {}
+    for name in ("main", "original", "stash", "remote", "packed-tag", "peeled", "packed-old"):
+        made[name] = put(
+            "commit",
+            b"tree 4b825dc642cb6eb9a060e54bf8d69288fbccfd4b\nauthor %s\ncommitter %s\n\n%s\n"
+            % (WHO, WHO, name.encode()),
+        )
+    refs = tmp_path / ".git" / "refs"
+    for path, name in (
+        ("heads/main", "main"),
+        ("original/refs/heads/main", "original"),
+        ("stash", "stash"),
+        ("remotes/origin/main", "remote"),
+    ):
+        (refs / path).parent.mkdir(parents=True, exist_ok=True)
+        (refs / path).write_text(made[name] + "\n")
+    tag = put(
+        "tag", b"object %s\ntype commit\ntag v1\ntagger %s\n\nv1\n" % (made["peeled"].encode(), WHO)
+    )
+    (tmp_path / ".git" / "packed-refs").write_text(
+        "# pack-refs with: peeled fully-peeled sorted\n"
+        f"{made['packed-old']} refs/original/refs/heads/old\n"
+        f"{made['packed-tag']} refs/tags/v0\n"
+        f"{tag} refs/tags/v1\n^{made['peeled']}\n"
+    )
+    db = gitobjects.GitObjects(tmp_path.resolve())
+    kinds = {name: db.lookup(sha).kind for name, sha in made.items()}
+    assert kinds == {
+        "main": "commit",
+        "original": "unreachable",
+        "stash": "unreachable",
+        "remote": "commit",
+        "packed-tag": "commit",
+        "peeled": "commit",
+        "packed-old": "unreachable",
+    }

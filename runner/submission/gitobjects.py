@@ -16,8 +16,9 @@ refused before a byte of it is inflated; inflating stops at the declared size, d
 applied with their result bounded, and a delta chain is bounded in length and in bytes.
 dulwich reads pack indexes and checks a pack's checksum, nothing more.
 
-A commit counts as the learner's only if a branch, a tag or HEAD leads to it: an object
-left dangling in the database (copied in, or from a rewritten history) is not.
+A commit counts as the learner's only if a branch (remote-tracking ones included), a tag or
+HEAD leads to it: an object left dangling in the database (copied in, or from a rewritten
+history), or one only refs/original (a rewrite's backup) or refs/stash lead to, is not.
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ from __future__ import annotations
 import binascii
 import contextlib
 import hashlib
+import itertools
 import os
 import stat
+import struct
 import zlib
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
 
@@ -55,7 +58,19 @@ MAX_BUILT_BYTES = 1 << 30
 # commit read once: see GitObjects): 100 commits of 16 MiB each, or one 16 MiB tree named by
 # thousands of paths, each read again, cost seconds apiece; a real repository's reads are MBs
 MAX_READ_BYTES = 1 << 28
+# deltas applied, over every object one repository's reads rebuild: empty deltas build no
+# byte, and 5,000 commits each at the end of one chain of 4,095 of them took 99 s
+MAX_DELTAS = 1_000_000
+# what a rebuilt object is kept for, as the base of the next object whose chain passes it
+# (git's delta base cache): a chain many objects share is rebuilt once
+KEPT_BASE_BYTES = 1 << 26
+KEPT_BASES = 100_000
+# tree entries held parsed (about 100 bytes each, beside the trees' contents): a 16 MiB tree
+# has 420,000; fifteen of them, held as tuples, took 2.1 GB
+MAX_HELD_ENTRIES = 1_000_000
 MAX_REFS = 100_000  # refs read (loose and packed)
+# the refs that hold the learner's history: branches (their own and remote-tracking) and tags
+HISTORY_REFS = (b"refs/heads/", b"refs/tags/", b"refs/remotes/")
 MAX_REF_FILE = 1 << 24  # bytes of packed-refs
 MAX_TREE_DEPTH = 256  # folders an artifact's path may go down
 _LIMITS = {"commit": MAX_COMMIT, "tree": MAX_TREE, "tag": MAX_TAG}
@@ -107,9 +122,11 @@ class GitObjects:
         self._answers: dict[str, Lookup] = {}
         self._reachable: set[str] | Unreadable | None = None
         self._entries: dict[tuple[str, tuple[str, ...]], Entry | Msg] = {}
-        self._built = [0]  # bytes built by applying deltas so far (MAX_BUILT_BYTES)
+        self._built = _Built()  # what applying deltas has built so far, and kept
         self._inflated = 0  # bytes of wanted objects read so far (MAX_READ_BYTES)
-        self._trees: dict[str, dict[bytes, tuple[bytes, bytes]]] = {}  # a tree's, by its sha
+        # a tree's contents and where each of its entries starts, by name, by the tree's sha
+        self._trees: dict[str, tuple[bytes, dict[bytes, int]]] = {}
+        self._tree_entries = 0  # entries held in _trees (MAX_HELD_ENTRIES)
         self._roots: dict[str, str] = {}  # a commit's tree, by the commit's sha
 
     def lookup(self, sha: str) -> Lookup:
@@ -251,6 +268,7 @@ class GitObjects:
                         if not stat.S_ISREG(os.lstat(part).st_mode):
                             name = printable_line(os.path.basename(part))
                             raise Unreadable(msg("sub.git.not_regular", name=name))
+                    _check_fanout(base + ".idx")
                     fd = os.open(base + ".pack", _OPEN_FLAGS)
                     packs.append((Pack(base, object_format=DEFAULT_OBJECT_FORMAT), fd))
             except BaseException:
@@ -299,7 +317,9 @@ class GitObjects:
         return self._reachable
 
     def _tips(self) -> set[str]:
-        """The shas HEAD and every ref hold (loose and packed), in either gitdir."""
+        """The shas HEAD and the branches and tags hold (loose and packed, remote-tracking
+        branches included), in either gitdir: not the other refs, which hold what is no
+        longer the learner's history (refs/original after a rewrite, refs/stash)."""
         gitdir, common = self._gitdirs()
         found: set[str] = set()
         for folder in dict.fromkeys((gitdir, common)):
@@ -308,20 +328,31 @@ class GitObjects:
                 _add_sha(found, read_regular(head, MAX_GITFILE))
             packed = os.path.join(folder, "packed-refs")
             if os.path.lexists(packed):
+                kept = False  # a peeled line (^sha) belongs to the ref above it
                 for line in read_regular(packed, MAX_REF_FILE).splitlines():
-                    if line[:1] not in (b"#", b""):
-                        _add_sha(found, line.lstrip(b"^")[:40])
-            refs = os.path.join(folder, "refs")
-            # os.walk follows no symlinked folder below refs (refs itself is checked here);
-            # a folder it cannot list is not skipped
-            walked = os.walk(refs, onerror=_raise) if _own_folder(refs) else iter(())
-            for top, _, files in walked:
-                for name in files:
-                    if len(found) > MAX_REFS:
-                        raise Unreadable(msg("sub.git.too_many_refs", limit=MAX_REFS, unit="count"))
-                    path = os.path.join(top, name)
-                    if stat.S_ISREG(os.lstat(path).st_mode):
-                        _add_sha(found, read_regular(path, MAX_GITFILE))
+                    if line[:1] == b"^":
+                        if kept:
+                            _add_sha(found, line[1:41])
+                    elif line[:1] not in (b"#", b""):
+                        kept = line[41:].startswith(HISTORY_REFS)
+                        if kept:
+                            _add_sha(found, line[:40])
+            # refs and each of its folders read are checked here (a symlinked one would lead
+            # to another repository's); os.walk follows no symlinked folder below them, and a
+            # folder it cannot list is not skipped
+            own = _own_folder(os.path.join(folder, "refs"))
+            for kind in HISTORY_REFS if own else ():
+                refs = os.path.join(folder, os.fsdecode(kind.rstrip(b"/")))
+                walked = os.walk(refs, onerror=_raise) if _own_folder(refs) else iter(())
+                for top, _, files in walked:
+                    for name in files:
+                        if len(found) > MAX_REFS:
+                            raise Unreadable(
+                                msg("sub.git.too_many_refs", limit=MAX_REFS, unit="count")
+                            )
+                        path = os.path.join(top, name)
+                        if stat.S_ISREG(os.lstat(path).st_mode):
+                            _add_sha(found, read_regular(path, MAX_GITFILE))
         return found
 
     def _walk(self, tips: set[str]) -> set[str]:
@@ -359,11 +390,14 @@ class GitObjects:
                 wanted = part.encode("utf-8")
             except UnicodeEncodeError:
                 return "missing"
-            found = self._tree(tree).get(wanted)
-            if found is None:
+            body, starts = self._tree(tree)
+            at = starts.get(wanted)
+            if at is None:
                 return "missing"
-            mode = int(found[0] or b"0", 8)
-            sha = found[1].hex()
+            space = body.index(b" ", at)
+            nul = space + 1 + len(wanted)
+            mode = int(body[at:space] or b"0", 8)
+            sha = body[nul + 1 : nul + 21].hex()
             last = i == len(parts) - 1
             if mode == 0o40000:
                 if last:
@@ -386,15 +420,36 @@ class GitObjects:
             self._roots[commit] = body[5:45].decode("ascii", "replace")
         return self._roots[commit]
 
-    def _tree(self, sha: str) -> dict[bytes, tuple[bytes, bytes]]:
-        """A tree's entries by name, read and parsed once: an artifact list naming one large
-        tree thousands of times costs one read of it, not thousands."""
+    def _tree(self, sha: str) -> tuple[bytes, dict[bytes, int]]:
+        """A tree's contents and its entries' starts by name, read and parsed once: an
+        artifact list naming one large tree thousands of times costs one read of it, not
+        thousands. What is held is bounded (MAX_HELD_ENTRIES): past it, the trees held so
+        far are let go, and one needed again is read again, within the read budget."""
         if sha not in self._trees:
             kind, body = self._read(sha, want=("tree",))
             if kind != "tree":
                 raise BadObject("tree-of-another-type")
-            self._trees[sha] = _tree_entries(body)
+            starts = _tree_entries(body)
+            if self._tree_entries + len(starts) > MAX_HELD_ENTRIES:
+                self._trees.clear()
+                self._tree_entries = 0
+            self._trees[sha] = (body, starts)
+            self._tree_entries += len(starts)
         return self._trees[sha]
+
+
+def _check_fanout(path: str) -> None:
+    """A pack index's fan-out table (v1 or v2) counts objects by their first byte, each
+    entry at least the one before it. dulwich checks only the last against the file's size,
+    and a prefix lookup loops from one entry to another: a forged table of 0, then 2**32 − 1,
+    had it loop four billion times for each sha looked up (13 minutes, a 1 KB file)."""
+    head = read_regular(path, 8 + 256 * 4)
+    table = head[8:] if head[:4] == b"\xfftOc" else head
+    if len(table) < 256 * 4:
+        raise BadObject("pack-index-truncated")
+    counts = struct.unpack(">256I", table[: 256 * 4])
+    if any(b < a for a, b in itertools.pairwise(counts)):
+        raise BadObject("pack-index-fanout-decreases")
 
 
 def _guarded(answer: Callable[[], T]) -> T | Msg:
@@ -436,10 +491,10 @@ def _add_sha_after(queue: deque[str], body: bytes, prefix: bytes) -> None:
         _add_sha(queue, body[len(prefix) : len(prefix) + 40])
 
 
-def _tree_entries(tree: bytes) -> dict[bytes, tuple[bytes, bytes]]:
-    """(octal mode, raw sha) of each entry of a tree's contents, by name (the first, should a
-    forged tree name one twice: as a scan stopping at the first match would)."""
-    entries: dict[bytes, tuple[bytes, bytes]] = {}
+def _tree_entries(tree: bytes) -> dict[bytes, int]:
+    """Where each entry of a tree's contents starts, by name (the first, should a forged tree
+    name one twice: as a scan stopping at the first match would)."""
+    entries: dict[bytes, int] = {}
     at = 0
     while at < len(tree):
         space = tree.find(b" ", at)
@@ -448,7 +503,7 @@ def _tree_entries(tree: bytes) -> dict[bytes, tuple[bytes, bytes]]:
             raise BadObject("malformed-tree")
         name = tree[space + 1 : nul]
         if name not in entries:
-            entries[name] = (tree[at:space], tree[nul + 1 : nul + 21])
+            entries[name] = at
         at = nul + 21
     return entries
 
@@ -488,29 +543,51 @@ def _loose(path: str, want: tuple[str, ...]) -> tuple[str, bytes]:
         return kind, bytes(out)
 
 
+@dataclass
+class _Built:
+    """What applying a repository's deltas has cost so far, and the objects it rebuilt, by
+    (pack, offset), kept within KEPT_BASE_BYTES and KEPT_BASES."""
+
+    made: int = 0  # bytes
+    deltas: int = 0
+    kept_bytes: int = 0
+    kept: dict[tuple[int, int], tuple[int, bytes]] = field(default_factory=dict)
+
+    def keep(self, key: tuple[int, int], type_num: int, body: bytes) -> None:
+        if len(self.kept) < KEPT_BASES and self.kept_bytes + len(body) <= KEPT_BASE_BYTES:
+            self.kept[key] = (type_num, body)
+            self.kept_bytes += len(body)
+
+
 def _packed(
-    pack: Pack, fd: int, offset: int, want: tuple[str, ...], built: list[int]
+    pack: Pack, fd: int, offset: int, want: tuple[str, ...], built: _Built
 ) -> tuple[str, bytes]:
     """A packed object's type, and its contents if that type is wanted. The entries'
-    headers are read down the delta chain first; nothing is inflated unless every size
-    they declare is within its limit. ``built`` counts the bytes the repository's deltas
-    have built so far (MAX_BUILT_BYTES)."""
+    headers are read down the delta chain first, to an object rebuilt before or to the
+    chain's base; nothing is inflated unless every size they declare is within its limit.
+    ``built`` counts what the repository's deltas have built so far (MAX_BUILT_BYTES,
+    MAX_DELTAS) and keeps what they rebuilt."""
     from dulwich.objects import RawObjectID
 
-    chain: list[tuple[int, int]] = []  # (where a delta's data starts, its declared size)
+    chain: list[tuple[int, int, int]] = []  # (its offset, where a delta's data starts, its size)
     seen: set[int] = set()
+    kept: tuple[int, bytes] | None = None
     while True:
         if offset in seen or len(chain) > MAX_CHAIN:
             raise BadObject("delta-chain-loops")
         seen.add(offset)
+        kept = built.kept.get((fd, offset))
+        if kept is not None:
+            type_num, size = kept[0], len(kept[1])
+            break
         type_num, size, base, data_at = _entry_header(fd, offset)
         if type_num == _OFS_DELTA:
             assert isinstance(base, int)
-            chain.append((data_at, size))
+            chain.append((offset, data_at, size))
             offset -= base
         elif type_num == _REF_DELTA:
             assert isinstance(base, bytes)
-            chain.append((data_at, size))
+            chain.append((offset, data_at, size))
             offset = pack.index.object_offset(
                 RawObjectID(base)
             )  # KeyError: a thin pack's missing base
@@ -520,17 +597,26 @@ def _packed(
     if kind not in want:
         return kind, b""
     limit = _LIMITS.get(kind, MAX_COMMIT)
-    total = size + sum(s for _, s in chain)
-    if size > limit or any(s > limit + 64 for _, s in chain) or total > MAX_CHAIN_BYTES:
+    total = size + sum(s for _, _, s in chain)
+    if size > limit or any(s > limit + 64 for _, _, s in chain) or total > MAX_CHAIN_BYTES:
         raise Unreadable(
             msg("sub.git.too_large_kind", kind=kind, size=max(size, total), unit="bytes")
         )
-    body = _inflate(fd, data_at, size)
-    for delta_at, delta_size in reversed(chain):
+    if kept is not None:
+        body = kept[1]
+    else:
+        body = _inflate(fd, data_at, size)
+        if chain:  # a base other objects' chains may pass
+            built.keep((fd, offset), type_num, body)
+    for at, delta_at, delta_size in reversed(chain):
         body = _apply_delta(body, _inflate(fd, delta_at, delta_size), limit, kind)
-        built[0] += len(body)
-        if built[0] > MAX_BUILT_BYTES:
+        built.made += len(body)
+        built.deltas += 1
+        if built.made > MAX_BUILT_BYTES:
             raise Unreadable(msg("sub.git.too_costly", limit=MAX_BUILT_BYTES, unit="bytes"))
+        if built.deltas > MAX_DELTAS:
+            raise Unreadable(msg("sub.git.too_many_deltas", limit=MAX_DELTAS, unit="count"))
+        built.keep((fd, at), type_num, body)
     return kind, body
 
 
