@@ -688,7 +688,7 @@ def _call(
     if before is not None:
         reply["modified"] = _modified(before, (args, kwargs))
         try:
-            if _RETURNED.changed_by(value):
+            if _RETURNED.changed_by(fn, value):
                 reply["modified"].append(EARLIER_RESULT)
         except BaseException:  # a result of the learner's that cannot be looked at so
             pass

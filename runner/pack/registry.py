@@ -262,7 +262,7 @@ def modified_locally(fn: SubjectFn, *args: Any, **kwargs: Any) -> tuple[Any, lis
     before = _copy((args, kwargs))
     value = fn(*args, **kwargs)
     changed = changed_arguments(fn, before, (args, kwargs))
-    return value, [*changed, EARLIER_RESULT] if _RETURNED.changed_by(value) else changed
+    return value, [*changed, EARLIER_RESULT] if _RETURNED.changed_by(fn, value) else changed
 
 
 _RETURNED = LastResults()  # our functions' last results, for calls whose arguments are watched
