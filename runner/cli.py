@@ -104,6 +104,9 @@ def build_parser(words: Catalog, command: str | None = None) -> argparse.Argumen
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_Version, nargs=0, help=argparse.SUPPRESS)
+    # known here too, so that a --lang given with no command asks for the command (given
+    # before a command, it is moved after it: _lang_after_command)
+    parser.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     common = _Parser(add_help=False)
     common.add_argument("--lang", choices=LANGS, default=None, help=words("help.lang"))
     sub = parser.add_subparsers(
@@ -189,7 +192,7 @@ def main(argv: Sequence[str] | None = None, started: Callable[[], None] | None =
     """Run one command. ``started`` is called once its code is imported and its arguments
     are read, before it does any work."""
     _SAID.clear()
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _lang_after_command(list(sys.argv[1:] if argv is None else argv))
     words = catalog(resolve_language(_language_asked(argv)))
     try:
         code = _main(argv, words, started)
@@ -206,6 +209,15 @@ def main(argv: Sequence[str] | None = None, started: Callable[[], None] | None =
         _silence_stdout()
         _say(words("error", message=words("error.output", reason=os_reason(exc))))
         return EXIT_MISUSE
+
+
+def _lang_after_command(argv: list[str]) -> list[str]:
+    """``--lang zh run ...`` read as ``run ... --lang zh``: every command takes --lang, and a
+    reader who puts it first means the same."""
+    if argv and argv[0].startswith("--lang"):
+        n = 1 if argv[0].startswith("--lang=") else 2
+        return argv[n : n + 1] + argv[:n] + argv[n + 1 :]
+    return argv
 
 
 def _main(argv: list[str], words: Catalog, started: Callable[[], None] | None = None) -> int:

@@ -173,3 +173,25 @@ def os_reason(exc: OSError) -> Msg | str:
     system's own words."""
     code = _OS_REASONS.get(exc.errno or 0)
     return msg(code) if code else (exc.strerror or type(exc).__name__)
+
+
+# Python's json module says why a text is not JSON in English: its phrases, by code
+_JSON_PHRASES = {
+    "Expecting value": "json.expecting_value",
+    "Expecting property name enclosed in double quotes": "json.expecting_name",
+    "Expecting ':' delimiter": "json.expecting_colon",
+    "Expecting ',' delimiter": "json.expecting_comma",
+    "Unterminated string starting at": "json.unterminated_string",
+    "Invalid control character at": "json.control_character",
+    "Invalid \\escape": "json.bad_escape",
+    "Invalid \\uXXXX escape": "json.bad_escape",
+    "Extra data": "json.extra_data",
+}
+
+
+def json_reason(exc: ValueError) -> Msg | str:
+    """Why a text is not JSON (a json.JSONDecodeError's ``msg``), in the reader's language
+    when it is one of the json module's phrases; otherwise its own words."""
+    text = str(getattr(exc, "msg", exc))
+    code = _JSON_PHRASES.get(text)
+    return msg(code) if code else text

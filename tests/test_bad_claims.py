@@ -265,6 +265,21 @@ CASES = [
         },
         ["mod/c.yaml:13: claim topk.small: expect[0].tolerance: min 3 is greater than max 1"],
     ),
+    Case(  # YAML 1.1 reads 1e-12 as text: inputs refused it, a tolerance took it as a number
+        "tolerance-bound-as-text",
+        {"c.yaml": variant(("kind: exact", "kind: close, abs: 1e-12"))},
+        [
+            "mod/c.yaml:14: claim topk.small: expect[0].tolerance.abs: "
+            "expected a number, got '1e-12'",
+            "mod/c.yaml:14: claim topk.small: expect[0].tolerance.abs: "
+            "expected a list, got '1e-12'",
+        ],
+    ),
+    Case(
+        "range-bound-as-text",
+        {"c.yaml": variant(("        value: 2\n", ""), ("kind: exact", "kind: range, max: 1e3"))},
+        ["mod/c.yaml:13: claim topk.small: expect[0].tolerance.max: expected a number, got '1e3'"],
+    ),
     Case(
         "raises-with-value",
         {"c.yaml": variant(("kind: exact", "kind: raises, error: ValueError"))},

@@ -649,8 +649,7 @@ def test_an_option_a_command_does_not_know_shows_that_commands_usage(cli, work, 
     [
         (
             "{not json",
-            f"error: ev/{MANIFEST}:1: not valid JSON: "
-            "Expecting property name enclosed in double quotes",
+            f"error: ev/{MANIFEST}:1: not valid JSON: a key in double quotes was expected",
         ),
         ("[]", f"error: ev/{MANIFEST}: not a module manifest (expected an object with 'modules')"),
     ],

@@ -214,3 +214,37 @@ def test_the_systems_reasons_are_in_the_readers_language(cli, tmp_path):
     assert zh.err.splitlines()[-1].endswith("无法写入：路径中有一部分不是目录")
     assert en.err.splitlines()[-1].endswith("cannot write: a part of the path is not a directory")
     assert "Not a directory" not in zh.err
+
+
+def test_lang_given_before_the_command_is_the_commands(cli):
+    """An outside pack author wrote `python -m runner --lang zh run`: it was read as a command
+    named zh (exit 2). It means what `run ... --lang zh` means; alone it asks for a command."""
+    first = cli("--lang", "zh", "inject", "--list")
+    last = cli("inject", "--list", "--lang", "zh")
+    assert first.code == last.code == 0 and first.out == last.out
+    assert cli("--lang=en", "inject", "--list").out == cli("inject", "--list", "--lang", "en").out
+    alone = cli("--lang", "zh")
+    assert alone.code == 2 and "缺少：COMMAND" in alone.err
+
+
+@pytest.mark.parametrize(
+    ("text", "zh", "en"),
+    [
+        ("", "这里应当是一个值", "a value was expected"),
+        ('{"a" 1}', "这里应当是 ':'", "':' was expected"),
+        ('{"a": 1} x', "JSON 值后面还有多余的内容", "more text after the JSON value"),
+        ('{"a": "b', "字符串没有结束", "a string is not closed"),
+    ],
+)
+def test_why_a_text_is_not_json_is_said_in_the_readers_language(text, zh, en):
+    """Python's json module says why in English; a Chinese run said 不是有效的 JSON：Expecting
+    value (an outside pack author's report)."""
+    import json
+
+    from runner.i18n import catalog, json_reason
+
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        reason = json_reason(exc)
+    assert catalog("zh").say(reason) == zh and catalog("en").say(reason) == en

@@ -693,12 +693,12 @@ CASES = [
         [NOT_A_MAPPING + "a string"],
     ),
     Case("empty-yaml", "sub.yaml", "", [NOT_A_MAPPING + "nothing"]),
-    Case("empty-json", "sub.json", "", ["$: line 1: not valid JSON: Expecting value"]),
+    Case("empty-json", "sub.json", "", ["$: line 1: not valid JSON: a value was expected"]),
     Case(
         "json-syntax-error",
         "sub.json",
         as_json().replace('"seed": 0,', '"seed": 0,,'),
-        ["$: line 7: not valid JSON: Expecting property name enclosed in double quotes"],
+        ["$: line 7: not valid JSON: a key in double quotes was expected"],
     ),
     # -- known killers: each once a hang or a traceback ---------------------------------------
     Case(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, model_validator
 from pydantic_core import PydanticCustomError
 
 from runner.compare import leaves
@@ -51,7 +51,9 @@ class Text(Strict):
 
 
 # -- tolerances ---------------------------------------------------------------------------
-Bound = float | list[float]
+# strict: a number, never text that reads as one (YAML 1.1 reads `1e-12` as text, and inputs
+# refuse it; a tolerance took it as a number)
+Bound = StrictFloat | list[StrictFloat]
 
 
 class Exact(Strict):
@@ -87,8 +89,8 @@ class Range(Strict):
     """min <= actual <= max, element by element; either bound may be left out."""
 
     kind: Literal["range"]
-    min: float | None = None
-    max: float | None = None
+    min: StrictFloat | None = None
+    max: StrictFloat | None = None
 
     @model_validator(mode="after")
     def _ordered(self) -> Range:

@@ -24,7 +24,7 @@ from typing import Any
 
 from runner.errors import EvidenceError
 from runner.files import NotRegular, read_regular
-from runner.i18n import Msg, os_reason
+from runner.i18n import Msg, json_reason, os_reason
 from runner.load import ClaimPack, display_path
 from runner.provenance import repo_relative
 from runner.record.drift import drift
@@ -73,7 +73,9 @@ def read_json(path: Path, what: str = "evidence") -> Any:
     except UnicodeDecodeError as exc:
         raise EvidenceError("io.not_utf8", path=shown, byte=exc.start) from None
     except json.JSONDecodeError as exc:
-        raise EvidenceError("io.not_json", path=shown, line=exc.lineno, what=exc.msg) from None
+        raise EvidenceError(
+            "io.not_json", path=shown, line=exc.lineno, what=json_reason(exc)
+        ) from None
     except (ValueError, RecursionError):  # a 4,301-digit integer, nesting 100k deep
         raise EvidenceError("io.unreadable_json", path=shown, what=what) from None
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from runner import safeyaml
-from runner.i18n import Msg, msg
+from runner.i18n import Msg, json_reason, msg
 from runner.submission.files import MAX_SUBMISSION_BYTES
 from runner.submission.problems import DataPath, Finding
 
@@ -88,7 +88,9 @@ def _parse_json(raw: bytes) -> Parsed:
         except ValueError:  # an integer beyond Python's 4,300 digits: find it, do not convert
             data = json.loads(text, object_pairs_hook=pairs, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
-        return Parsed(problems=[((), msg("sub.json_syntax", line=exc.lineno, message=exc.msg))])
+        return Parsed(
+            problems=[((), msg("sub.json_syntax", line=exc.lineno, message=json_reason(exc)))]
+        )
     except RecursionError:
         return Parsed(problems=[((), msg("sub.too_deep", limit=MAX_DEPTH))])
     parsed = Parsed(data)
