@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.measure.tokenizer import read_corpus
 from checks.pack import generator
 from checks.reference.tokenizer import _learn, _link
 from runner.pack import Case
@@ -433,6 +434,14 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             [],
         ),
     ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "tokens as a uint8 array",
+            "tokens 为 uint8 数组",
+            np.array([[0.1, 0.2], [0.3, 0.4]]),
+            np.array([1, 0], dtype=np.uint8),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -494,6 +503,15 @@ def gen_giant_mlp(rng: np.random.Generator, n: int) -> list[Case]:
             2,
             3,
             2**1100,
+        ),
+    ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "vocab 2**64 + 1: past int64, exact",
+            "vocab 为 2**64 + 1：超出 int64，精确",
+            2**64 + 1,
+            3,
+            4096,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -864,6 +882,37 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
             n_head=3,
         ),
     ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: positions ['rope'] (a list, not one of the four)",
+            "无效：positions 为 ['rope']（列表，不是四个之一）",
+            1000,
+            100,
+            2,
+            400,
+            64,
+            positions=["rope"],
+        ),
+        case(
+            "a learned table of 2**32 rows by 2**32: past int64, exact",
+            "2**32 行、宽 2**32 的学习位置表：超出 int64，精确",
+            1,
+            2**32,
+            0,
+            1,
+            2**32,
+            positions="learned",
+        ),
+        case(
+            "an FFN of 2**31 by 2**31: past int64, exact",
+            "2**31 乘 2**31 的 FFN：超出 int64，精确",
+            1,
+            2**31,
+            1,
+            2**31,
+            0,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -973,6 +1022,15 @@ def gen_moe_count(rng: np.random.Generator, n: int) -> list[Case]:
             "random", "随机", _log_int(r, 1, 8192), _log_int(r, 1, 32768), _log_int(r, 1, 256)
         )
 
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "a router of 2**32 by 2**31: past int64, exact",
+            "2**32 乘 2**31 的路由器：超出 int64，精确",
+            2**32,
+            1,
+            2**31,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1064,6 +1122,17 @@ def gen_logits_memory(rng: np.random.Generator, n: int) -> list[Case]:
             return case("random, default bytes", "随机，默认字节数", *sizes)
         return case("random", "随机", *sizes, int(r.choice([1, 2, 4, 8])))
 
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "T = 2**53 + 1: exact past float64",
+            "T = 2**53 + 1：超出 float64 的精度，精确",
+            3,
+            2**53 + 1,
+            1,
+            1,
+        ),
+        case("bytes_per_value = 16", "bytes_per_value = 16", 1, 1000, 50257, 16),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1166,6 +1235,22 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones(3),
             np.ones((3, 4)),
             np.ones((4, 2)),
+        ),
+    ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "int8 x and weights: products past int8 computed in float64",
+            "int8 的 x 与权重：超出 int8 的乘积在 float64 中计算",
+            np.array([[100, 100]], dtype=np.int8),
+            np.array([[1], [1]], dtype=np.int8),
+            np.array([[1]], dtype=np.int8),
+        ),
+        case(
+            "invalid: x of shape (2, 3, 4) (leading axes)",
+            "无效：形状为 (2, 3, 4) 的 x（多出前导轴）",
+            np.ones((2, 3, 4)),
+            np.ones((4, 5)) / 4,
+            np.ones((5, 2)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1483,6 +1568,21 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
             ),
         ),
     ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "int8 x and weights: products past int8 computed in float64",
+            "int8 的 x 与权重：超出 int8 的乘积在 float64 中计算",
+            *(np.array(a, dtype=np.int8) for a in ([[100], [100]], [[2]], [[2]], [[2]], [[1]])),
+            1,
+        ),
+        case(
+            "invalid: x of shape (4,)",
+            "无效：形状为 (4,) 的 x",
+            np.arange(4.0),
+            *(np.eye(4) for _ in range(4)),
+            2,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1734,6 +1834,20 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             1.0,
         ),
     ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "float16 logits at T = 1e-50: divided at float64 precision, no NaN",
+            "T = 1e-50 时的 float16 logits：按 float64 精度相除，没有 NaN",
+            np.array([2.0, 1.0, -1.0], dtype=np.float16),
+            1e-50,
+        ),
+        case(
+            "a NumPy integer temperature np.int64(2)",
+            "NumPy 整数温度 np.int64(2)",
+            np.array([2.0, 1.0, -1.0]),
+            np.int64(2),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1929,6 +2043,15 @@ def gen_top_k(rng: np.random.Generator, n: int) -> list[Case]:
             np.array([0.6, 0.4, -1e-17]),
             1,
         ),
+    ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "int64 counts [2**62, 2**62, 1]: summed in float64",
+            "int64 计数 [2**62, 2**62, 1]：在 float64 中求和",
+            np.array([2**62, 2**62, 1], dtype=np.int64),
+            2,
+        ),
+        case("invalid: 0-d probs", "无效：0 维的概率", np.array(0.7), 1),
     ]
     return _fill(n, edges, rng, draw)
 
@@ -2164,6 +2287,14 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             (-np.eye(3), np.eye(3), -np.arange(9.0).reshape(3, 3), 2),
         ),
     ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: q, k, v of shape (2, 5, 3) (a batch)",
+            "无效：形状为 (2, 5, 3) 的 q、k、v（批）",
+            *(np.arange(30.0).reshape(2, 5, 3) / 30 for _ in range(3)),
+            2,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2302,6 +2433,13 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
         *_same_shapes_twice(
             (np.eye(3), np.eye(3), np.arange(9.0).reshape(3, 3)),
             (-np.eye(3), np.eye(3), -np.arange(9.0).reshape(3, 3)),
+        ),
+    ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: q, k, v of shape (2, 5, 3) (a batch)",
+            "无效：形状为 (2, 5, 3) 的 q、k、v（批）",
+            *(np.arange(30.0).reshape(2, 5, 3) / 30 for _ in range(3)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -2564,6 +2702,35 @@ def gen_moe(rng: np.random.Generator, n: int) -> list[Case]:
                 a.astype(np.longdouble) if i == 0 else a
                 for i, a in enumerate(_moe(np.random.default_rng(32), 3, 4, 5, 3, 2))
             ),
+        ),
+    ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "int8 x, router and experts: products past int8 computed in float64",
+            "int8 的 x、路由器与专家：超出 int8 的乘积在 float64 中计算",
+            *(
+                np.array(a, dtype=np.int8)
+                for a in ([[100]], [[1, 2]], [[[2]], [[2]]], [[[1]], [[1]]])
+            ),
+            1,
+        ),
+        case(
+            "invalid: x of shape (3,)",
+            "无效：形状为 (3,) 的 x",
+            np.ones(3),
+            np.eye(3)[:, :2],
+            np.ones((2, 3, 4)),
+            np.ones((2, 4, 3)),
+            1,
+        ),
+        case(
+            "invalid: x of shape (2, 3, 4) (leading axes)",
+            "无效：形状为 (2, 3, 4) 的 x（多出前导轴）",
+            np.ones((2, 3, 4)),
+            np.ones((4, 2)),
+            np.ones((2, 4, 5)),
+            np.ones((2, 5, 4)),
+            1,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -2835,6 +3002,20 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             "无效：0 维的概率",
             np.array(1.0),
             0.5,
+        ),
+    ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "int64 counts [2**62] * 3 + [1]: the running sum in float64",
+            "int64 计数 [2**62] * 3 + [1]：运行和在 float64 中",
+            np.array([2**62, 2**62, 2**62, 1], dtype=np.int64),
+            0.5,
+        ),
+        case(
+            "p as a NumPy integer np.int64(1)",
+            "p 为 NumPy 整数 np.int64(1)",
+            np.array([0.5, 0.3, 0.2]),
+            np.int64(1),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3127,6 +3308,16 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
             np.zeros(1),
         ),
     ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "eps as a NumPy integer np.int64(1)",
+            "eps 为 NumPy 整数 np.int64(1)",
+            np.array([[1.0, 2.0, 4.0]]),
+            np.ones(3),
+            np.zeros(3),
+            np.int64(1),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3368,6 +3559,20 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones((5, 3)),
         ),
     ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: h of shape (2, 3, 4) (leading axes)",
+            "无效：形状为 (2, 3, 4) 的 h（多出前导轴）",
+            np.ones((2, 3, 4)),
+            np.ones((5, 4)),
+        ),
+        case(
+            "invalid: a table of shape (4, 3, 2)",
+            "无效：形状为 (4, 3, 2) 的表",
+            np.ones((2, 3)),
+            np.ones((4, 3, 2)),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3492,6 +3697,17 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
     edges += [  # from a sixteenth round of buggy learners (each once a false pass)
         *_same_shapes_twice((np.arange(8.0).reshape(2, 4), 1), (-np.arange(8.0).reshape(2, 4), 1)),
     ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: x of shape (2, 3, 4) (leading axes)",
+            "无效：形状为 (2, 3, 4) 的 x（多出前导轴）",
+            np.ones((2, 3, 4)),
+            1,
+        ),
+        case(
+            "invalid: x of shape (4,)", "无效：形状为 (4,) 的 x", np.array([1.0, 2.0, 3.0, 4.0]), 5
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3611,6 +3827,18 @@ def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
             768,
         ),
     ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "T = 2**53 + 1: exact past float64",
+            "T = 2**53 + 1：超出 float64 的精度，精确",
+            1,
+            2**53 + 1,
+            1,
+            1,
+            1,
+        ),
+        case("bytes_per_value = 16", "bytes_per_value = 16", 1, 1024, 12, 768, 16),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3728,6 +3956,14 @@ def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
             "abab 上 vocab_size 为 10**12：提前停止，不按它分配任何东西",
             np.frombuffer(b"abab", dtype=np.uint8).copy(),
             10**12,
+        ),
+    ]
+    edges += [  # from a seventeenth round of buggy learners (each once a false pass)
+        case(
+            "4,000 bytes of the chapter, 400 merges: pairs of ids past 511",
+            "本章的前 4,000 字节，400 次合并：id 超过 511 的相邻对",
+            np.frombuffer(read_corpus("chapter-23.zh.txt")[:4000], dtype=np.uint8).copy(),
+            656,
         ),
     ]
     return _fill(n, edges, rng, draw)

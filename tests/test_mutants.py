@@ -699,6 +699,17 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv16_linear_shared_output": ("contract.linear-attention",),
     "adv16_rotary_shared_output": ("contract.rotary-embedding",),
     "adv16_averaging_shared_output": ("contract.averaging-model",),
+    # the seventeenth set (module v10): 36 escapes, 32 caught by new cases; these stand for
+    # the families (ids past 511 in BPE, integer products, overflowing sums and counts,
+    # float16 divided in float32, NumPy reals refused, leading axes accepted)
+    "adv17_bpe_train_pair_codes_512": ("contract.bpe-train",),
+    "adv17_mlp_int_products_in_input_dtype": ("contract.position-wise-mlp",),
+    "adv17_topk_sums_counts_in_own_dtype": ("contract.top-k-renormalize",),
+    "adv17_softmax_float16_divided_in_float32": ("contract.softmax-temperature",),
+    "adv17_kv_bytes_product_in_float64": ("contract.kv-cache-bytes",),
+    "adv17_count_ffn_by_int64_prod": ("contract.transformer-parameter-count",),
+    "adv17_rotary_any_leading_axes": ("contract.rotary-embedding",),
+    "adv17_layer_norm_eps_python_float_only": ("contract.layer-norm",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.
