@@ -198,15 +198,12 @@ def fault_problems(
                 )
         for i, catcher in enumerate(fault.catchers):
             if absent(catcher):
-                problem(msg("fault.no_claim", claim=catcher, module=pack.meta.id), f"catchers[{i}]")
+                problem(_no_claim(catcher, pack), f"catchers[{i}]")
         for i, fact in enumerate(fault.observed):
             loaded = pack.claim(fact.claim)
             if loaded is None:
                 if absent(fact.claim):
-                    problem(
-                        msg("fault.no_claim", claim=fact.claim, module=pack.meta.id),
-                        f"observed[{i}].claim",
-                    )
+                    problem(_no_claim(fact.claim, pack), f"observed[{i}].claim")
                 continue
             spec = registry.find_check(loaded.claim.check)
             if spec is not None and fact.measure not in spec.measures:
@@ -327,6 +324,15 @@ def _exception_names() -> frozenset[str]:
     return frozenset(
         n for n, v in vars(builtins).items() if isinstance(v, type) and issubclass(v, BaseException)
     ) | {"MissingSubject"}
+
+
+def _no_claim(claim_id: str, pack: ClaimPack) -> Msg:
+    """A fault names a claim its module does not have: said with the closest ids it has."""
+    import difflib  # only for a name that is misspelt
+
+    ids = [c.claim.id for c in pack.claims]
+    close = difflib.get_close_matches(claim_id, ids, n=3, cutoff=0.6)
+    return msg("fault.no_claim", claim=claim_id, module=pack.meta.id, hint=_closest(close))
 
 
 def _closest(names: list[str]) -> Msg | str:

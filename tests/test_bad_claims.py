@@ -866,3 +866,24 @@ def test_one_broken_claim_file_is_one_problem_not_those_of_the_faults_naming_its
     problems = [line for line in result.err.splitlines() if line.startswith("claims/")]
     assert len(problems) == 1 and re.search(expected, problems[0]), result.err
     assert "faults.yaml" not in result.err
+
+
+def test_a_misspelt_catcher_is_said_with_the_closest_claim_ids(cli, tmp_path, monkeypatch):
+    """An outside pack author's misspelt catcher got no suggestion, where an unknown check
+    or fault gets the closest names."""
+    module = tmp_path / "claims" / MODULE.name
+    shutil.copytree(MODULE, module, ignore=shutil.ignore_patterns("__pycache__"))
+    faults = module / "faults.yaml"
+    text = faults.read_text(encoding="utf-8")
+    old = "catchers: [support.gpt2-vocab-1000-ctx,"
+    assert text.count(old) == 1
+    faults.write_text(text.replace(old, "catchers: [support.gpt2-vocab-100-ctx,"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+
+    result = cli("run", "claims/", "--lang", "en")
+
+    assert result.code == 2
+    assert (
+        "catchers[0]: no claim 'support.gpt2-vocab-100-ctx' in module 23-design-tradeoffs; "
+        "closest: support.gpt2-vocab-1000-ctx, support.gpt2-vocab-32-ctx"
+    ) in result.err, result.err
