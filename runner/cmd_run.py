@@ -42,7 +42,6 @@ from runner.record import (
     read_json,
     record_evidence,
     refuses_now,
-    write_evidence,
 )
 from runner.reporters import json_out, text
 from runner.run import select
@@ -360,6 +359,7 @@ def _class_run(
     commit = measured if isinstance(measured, Commit) else None
     gradescope_dir = Path(args.gradescope_results) if args.gradescope_results else None
     written: list[str] = []
+    kept: list[str] = []  # learners' evidence that already recorded what their run asserts
     notes: list[str] = []
     unrecorded = False
     # each learner's run is reported and recorded as it is judged, then let go: the class
@@ -377,7 +377,9 @@ def _class_run(
             steps: list[Any] = []
             if run.load_failure is None and commit is not None and run.complete:
                 steps.append(
-                    lambda run=run, variant=variant: _class_evidence(run, variant, commit, args)
+                    lambda run=run, variant=variant: _class_evidence(
+                        run, variant, commit, args, kept
+                    )
                 )
             if gradescope_dir is not None:  # its folder is said once, below, not per learner
                 steps.append(lambda run=run, variant=variant: _gradescope(
@@ -411,7 +413,8 @@ def _class_run(
             report.emit_json(sys.stdout, written, code, notes)
         else:  # the rows were printed as each learner was judged (-v: after every detail)
             lines = report.lines() if args.verbose else []
-            lines += [words("run.wrote", path=p) for p in [*written, *outputs]] + notes
+            lines += [words("run.wrote", path=p) for p in [*written, *outputs]]
+            lines += [words("run.unchanged", path=p) for p in kept] + notes
             _print(lines, args)
     finally:
         report.close()
@@ -445,12 +448,15 @@ def _shown_as_judged(
 
 
 def _class_evidence(
-    run: api.Run, variant: str, commit: Commit, args: argparse.Namespace
+    run: api.Run, variant: str, commit: Commit, args: argparse.Namespace, kept: list[str]
 ) -> list[str]:
+    """The learner's evidence files written; those left as they were are added to ``kept``
+    (a learner whose file did not change since the class was last run)."""
     docs = _evidence(run, commit, args)
     name = variant + (f".{challenge_variant(args.challenge)}" if args.challenge is not None else "")
-    paths = write_evidence(Path(args.out), docs, commit.root, variant=name)
-    return [display_path(p) for p in paths]
+    recorded = record_evidence(Path(args.out), docs, commit.root, variant=name)
+    kept += [display_path(p) for p in recorded.unchanged]
+    return [display_path(p) for p in recorded.written]
 
 
 def _reason(exc: Exception) -> str:

@@ -435,3 +435,30 @@ def test_the_learners_folders_are_among_those_no_worker_sees(tmp_path, monkeypat
     folders = _judges_folders(args)
 
     assert tmp_path / "class" in folders and tmp_path / "late" in folders
+
+
+def test_a_learner_whose_evidence_already_records_its_run_is_said_unchanged(
+    cli, tmp_path, reference_text, monkeypatch
+):
+    """A class judged again: the learner whose file changed gets its evidence written, the
+    others were said nothing of (a pack author's report); a single run says `unchanged`."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "two").mkdir()
+    for stem in ("ann", "ben"):
+        (tmp_path / "two" / f"{stem}.py").write_text(reference_text, encoding="utf-8")
+
+    def judged() -> Any:
+        return cli(
+            "run", str(MODULE), "--impl", "two", "--jobs", "2", "--timeout", TIMEOUT,
+            "--out", "ev", "--lang", "en", "-q",
+        )  # fmt: skip
+
+    first = judged()
+    (tmp_path / "two" / "ben.py").write_text(reference_text + "\n# again\n", encoding="utf-8")
+    second = judged()
+
+    assert first.code == second.code == 0
+    ann, ben = (f"ev/{MODULE_ID}-v{VERSION}.{stem}.json" for stem in ("ann", "ben"))
+    assert f"wrote {ann}" in first.out and f"wrote {ben}" in first.out
+    assert f"wrote {ben}" in second.out and f"wrote {ann}" not in second.out
+    assert f"unchanged: {ann} already records what this run asserts" in second.out
