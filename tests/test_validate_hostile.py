@@ -893,7 +893,7 @@ def test_the_trees_held_parsed_are_bounded(tmp_path, monkeypatch):
     assert db.lookup(commit).kind == "commit"
     for _ in range(2):
         assert [db.entry(commit, (f"t{t}", "f")) for t in range(3)] == ["file"] * 3
-        assert db._tree_entries <= 3000
+        assert db._held_entries <= 3000
     assert db.entry(commit, ("t1", "1-00007")) == "file"
     assert db.entry(commit, ("t1", "0-00007")) == "missing"
 

@@ -126,7 +126,7 @@ class GitObjects:
         self._inflated = 0  # bytes of wanted objects read so far (MAX_READ_BYTES)
         # a tree's contents and where each of its entries starts, by name, by the tree's sha
         self._trees: dict[str, tuple[bytes, dict[bytes, int]]] = {}
-        self._tree_entries = 0  # entries held in _trees (MAX_HELD_ENTRIES)
+        self._held_entries = 0  # entries held parsed in _trees (MAX_HELD_ENTRIES)
         self._roots: dict[str, str] = {}  # a commit's tree, by the commit's sha
 
     def lookup(self, sha: str) -> Lookup:
@@ -430,11 +430,11 @@ class GitObjects:
             if kind != "tree":
                 raise BadObject("tree-of-another-type")
             starts = _tree_entries(body)
-            if self._tree_entries + len(starts) > MAX_HELD_ENTRIES:
+            if self._held_entries + len(starts) > MAX_HELD_ENTRIES:
                 self._trees.clear()
-                self._tree_entries = 0
+                self._held_entries = 0
             self._trees[sha] = (body, starts)
-            self._tree_entries += len(starts)
+            self._held_entries += len(starts)
         return self._trees[sha]
 
 
