@@ -19,6 +19,14 @@ def _normal(name: str) -> str:
     return name.lower().replace("_", "-").replace(".", "-")
 
 
+def distribution_name(folder: str) -> str:
+    """The distribution a ``.dist-info`` or ``.egg-info`` folder holds, normalised: one
+    found as both (an editable install's, and the egg-info a build left in its source) is
+    one distribution, not two."""
+    stem = folder.rsplit(".", 1)[0]  # "my_pack-0.1" of "my_pack-0.1.dist-info"
+    return _normal(stem.split("-", 1)[0])
+
+
 def _headers(metadata: Path) -> dict[str, list[str]]:
     """The header block of a METADATA file: name (lower-case) -> values, in order."""
     out: dict[str, list[str]] = {}
@@ -107,7 +115,7 @@ def entry_points(group: str) -> Iterator[EntryPoint]:
         for entry in entries:
             if not entry.name.endswith((".dist-info", ".egg-info")):
                 continue
-            dist = _normal(entry.name.rsplit("-", 1)[0] if "-" in entry.name else entry.name)
+            dist = distribution_name(entry.name)
             if dist in seen:
                 continue
             seen.add(dist)

@@ -164,7 +164,13 @@ def not_written(result: ClaimResult) -> list[str]:
 # reasons that are the check's own bug, whatever implementation it judged: no function of the
 # learner's is blamed (it raises on the course's reference too, or its answer is malformed)
 COURSE_REASONS = frozenset(
-    {"claim.course_bug", "claim.not_measurements", "claim.undeclared", "claim.no_measure"}
+    {
+        "claim.course_bug",
+        "claim.course_bug_value",
+        "claim.not_measurements",
+        "claim.undeclared",
+        "claim.no_measure",
+    }
 )
 
 

@@ -2,14 +2,15 @@
 
 Nothing is patched: the registry builds an implementation where the broken twin stands in
 for the subject it replaces, and the claims run against it like against any other. A fault
-is *caught* when every claim declared as its catcher fails (or errors); it *survives* when a
-catcher still passes.
+is *caught* when every claim declared as its catcher passes on the reference and fails under
+the fault; it *survives* when a catcher still passes, errs, or fails on the reference too (a
+claim that fails whatever it runs on tells nothing of the fault).
 """
 
 from __future__ import annotations
 
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from runner.facts import template_refs
@@ -41,6 +42,9 @@ class FaultRun:
     fault: Fault
     results: list[ClaimResult]
     facts: list[FactResult]
+    # the status on the reference of the claims whose reference run is known (every claim
+    # in a whole run; the catchers when one fault is asked for alone)
+    on_reference: dict[str, str] = field(default_factory=dict)
 
     @property
     def statuses(self) -> dict[str, str]:
@@ -48,21 +52,39 @@ class FaultRun:
 
     @property
     def broken(self) -> list[str]:
-        return [r.id for r in self.results if r.status in BROKEN]
+        """The claims the fault breaks: failed or erred under it, and passed on the
+        reference (one that does not pass there is broken whatever runs)."""
+        return [
+            r.id
+            for r in self.results
+            if r.status in BROKEN and self.on_reference.get(r.id, "passed") == "passed"
+        ]
+
+    @property
+    def unsound(self) -> list[str]:
+        """Catchers that do not pass on the reference: failing under the fault too, they
+        cannot tell it from the reference."""
+        return [c for c in self.fault.catchers if self.on_reference.get(c, "passed") != "passed"]
 
     @property
     def survivors(self) -> list[str]:
-        """Catchers that did not fail: each one is a way the fault got through. One that
+        """Catchers that do not catch the fault: each one is a way it got through. One that
         errored proves nothing about the fault (a twin that cannot even be called errors
-        every claim), so it does not catch it either."""
-        statuses = self.statuses
-        return [c for c in self.fault.catchers if statuses.get(c) != "failed"]
+        every claim), nor does one that fails on the reference too."""
+        statuses, unsound = self.statuses, set(self.unsound)
+        return [c for c in self.fault.catchers if statuses.get(c) != "failed" or c in unsound]
 
     @property
     def errored(self) -> list[str]:
-        """The survivors that errored rather than passed."""
-        statuses = self.statuses
-        return [c for c in self.fault.catchers if statuses.get(c) == "error"]
+        """The survivors that errored rather than passed (and pass on the reference)."""
+        statuses, unsound = self.statuses, set(self.unsound)
+        return [c for c in self.fault.catchers if statuses.get(c) == "error" and c not in unsound]
+
+    @property
+    def passing(self) -> list[str]:
+        """The survivors that still pass under the fault."""
+        skip = set(self.errored) | set(self.unsound)
+        return [c for c in self.survivors if c not in skip]
 
     @property
     def caught(self) -> bool:
@@ -88,10 +110,16 @@ def run_fault(pack: ClaimPack, loaded: LoadedFault, registry: Registry) -> Fault
     whole run reuses the reference's work instead, see :func:`run_with_faults`)."""
     impl = registry.with_fault(loaded.fault.id)
     results = [run_claim(c, impl, registry, pack.meta.seed) for c in pack.claims]
-    return fault_run(loaded.fault, results)
+    # its catchers on the reference too: one failing there would seem to catch the fault
+    reference = registry.reference()
+    catchers = [c for c in pack.claims if c.claim.id in loaded.fault.catchers]
+    on_reference = [run_claim(c, reference, registry, pack.meta.seed) for c in catchers]
+    return fault_run(loaded.fault, results, on_reference)
 
 
-def fault_run(fault: Fault, results: list[ClaimResult]) -> FaultRun:
+def fault_run(
+    fault: Fault, results: list[ClaimResult], reference: list[ClaimResult] | None = None
+) -> FaultRun:
     """A fault's run from its claims' results: the facts faults.yaml says it shows, judged."""
     values = measured_values(results)
     facts = []
@@ -112,7 +140,7 @@ def fault_run(fault: Fault, results: list[ClaimResult]) -> FaultRun:
             if (c, m) in values
         }
         facts.append(FactResult(fact.fact, named, verdict == "passed", detail))
-    return FaultRun(fault, results, facts)
+    return FaultRun(fault, results, facts, {r.id: r.status for r in reference or ()})
 
 
 def run_all(pack: ClaimPack, registry: Registry) -> list[FaultRun]:
@@ -146,7 +174,9 @@ def run_with_faults(
     reference = [rows[i][0] for i in range(len(pack.claims))]
     runs = [
         fault_run(
-            lf.fault, [rows[i][1].get(lf.fault.id, reference[i]) for i in range(len(reference))]
+            lf.fault,
+            [rows[i][1].get(lf.fault.id, reference[i]) for i in range(len(reference))],
+            reference,
         )
         for lf in pack.faults
     ]

@@ -193,11 +193,23 @@ def _load_pack(
     if not files:
         problems.append(Problem.in_file(display_path(module_dir), None, msg("claim.no_files")))
     claims: list[LoadedClaim] = []
+    # metrics of claims that are not valid (their problems are said already): a required
+    # metric among them is not also said to be missing; None when a file could not be read
+    rejected: set[str] | None = set()
     for path in files if chosen is None else sorted(chosen):
         doc = read_yaml(path, problems)
         if doc is None:
+            rejected = None
+            continue
+        if isinstance(doc.data, dict) and str(doc.data.get("schema", "")).startswith(
+            "learn-llm.evidence"
+        ):  # a learner's evidence (a template) kept beside the claims: one problem, not ten
+            where = doc.line_of(("schema",))
+            problems.append(Problem.in_file(display_path(path), where, msg("claim.is_evidence")))
             continue
         prop = to_model(PropositionFile, doc, path, problems)
+        if prop is None and rejected is not None:
+            rejected |= _raw_metrics(doc.data)
         parsed = (
             list(enumerate(prop.claims))
             if prop is not None
@@ -250,10 +262,10 @@ def _load_pack(
                 field="chapter",
             )
         )
-    if chosen is None:  # a run of single files does not have every claim's metrics
+    if chosen is None and rejected is not None:  # a run of single files has not them all
         metrics = {e.metric or f"{c.claim.id}.{e.measure}" for c in claims for e in c.claim.expect}
         for i, name in enumerate(meta.required_metrics):
-            if name not in metrics:
+            if name not in metrics and name not in rejected:
                 problems.append(
                     Problem.in_file(
                         display_path(module_dir / MODULE_FILE),
@@ -277,6 +289,23 @@ def _load_pack(
         faults=tuple(faults),
         pack_line=meta_doc.line_of(("pack",)) if meta_doc is not None else None,
     )
+
+
+def _raw_metrics(data: Any) -> set[str]:
+    """The metric names a claim file's data gives, read as plainly as the format allows
+    (``metric``, else ``id.measure``), whether or not its claims are valid."""
+    items = data.get("claims") if isinstance(data, dict) else None
+    out: set[str] = set()
+    for item in items if isinstance(items, list) else ():
+        expect = item.get("expect") if isinstance(item, dict) else None
+        for exp in expect if isinstance(expect, list) else ():
+            if not isinstance(exp, dict):
+                continue
+            if isinstance(exp.get("metric"), str):
+                out.add(exp["metric"])
+            elif isinstance(item.get("id"), str) and isinstance(exp.get("measure"), str):
+                out.add(f"{item['id']}.{exp['measure']}")
+    return out
 
 
 def _claims_that_parse(data: Any) -> list[tuple[int, Claim]]:

@@ -30,6 +30,7 @@ from runner.models import (
     Raises,
     Range,
 )
+from runner.numbers import show
 from runner.pack import (
     BoundaryError,
     CallLog,
@@ -143,10 +144,13 @@ def _diagnosable(result: ClaimResult) -> bool:
     return result.status == "error" and reason is not None and reason.code == "claim.learner_raised"
 
 
-def _fails_on_reference(spec: Any, claim: Any, registry: Registry, seed: int) -> Detail | None:
-    """When a check raised on a learner's values: whether it raises on the course's own
-    reference too (then it is a bug of the course, said as such, with the pack's line), or
-    None. Our code only, in this process; only on this error's path."""
+def _fails_on_reference(
+    spec: Any, claim: Any, registry: Registry, seed: int, failing: Iterable[str] = ()
+) -> Detail | None:
+    """When a check raised on a learner's values, or the ``failing`` measures failed:
+    whether the check raises on the course's own reference too, or those measures fail
+    there too (then it is a bug of the course, said as such, with the pack's line), or
+    None. Our code only, in this process; only on a failure's path."""
     from runner.pack.find import own_frame
 
     rng = claim_rng(seed, claim.id) if "rng" in spec.signature.parameters else None
@@ -154,7 +158,7 @@ def _fails_on_reference(spec: Any, claim: Any, registry: Registry, seed: int) ->
     try:
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            spec.call(reference, claim.inputs, rng=rng, registry=registry)
+            measured = spec.call(reference, claim.inputs, rng=rng, registry=registry)
     except Exception as exc:
         return Detail.of(
             "claim.course_bug",
@@ -162,7 +166,15 @@ def _fails_on_reference(spec: Any, claim: Any, registry: Registry, seed: int) ->
             message=last_line(exc),
             where=own_frame(exc),
         )
-    return None
+    failing = list(failing)
+    if not failing or not isinstance(measured, dict):
+        return None
+    by_measure = {exp.measure: exp for exp in claim.expect}
+    for name in failing:
+        if name not in measured or judge(by_measure[name], to_plain(measured[name]))[0] == "passed":
+            return None  # the reference meets it: the learner's code does not
+    name = failing[0]
+    return Detail.of("claim.course_bug_value", measure=name, actual=show(to_plain(measured[name])))
 
 
 def _run(
@@ -276,12 +288,21 @@ def _run(
     judged = {exp.measure for exp in claim.expect}
     observations = {k: recorded(to_plain(v)) for k, v in measured.items() if k not in judged}
     status = "passed" if all(r.verdict == "passed" for r in results) else "failed"
+    ours: Detail | None = None
+    if status == "failed" and session is not None:
+        # a learner's failure the course's reference fails as well (a check measuring NaN,
+        # an expectation no implementation meets) is the course's bug, blamed on nobody
+        failing = [r.name for r in results if r.verdict != "passed"]
+        ours = _fails_on_reference(spec, claim, registry, seed, failing)
+        if ours is not None:
+            status = "error"
     return ClaimResult(
         **base,
         status=status,
         duration_ms=duration,
         measurements=results,
         observations=observations,
+        reason=ours,
     )
 
 

@@ -133,6 +133,8 @@ def runnable_problems(packs: list[ClaimPack], partial: bool = False) -> list[Pro
                 continue
             for field, message, at in input_problems(spec, claim.inputs):
                 problem(message, field, at)
+            for field, message in named_problems(spec, claim.inputs, registry):
+                problem(message, f"inputs.{field}", ("inputs", field))
             for i, exp in enumerate(claim.expect):
                 if exp.measure not in spec.measures:
                     problem(
@@ -225,6 +227,35 @@ def fault_problems(
     return out
 
 
+def named_problems(
+    spec: CheckSpec, inputs: dict[str, Any], registry: Registry
+) -> list[tuple[str, Msg]]:
+    """(input, message) for a subject or a generator that a generic check's inputs name and
+    the pack does not have, or a generator made for another subject than the one named: on
+    load, with the claim's line, not as the check's error when it runs."""
+    out: list[tuple[str, Msg]] = []
+    subject = inputs.get(spec.subject_input) if spec.subject_input else None
+    if isinstance(subject, str) and subject not in registry.subjects:
+        close = difflib.get_close_matches(subject, list(registry.subjects), n=3, cutoff=0.5)
+        out.append((spec.subject_input or "", msg("claim.unknown_subject", name=subject,
+                                                   hint=_closest(close))))  # fmt: skip
+        subject = None  # its generator is not compared with a subject that is not there
+    generator = inputs.get(spec.generator_input) if spec.generator_input else None
+    if isinstance(generator, str):
+        try:
+            made = registry.resolve_generator(generator)
+        except UnknownName as exc:
+            message = msg("claim.unknown_generator", name=generator, hint=_closest(exc.close))
+            out.append((spec.generator_input or "", message))
+        else:
+            if isinstance(subject, str) and made.subject != subject:
+                message = msg(
+                    "claim.generator_subject", name=generator, made=made.subject, named=subject
+                )
+                out.append((spec.generator_input or "", message))
+    return out
+
+
 def metric_name(claim_id: str, measure: str, metric: str | None) -> str:
     return metric or f"{claim_id}.{measure}"
 
@@ -272,6 +303,8 @@ def input_problems(spec: CheckSpec, inputs: dict[str, Any]) -> list[InputProblem
 _BOUNDS = {
     "less_than_equal": ("≤", "le"),
     "greater_than_equal": ("≥", "ge"),
+    "less_than": ("<", "lt"),
+    "greater_than": (">", "gt"),
     "too_long": ("≤", "max_length"),
     "too_short": ("≥", "min_length"),
 }
@@ -280,13 +313,12 @@ _BOUNDS = {
 def _input_message(err: Any, annotation: Any, value: Any) -> Msg:
     bound = _BOUNDS.get(err["type"])
     limit = (err.get("ctx") or {}).get(bound[1]) if bound else None
-    if bound is not None and isinstance(limit, int):
+    if bound is not None and isinstance(limit, int | float) and not isinstance(limit, bool):
         counted = err["type"] in ("too_long", "too_short")
         got = len(value) if counted and isinstance(value, list) else err.get("input")
         key = "claim.input_length" if counted else "claim.input_bound"
-        return msg(
-            key, op=bound[0], limit=limit, got=got if isinstance(got, int) else repr(got)[:120]
-        )
+        number = isinstance(got, int | float) and not isinstance(got, bool)
+        return msg(key, op=bound[0], limit=limit, got=got if number else repr(got)[:120])
     return msg("claim.input_type", type=_type_name(annotation), got=repr(value)[:120])
 
 

@@ -11,12 +11,15 @@ import re
 import shutil
 import time
 from dataclasses import dataclass
+from typing import Annotated
 
 import numpy as np
 import pytest
+from pydantic import Field
 
 from runner import safeyaml
 from runner.i18n import catalog
+from runner.pack import Implementation, Measurements
 from runner.pack.registry import UnknownName
 from tests.conftest import MODULE, REGISTRY, partial_module_yaml
 
@@ -239,7 +242,7 @@ CASES = [
         {"c.yaml": variant(("value: 2", 'value: "two"'), ("kind: exact", "kind: close, abs: 1"))},
         [
             "mod/c.yaml:12: claim topk.small: expect[0]: "
-            "a close tolerance needs a finite number or a list of them"
+            "a close tolerance needs a finite number or a list of them, got 'two'"
         ],
     ),
     Case(
@@ -887,3 +890,52 @@ def test_a_misspelt_catcher_is_said_with_the_closest_claim_ids(cli, tmp_path, mo
         "catchers[0]: no claim 'support.gpt2-vocab-100-ctx' in module 23-design-tradeoffs; "
         "closest: support.gpt2-vocab-1000-ctx, support.gpt2-vocab-32-ctx"
     ) in result.err, result.err
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        (0.0, "> 0 expected, got 0"),
+        (-1.5, "> 0 expected, got -1.5"),
+        (2.0, "< 1 expected, got 2"),
+    ],
+)
+def test_a_float_input_outside_a_strict_bound_is_said_with_its_bound(value, said):
+    """A check's ``Field(gt=0.0)`` said "expected float, got 0.0" of 0.0: the bound it
+    broke, as ``ge`` and ``le`` are said (found by a pack author, 2026-12-07)."""
+    from runner.i18n import say
+    from runner.pack import Pack
+    from runner.validate import input_problems
+
+    pack = Pack("bounded", code=())
+
+    @pack.check("scaled", needs=(), measures=("v",))
+    def scaled(
+        impl: Implementation,
+        eps: Annotated[float, Field(gt=0.0)],
+        p: Annotated[float, Field(lt=1.0)],
+    ) -> Measurements:
+        return {"v": eps}
+
+    spec = pack.registry.resolve_check("scaled")
+    inputs = {"eps": value, "p": 0.5} if value <= 1 else {"eps": 1.0, "p": value}
+    ((field, message, _),) = input_problems(spec, inputs)
+    assert say("en", message.code, **message.params) == said, field
+
+
+def test_learner_evidence_kept_beside_the_claims_is_one_problem_saying_what_it_is(
+    cli, tmp_path, monkeypatch
+):
+    """A pack author's evidence template saved in the module's folder was read as a claim
+    file: eight "unknown key" problems and no word of why (2026-12-07)."""
+    module = tmp_path / "mod"
+    shutil.copytree(MODULE, module)
+    template = MODULE.parents[1] / "tests" / "data" / "chapter-23-template.yaml"
+    (module / "evidence-template.yaml").write_bytes(template.read_bytes())
+    monkeypatch.chdir(tmp_path)
+    result = cli("run", "mod", "--out", "ev")
+    assert result.code == 2
+    problems = [line for line in result.err.splitlines() if line.startswith("mod/")]
+    assert len(problems) == 1, result.err
+    assert problems[0].startswith("mod/evidence-template.yaml:")
+    assert "this is learner evidence (learn-llm.evidence), not a claim file" in problems[0]

@@ -254,8 +254,9 @@ def test_a_weakened_claim_lets_its_fault_survive(cli, tmp_path):
     assert result.code == 1
     assert "  SURVIVED topk.renormalize" in result.out
     assert result.out.rstrip().endswith(
-        "SURVIVED: 1 of 1 catchers do not fail under the fault (topk.renormalize): each "
-        "catcher it lists must fail, and these would not notice this mistake"
+        "SURVIVED: 1 of 1 catchers do not catch it (topk.renormalize): each catcher it lists "
+        "must pass on the reference and fail under the fault, and these would not notice this "
+        "mistake"
     )
     summary = cli("inject", "--all", str(module))
     assert summary.code == 1

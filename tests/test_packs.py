@@ -419,6 +419,43 @@ def test_installed_packs_are_read_from_the_entry_points_files():
     assert points["design-tradeoffs"].dist_info.name.startswith("learn_llm_claims")
 
 
+def test_a_pack_name_two_installed_distributions_declare_is_refused_naming_both(
+    cli, tmp_path, monkeypatch
+):
+    """Two distributions declaring one pack name: the import path chose one silently (a
+    pack author's edited copy ran in place of the course's; only drift showed it)."""
+    site = tmp_path / "site"
+    for dist in ("norm24_pack-0.1", "norm24_dup-0.2"):
+        info = site / f"{dist}.dist-info"
+        info.mkdir(parents=True)
+        (info / "entry_points.txt").write_text(
+            f"[learn_llm_claims.packs]\nnormalization-24 = {dist.split('-')[0]}:pack\n",
+            encoding="utf-8",
+        )
+    monkeypatch.syspath_prepend(str(site))
+    module = tmp_path / "24-normalization"
+    module.mkdir()
+    (module / "module.yaml").write_text(
+        "id: 24-normalization\ntitle: {zh: 归一化, en: normalization}\nversion: 1\n"
+        "chapter: ch.txt\npack: normalization-24\n",
+        encoding="utf-8",
+    )
+    (module / "ch.txt").write_text("第 24 章\n", encoding="utf-8")
+    (module / "1-a.yaml").write_text(
+        "proposition: 1\nstage: {zh: 一, en: one}\ntitle: {zh: a, en: a}\nclaims: []\n",
+        encoding="utf-8",
+    )
+    forget()
+    for lang, said in (
+        ("en", "two installed distributions declare a pack named 'normalization-24' "
+               "(norm24_dup 0.2, norm24_pack 0.1)"),
+        ("zh", "有两个已安装的发行包都声明了名为 'normalization-24' 的 pack"),
+    ):  # fmt: skip
+        ran = cli("run", str(module), "--lang", lang)
+        assert ran.code == 2, (ran.out, ran.err)
+        assert said in ran.err and "Traceback" not in ran.err, ran.err
+
+
 # -- packs written in other styles --------------------------------------------------------------
 SINGLE_FILE_PACK = '''
 """A pack in one file, its checks annotated with types a claim file cannot hold."""
@@ -606,6 +643,35 @@ def test_a_check_needing_a_subject_the_pack_does_not_register_is_refused_at_load
 @pytest.mark.parametrize(
     ("old", "new", "said"),
     [
+        ("subject: softmax, generator: softmax", "subject: sofmax, generator: softmax",
+         "inputs.subject: the pack has no function 'sofmax'; closest: softmax"),
+        ("subject: softmax, generator: softmax", "subject: softmax, generator: sofmax",
+         "inputs.generator: the pack has no generator 'sofmax'; closest: softmax"),
+        ("subject: softmax, generator: softmax", "subject: softmax, generator: bigram_counts",
+         "inputs.generator: generator 'bigram_counts' makes cases for bigram_counts, "
+         "not for softmax"),
+    ],
+)  # fmt: skip
+def test_a_subject_or_generator_a_claim_names_and_the_pack_lacks_is_refused_at_load(
+    cli, course, old, new, said
+):
+    """A pack author's slip in a contract claim's inputs ran: the reference run skipped the
+    claim ("not implemented: sofmax()") and a fault survived, or the claim erred naming the
+    engine's file, in English whatever the reader's language, exit 1."""
+    path = course / "claims" / "05-softmax" / "1-softmax.yaml"
+    text = path.read_text("utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), "utf-8")
+    for command in (("run", "claims/05-softmax"), ("inject", "--all", "claims/05-softmax")):
+        line = _one_line_refusal(cli, *command)
+        assert "1-softmax.yaml:30: claim softmax.contract:" in line and said in line, line
+    zh = cli("run", "claims/05-softmax", "--lang", "zh")
+    assert zh.code == 2 and ("包中没有" in zh.err or "生成用例" in zh.err), zh.err
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
         ('where={"zh": "故障表：忘记先减去最大值", ', "where={", "where: no zh text"),
         ('where={"zh": "故障表：忘记先减去最大值", "en": "fault table: the max is not subtracted first"}',
          'where="the max is not subtracted"', "where must be {'zh': ..., 'en': ...}, not str"),
@@ -788,6 +854,69 @@ def test_a_check_that_fails_on_the_reference_too_is_the_courses_bug_not_the_lear
     assert "the check fails on the course's own reference too (checks.py:" in judged.out
     assert "a bug of the course, not of your code" in judged.out
     assert "WRONG" not in judged.out, judged.out
+
+
+def test_a_catcher_that_fails_on_the_reference_too_does_not_catch_its_fault(cli, course):
+    """A catcher expecting a wrong number fails under the fault as on the reference: inject
+    said "caught ... 3/3 faults caught" and exited 0, though that claim tells nothing of the
+    fault (found by a pack author, 2026-12-07)."""
+    path = course / "claims" / "05-softmax" / "1-softmax.yaml"
+    text = path.read_text("utf-8")
+    old = "      - measure: non_finite\n        value: 0\n"
+    assert old in text
+    path.write_text(
+        text.replace(old, "      - measure: non_finite\n        value: 3\n", 1), "utf-8"
+    )
+    said = "fails on the reference too (it cannot tell the fault from the reference: fix the "
+    one = cli("inject", "--fault", "softmax-no-max", "claims/05-softmax", "--lang", "en")
+    assert one.code == 1, one.out
+    assert "SURVIVED: 1 of 2 catchers do not catch it (softmax.distribution)" in one.out, one.out
+    assert said + "claim first): softmax.distribution" in one.out, one.out
+    every = cli("inject", "--all", "claims/05-softmax", "--lang", "en")
+    assert every.code == 1, every.out
+    row = next(x for x in every.out.splitlines() if "softmax-no-max" in x)
+    # the claim is not said to be broken by the fault: it is broken whatever runs
+    assert row.startswith("  SURVIVED") and "softmax.distribution" not in row, every.out
+    zh = cli("inject", "--all", "claims/05-softmax", "--lang", "zh")
+    assert "在参考实现上也失败" in zh.out, zh.out
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        '"max_sum_error": float("nan"),',  # a check measuring NaN whatever it judges
+        '"max_sum_error": "big",',  # a check measuring a word where a number is expected
+    ],
+)
+def test_a_measure_the_reference_fails_too_is_the_courses_bug_not_the_learners(cli, course, new):
+    """A check measuring NaN failed a correct learner's claim and called the function WRONG
+    (exit 1, no differing call to show): the reference fails that measure too, so the course
+    is told (found by a pack author, 2026-12-07)."""
+    _slip(course, "checks.py", '"max_sum_error": float(np.max(np.abs(p.sum(axis=-1) - 1.0))),', new)
+    reference = cli("scaffold", "05-softmax", "--reference").out
+    (course / "solution.py").write_text(reference, encoding="utf-8")
+    judged = cli("run", "claims/05-softmax", "--impl", "solution.py", "--lang", "en")
+    assert judged.code == 1
+    assert (
+        "the check fails on the course's own reference too (max_sum_error: the reference "
+        "gives " in judged.out
+    ), judged.out
+    assert "a bug of the course, not of your code" in judged.out
+    assert "WRONG" not in judged.out, judged.out
+    zh = cli("run", "claims/05-softmax", "--impl", "solution.py", "--lang", "zh")
+    assert "这项检查在课程自己的参考实现上也不通过（max_sum_error：参考实现给出 " in zh.out, zh.out
+
+
+def test_a_learners_failure_the_reference_does_not_share_is_still_the_learners(cli, course):
+    """The course's-bug path asks the reference only about the measures the learner failed:
+    a wrong softmax is still WRONG."""
+    reference = cli("scaffold", "05-softmax", "--reference").out
+    wrong = reference.replace("np.exp(x - x.max(axis=-1, keepdims=True))", "np.exp(x)")
+    assert wrong != reference
+    (course / "wrong.py").write_text(wrong, encoding="utf-8")
+    judged = cli("run", "claims/05-softmax", "--impl", "wrong.py", "--lang", "en")
+    assert judged.code == 1 and "WRONG" in judged.out, judged.out
+    assert "a bug of the course" not in judged.out
 
 
 def test_a_scaffold_may_have_no_contract_but_not_half_of_one():

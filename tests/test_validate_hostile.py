@@ -670,6 +670,30 @@ def test_a_required_metric_no_claim_defines_is_a_bad_claim_pack(cli, work):
     assert "required metric 'no_such_metric' is not a metric of any claim" in result.err
 
 
+def test_a_required_metric_of_a_claim_refused_for_its_own_problem_is_not_said_missing(cli, work):
+    """A claim without a tolerance was refused, and its required metric was then said to be
+    "not a metric of any claim": two problems, the second misleading (a pack author,
+    2026-12-07). Only the claim's own problem is said."""
+    claims = module_requiring(work, [SUPPORT, "no_such_metric"])
+    support = claims / "1-support.yaml"
+    text = support.read_text("utf-8")
+    old = (
+        "        metric: support_log10_gpt2_vocab_1000_ctx\n        value: 4701.20\n"
+        "        tolerance: {kind: close, abs: 0.005}\n"
+    )
+    assert old in text
+    support.write_text(text.replace(old, old.rsplit("        tolerance", 1)[0], 1), "utf-8")
+    (work / "sub.yaml").write_text(GOOD_YAML, "utf-8")
+
+    result = cli("validate", "sub.yaml", "--claims", str(claims))
+
+    assert result.code == 2
+    assert "expect[0].tolerance: missing (required)" in result.err, result.err
+    assert f"required metric '{SUPPORT}'" not in result.err, result.err
+    # a required metric that no claim names, valid or not, is still said
+    assert "required metric 'no_such_metric' is not a metric of any claim" in result.err
+
+
 def test_an_interrupted_batch_stops_its_workers_before_they_take_more(work, monkeypatch):
     """Stopped while its workers validate (Ctrl-C, SIGTERM, the reader gone): each worker
     ends at once when told to, rather than taking the command line's SIGTERM handler for the

@@ -1953,3 +1953,31 @@ def test_a_home_folder_is_a_path_however_it_is_written(text, a_path):
     found = list(environment(Submission({"environment": text}, {}, {}), None))  # type: ignore[arg-type]
     expected = [a_path] if isinstance(a_path, str) else ["sub.env_path"] if a_path else []
     assert [m.code for _, m in found] == expected, found
+
+
+def test_the_template_write_a_pack_hands_out_is_yaml_whose_placeholders_are_each_named(
+    cli, tmp_path
+):
+    """Handed out as write-a-pack.md printed it, a template stopped validate at "line 5:
+    YAML syntax error" (an unquoted ``device: no path``), and, mended, split its artifacts
+    at their commas so that the pieces were no longer seen as placeholders (a pack author,
+    2026-12-07)."""
+    doc = (ROOT / "docs" / "write-a-pack.md").read_text(encoding="utf-8")
+    start = doc.index("```yaml\nschema: learn-llm.evidence.v1") + len("```yaml\n")
+    template = doc[start : doc.index("```", start)]
+    data = yaml.safe_load(template)
+    placeholders = [v for v in _leaves(data) if isinstance(v, str) and v.startswith("<")]
+    assert len(placeholders) == 14, placeholders  # each one whole, none cut at a comma
+    (tmp_path / "template.yaml").write_text(template.replace("24-layernorm", MODULE_ID), "utf-8")
+    result = cli("validate", str(tmp_path / "template.yaml"), "--claims", str(MODULE))
+    assert result.code == 1 and "YAML" not in result.out, result.out
+    named = [line for line in result.out.splitlines() if "placeholder" in line]
+    assert len(named) >= 10, result.out
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _leaves(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _leaves(v)]
+    return [value]

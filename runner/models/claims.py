@@ -152,7 +152,8 @@ class Expectation(Strict):
             raise _problem("tol.finite_value")
         if isinstance(tol, Close):
             if not flat or not all(_is_number(x) for x in flat):
-                raise _problem("tol.close_value")
+                other = next((x for x in flat if not _is_number(x)), self.value)
+                raise _problem("tol.close_value", got=repr(other)[:60])
             for name in ("abs", "rel"):
                 bound = getattr(tol, name)
                 if isinstance(bound, list) and (

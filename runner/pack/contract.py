@@ -417,6 +417,7 @@ def _builtin_checks() -> dict[str, CheckSpec]:
         ),
         context=("cases", "invalid_cases"),
         subject_input="subject",
+        generator_input="generator",
     )(matches_reference)
     return dict(table.checks)
 

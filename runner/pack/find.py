@@ -32,7 +32,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from runner.distributions import EntryPoint, entry_points
+from runner.distributions import EntryPoint, distribution_name, entry_points
 from runner.i18n import Msg, msg
 from runner.pack.pack import Pack
 
@@ -60,6 +60,14 @@ def find_pack(spec: str, module_dir: Path) -> Pack:
         return _from_path(spec, module_dir)
     points = installed_packs()
     if spec in points:
+        declaring = {
+            distribution_name(p.dist_info.name): _distribution(p)
+            for p in entry_points(GROUP)
+            if p.name == spec
+        }
+        if len(declaring) > 1:  # which one is imported would depend on the import path
+            names = ", ".join(sorted(declaring.values()))
+            raise PackNotFound(msg("pack.installed_twice", pack=spec, distributions=names))
         return _from_entry_point(spec, points[spec])
     if _MODULE_NAME.match(spec):
         return _from_module(spec)
@@ -72,6 +80,13 @@ def installed_packs() -> dict[str, EntryPoint]:
     for point in entry_points(GROUP):
         out.setdefault(point.name, point)
     return out
+
+
+def _distribution(point: EntryPoint) -> str:
+    """The distribution that declares ``point``, as pip names it (``name version``)."""
+    stem = point.dist_info.name.rsplit(".", 1)[0]  # "my_pack-0.1" of "my_pack-0.1.dist-info"
+    name, _, version = stem.partition("-")
+    return f"{name} {version}".strip()
 
 
 # -- the three ways ---------------------------------------------------------------------------

@@ -115,6 +115,9 @@ class CheckSpec:
     # the input that names the subject a generic check judges (e.g. ``subject``): that
     # subject is needed too, whichever it is
     subject_input: str | None = None
+    # the input that names the generator whose cases it runs (e.g. ``generator``): checked
+    # on load, as a check's name is, and against the subject named beside it
+    generator_input: str | None = None
     # measure -> the subjects a failure of it is laid at (a memory exponent at the function
     # measured): a claim whose failing measures all have one names only those functions
     blames: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -528,6 +531,7 @@ class Registry:
         precision: Mapping[str, Precision] | None = None,
         subject_input: str | None = None,
         blames: Mapping[str, tuple[str, ...]] | None = None,
+        generator_input: str | None = None,
     ) -> Callable[[F], F]:
         def register(fn: F) -> F:
             _refuse_duplicate(self.checks, name, "check")
@@ -558,6 +562,7 @@ class Registry:
                 context,
                 precision or {},
                 subject_input,
+                generator_input,
                 {m: tuple(s) for m, s in (blames or {}).items()},
             )
             return fn

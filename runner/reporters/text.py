@@ -520,6 +520,8 @@ def fault_run_lines(pack_run: PackRun, run: FaultRun, words: Catalog) -> list[st
     if fault.differs_from_chapter:
         lines.append(words("fault.differs_chapter", text=words.pick(fault.differs_from_chapter)))
     lines.append(verdict_line(run, words))
+    if run.unsound:
+        lines.append(words("fault.fails_on_reference", claims=", ".join(run.unsound)))
     return lines
 
 
@@ -541,11 +543,13 @@ def fault_summary_lines(
         broken = ", ".join(run.broken)
         what = words("fault.breaks", claims=broken) if broken else words("fault.breaks_nothing")
         lines.append(f"  {pad(status, 8)} {run.fault.id:<{width}}  {what}")
-        passing = [c for c in run.survivors if c not in run.errored]
-        if passing:
-            lines.append(f"{INDENT}{words('fault.still_passing', claims=', '.join(passing))}")
+        if run.passing:
+            lines.append(f"{INDENT}{words('fault.still_passing', claims=', '.join(run.passing))}")
         if run.errored:
             lines.append(f"{INDENT}{words('fault.errored', claims=', '.join(run.errored))}")
+        if run.unsound:
+            claims = ", ".join(run.unsound)
+            lines.append(f"{INDENT}{words('fault.fails_on_reference', claims=claims)}")
         for fact in run.facts:
             if not fact.held:
                 text = f"{fact_text(fact, words)} ({detail(fact.detail, words)})"
