@@ -583,3 +583,34 @@ def test_a_challenge_asks_only_the_modules_that_have_one(tmp_path):
     assert alone.err == (
         "error: no module has a challenge (05-softmax): --challenge has nothing to add\n"
     )
+
+
+def test_the_cost_of_tracing_a_calls_memory_is_not_taken_for_slow_code(cli, work, reference_file):
+    """tracemalloc slows code that makes many Python objects about tenfold: a correct
+    pure-Python tiled flash attention (2.7 s at T = 2,048, 34 s traced) timed out on
+    beyond.flash-memory and was called WRONG (a correct-learner round, 2026-12-07). A claim
+    whose calls are traced has three times its budget. Here the function spins 1.5 s of CPU
+    the first time it is traced, under a budget of 1 s (3 s once traced)."""
+    slow = variant(
+        reference_file,
+        "slow_when_traced.py",
+        "def flash_attention(",
+        "import time as _time\nimport tracemalloc as _tm\n_SPUN = []\n\n\n"
+        "def _spin_once_traced():\n"
+        "    if _tm.is_tracing() and not _SPUN:\n"
+        "        _SPUN.append(1)\n"
+        "        start = _time.process_time()\n"
+        "        while _time.process_time() - start < 1.5:\n"
+        "            pass\n\n\n"
+        "def flash_attention(",
+    )
+    text = slow.read_text(encoding="utf-8")
+    signature_end = text.index('"""', text.index("def flash_attention("))
+    body = text.index('"""', signature_end + 3) + 3
+    slow.write_text(text[:body] + "\n    _spin_once_traced()" + text[body:], encoding="utf-8")
+    result = run(cli, slow, "-k", "beyond.flash-memory", "--timeout", "1")
+    assert result.code == 0, result.out
+    # an untraced claim keeps its budget: the same spin there times out
+    untraced = variant(slow, "slow_always.py", "if _tm.is_tracing() and not _SPUN:", "if not _SPUN:")
+    result = run(cli, untraced, "-k", "beyond.flash-equals-naive", "--timeout", "1")
+    assert result.code == 1 and "timed out: this claim's limit is 1 s of CPU time" in result.out

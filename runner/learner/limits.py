@@ -7,6 +7,9 @@ from dataclasses import dataclass
 
 WALL_FACTOR = 10
 WALL_MIN_S = 30.0
+# a claim whose calls have their memory traced (tracemalloc, in the worker) may use this many
+# times its budgets: tracing slows code that makes many Python objects about tenfold
+TRACED_BUDGET = 3
 OPEN_FILES = 256  # descriptors a worker may hold at once
 
 
