@@ -611,6 +611,8 @@ def test_the_cost_of_tracing_a_calls_memory_is_not_taken_for_slow_code(cli, work
     result = run(cli, slow, "-k", "beyond.flash-memory", "--timeout", "1")
     assert result.code == 0, result.out
     # an untraced claim keeps its budget: the same spin there times out
-    untraced = variant(slow, "slow_always.py", "if _tm.is_tracing() and not _SPUN:", "if not _SPUN:")
+    untraced = variant(
+        slow, "slow_always.py", "if _tm.is_tracing() and not _SPUN:", "if not _SPUN:"
+    )
     result = run(cli, untraced, "-k", "beyond.flash-equals-naive", "--timeout", "1")
     assert result.code == 1 and "timed out: this claim's limit is 1 s of CPU time" in result.out
