@@ -442,6 +442,18 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             np.array([1, 0], dtype=np.uint8),
         ),
     ]
+    edges += [  # from an eighteenth round of buggy learners (each once a false pass)
+        case(
+            "a prefix of probability 1e-50 (a float32 marginal underflows to 0): 115.13 nats",
+            "概率为 1e-50 的前缀（float32 的边缘概率下溢为 0）：115.13 奈特",
+            np.array([[1e-50, 0.0], [0.5, 0.5]]),
+            [0, 0],
+        ),
+        *_same_shapes_twice(
+            (np.array([[0.0, 0.0], [0.5, 0.5]]), [1, 0]),
+            (np.full((2, 2), 0.25), [0, 1]),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1377,6 +1389,14 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
             np.zeros((0, 3, 3)),
         ),
     ]
+    edges += [  # from an eighteenth round of buggy learners (each once a false pass)
+        case(
+            "scores of (2, 300, 300): weights past 1 MiB (a result kept in a buffer only for "
+            "large inputs is called again at once)",
+            "(2, 300, 300) 的分数：权重超过 1 MiB（只对大输入才放进缓冲区的结果会紧接着再调用一次）",
+            np.random.default_rng(1818).normal(size=(2, 300, 300)),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1846,6 +1866,15 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             "NumPy 整数温度 np.int64(2)",
             np.array([2.0, 1.0, -1.0]),
             np.int64(2),
+        ),
+    ]
+    edges += [  # from an eighteenth round of buggy learners (a reference bug, found beside)
+        case(
+            "70,000 float16 zeros: the shares summed past float16's 65,504 (1/70,000 each, "
+            "never all 0)",
+            "70,000 个 float16 的 0：份额之和超过 float16 的 65,504（每份 1/70,000，不能全为 0）",
+            np.zeros(70_000, dtype=np.float16),
+            1.0,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -2442,6 +2471,13 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             *(np.arange(30.0).reshape(2, 5, 3) / 30 for _ in range(3)),
         ),
     ]
+    edges += [  # from an eighteenth round of buggy learners (each once a false pass)
+        case(
+            "T = 1,100 (the prefix sums run past 1,024 positions, never restarted)",
+            "T = 1,100（前缀和跨过 1,024 个位置，从不重新开始）",
+            *_qkv(np.random.default_rng(1818), 1100, 4, 3),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3016,6 +3052,15 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             "p 为 NumPy 整数 np.int64(1)",
             np.array([0.5, 0.3, 0.2]),
             np.int64(1),
+        ),
+    ]
+    edges += [  # from an eighteenth round of buggy learners (each once a false pass)
+        case(
+            "p = 0.9 over ten of 0.1: the running sum of nine is 0.8999999999999999, so all ten "
+            "are kept (a pairwise sum of the nine reads 0.9)",
+            "十个 0.1、p = 0.9：前九个的运行和是 0.8999999999999999，十个都保留（成对求和得 0.9）",
+            np.full(10, 0.1),
+            0.9,
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3964,6 +4009,17 @@ def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
             "本章的前 4,000 字节，400 次合并：id 超过 511 的相邻对",
             np.frombuffer(read_corpus("chapter-23.zh.txt")[:4000], dtype=np.uint8).copy(),
             656,
+        ),
+    ]
+    half = np.random.default_rng(1818).integers(0, 256, 800, dtype=np.uint8)  # (800,)
+    edges += [  # from an eighteenth round of buggy learners (each once a false pass)
+        case(
+            "800 random bytes written twice, to 1,056 tokens: every pair seen twice, ids past "
+            "1,023 (a pair coded as left·1024 + right meets another)",
+            "800 个随机字节写两遍，训练到 1,056 个 token：每个相邻对出现两次，id 超过 1,023"
+            "（把相邻对编码为 左·1024 + 右 会与另一个相撞）",
+            np.concatenate([half, half]),
+            1056,
         ),
     ]
     return _fill(n, edges, rng, draw)

@@ -27,7 +27,8 @@ def softmax_temperature(logits: Array, temperature: float) -> Array:
     float64 precision and rounded back: below 6e-8, T itself is 0 in float16 (T = 1e-8).
     Integer logits are cast to float64 before anything is subtracted (uint8 [3, 1, 4] must
     not wrap around). ±inf and NaN logits are refused; finite logits whose sum overflows
-    ([1e308, 1e308, 0]) are valid.
+    ([1e308, 1e308, 0]) are valid. float16 shares are summed in float32 (65,520 float16
+    ones sum to inf in float16).
     """
     if isinstance(temperature, bool | np.bool_) or not isinstance(
         temperature, int | float | np.integer | np.floating
@@ -53,8 +54,11 @@ def softmax_temperature(logits: Array, temperature: float) -> Array:
     wide = np.result_type(z.dtype, np.float64)
     with np.errstate(over="ignore"):  # rounding a quotient below float16's range to -inf
         z = (z.astype(wide) / temperature).astype(z.dtype)
-    e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)  # type: ignore[no-any-return]
+    e = np.exp(z)  # (..., V), each in (0, 1]
+    # summed in float32 at least: float16 holds sums up to 65,504 only, and a row of 65,520
+    # or more logits (a vocabulary of 100k) would sum to inf and every share round to 0
+    total = e.sum(axis=-1, keepdims=True, dtype=np.result_type(e.dtype, np.float32))
+    return (e / total).astype(e.dtype)  # type: ignore[no-any-return]
 
 
 @subject("top_k_renormalize")

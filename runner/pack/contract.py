@@ -21,6 +21,15 @@ the scaffold's docstrings):
 Apart from agreeing, a function must leave its arguments as it found them (callers reuse
 their arrays): every call is compared with a copy of its arguments taken before it, where
 the function runs, and ``inputs_modified`` counts the calls that changed one.
+
+A few cases are called **again** right after themselves, each time with one floating-point
+array argument reordered (reversed along its last axis; the first such argument also along
+its first, or rolled by one): the same shapes, other values. A result kept from the first
+call under a key that leaves that argument's values out (its shape, its id, another
+argument's bytes) is handed out for the second and disagrees; so does a buffer reused from
+call to call (three calls of one shape in a row reach a second buffer used in turn). They
+are answered by the reference like any case and counted in ``mismatches`` and
+``inputs_modified``; ``cases`` counts the generator's cases only.
 """
 
 from __future__ import annotations
@@ -91,7 +100,7 @@ def matches_reference(
     arguments it changed and whether it changed an earlier result (``earlier_result``).
     """
     tolerance = agreement(rtol, atol, dtype_rtol)
-    made, answers = oracle(registry, subject, generator, cases, rng)
+    made, answers, again = oracle(registry, subject, generator, cases, rng)
     mismatches = 0
     invalid = 0
     labels: list[Label] = []
@@ -99,10 +108,19 @@ def matches_reference(
     modified = 0
     first_modification: dict[str, Any] | None = None
     # the calls, together, and which of its arguments each changed (compared where it ran)
-    fresh = [Case(_fresh(one.args), _fresh(one.kwargs), one.label) for one in made]
+    # each case, then the cases called again right after it (index: the generator's case)
+    following: dict[int, list[tuple[Case, Any]]] = {}
+    for i, one, expected in again:
+        following.setdefault(i, []).append((one, expected))
+    calls: list[tuple[int, Case, Any]] = []
+    for i, (one, expected) in enumerate(zip(made, answers, strict=True)):
+        calls.append((i, one, expected))
+        calls.extend((i, o, e) for o, e in following.get(i, ()))
+    fresh = [Case(_fresh(one.args), _fresh(one.kwargs), one.label) for _, one, _ in calls]
     answered = impl.attempt_each(subject, fresh)
-    for index, (one, expected, answer) in enumerate(zip(made, answers, answered, strict=True)):
-        if isinstance(expected, Raised):
+    repeated = {id(one) for _, one, _ in again}
+    for (index, one, expected), answer in zip(calls, answered, strict=True):
+        if isinstance(expected, Raised) and id(one) not in repeated:
             invalid += 1
         actual = answer if isinstance(answer, Raised) else answer[0]
         if not isinstance(answer, Raised) and answer[1]:
@@ -144,17 +162,21 @@ def matches_reference(
     }
 
 
+Again = list[tuple[int, Case, Any]]  # (the case it follows, the case, the reference's answer)
+
+
 def oracle(
     registry: Registry, subject: str, generator: str, cases: int, rng: np.random.Generator
-) -> tuple[list[Case], list[Any]]:
+) -> tuple[list[Case], list[Any], Again]:
     """The generator's cases and the reference's answer to each (a value, or the ValueError
-    it raised). Both depend only on the pack, the claim and its seed, so they are computed
-    once per registry, whatever is judged (a fault's run, every learner of a class), and
-    kept on it: what is kept is never handed out to be changed (every call gets a copy of
-    the case's arguments; answers are only compared)."""
+    it raised), and the cases called again (see the module). They depend only on the pack,
+    the claim and its seed, so they are computed once per registry, whatever is judged (a
+    fault's run, every learner of a class), and kept on it: what is kept is never handed
+    out to be changed (every call gets a copy of the case's arguments; answers are only
+    compared)."""
     state = rng.bit_generator.state
     key = f"{subject}|{generator}|{cases}|{state}"
-    kept: tuple[list[Case], list[Any]] | None = registry.oracle.get(key)
+    kept: tuple[list[Case], list[Any], Again] | None = registry.oracle.get(key)
     if kept is not None:
         return kept
     spec = registry.resolve_generator(generator)
@@ -177,8 +199,92 @@ def oracle(
             # our own generator or reference is wrong
             raise RuntimeError(f"the reference raised {expected} on case {index} ({one.label})")
         answers.append(expected)
-    registry.oracle[key] = (made, answers)
-    return made, answers
+    again: Again = []
+    for index in _called_again(made, answers):
+        for one in _reordered(made[index], reference):
+            expected = attempt(reference, *_fresh(one.args), **_fresh(one.kwargs))
+            if isinstance(expected, Raised) and "ValueError" not in expected.names:
+                raise RuntimeError(f"the reference raised {expected} on {one.label}")
+            again.append((index, one, expected))
+    registry.oracle[key] = (made, answers, again)
+    return made, answers, again
+
+
+AGAIN = 3  # cases called again: the last two with a floating array argument, and the largest
+
+
+def _called_again(made: list[Case], answers: list[Any]) -> list[int]:
+    """Which cases are called again: of those the reference answers with a value and that
+    have a floating array argument, the last two (random ones: the edges come first) and
+    the one whose arrays are largest (a buffer kept only for large inputs)."""
+    eligible = [
+        i
+        for i, (one, expected) in enumerate(zip(made, answers, strict=True))
+        if not isinstance(expected, Raised) and any(_reorderable(a) for a in _arguments(one))
+    ]
+    if not eligible:
+        return []
+    largest = max(eligible, key=lambda i: sum(_nbytes(a) for a in _arguments(made[i])))
+    return sorted({*eligible[-(AGAIN - 1) :], largest})
+
+
+def _arguments(one: Case) -> list[Any]:
+    return [*one.args, *one.kwargs.values()]
+
+
+def _nbytes(value: Any) -> int:
+    return value.nbytes if isinstance(value, np.ndarray) else 0
+
+
+def _reorderable(value: Any) -> bool:
+    return isinstance(value, np.ndarray) and value.dtype.kind == "f" and value.size >= 2
+
+
+def _reordered(one: Case, reference: Any) -> list[Case]:
+    """``one`` again, once per floating array argument with that argument reversed along
+    its last axis, and once more with the first such argument reversed along its first axis
+    (a vector: rolled by one), skipping any that leaves the values as they were."""
+    import inspect
+
+    try:
+        names = list(inspect.signature(reference).parameters)
+    except (TypeError, ValueError):  # pragma: no cover - a reference Python cannot read
+        names = []
+    where = [(i, None) for i in range(len(one.args))] + [(None, k) for k in one.kwargs]
+    out: list[Case] = []
+    first = True
+    for position, keyword in where:
+        value = one.args[position] if position is not None else one.kwargs[keyword or ""]
+        if not _reorderable(value):
+            continue
+        name = keyword or (names[position] if position is not None and position < len(names)
+                           else f"#{position}")  # fmt: skip
+        ways = [(np.flip(value, axis=-1), "reversed", "倒序")]
+        if first:
+            other = np.flip(value, axis=0) if value.ndim >= 2 else np.roll(value, 1, axis=-1)
+            ways.append((other, "reordered", "换序"))
+            first = False
+        for changed, en, zh in ways:
+            changed = np.ascontiguousarray(changed)
+            if np.array_equal(changed, value, equal_nan=True):
+                continue  # the same values: nothing a cache could get wrong
+            args = list(one.args)
+            kwargs = dict(one.kwargs)
+            if position is not None:
+                args[position] = changed
+            else:
+                kwargs[keyword or ""] = changed
+            label = _label_again(one.label, name, en, zh)
+            out.append(Case(tuple(args), kwargs, label))
+    return out
+
+
+def _label_again(label: Label, name: str, en: str, zh: str) -> Bilingual:
+    said = label if isinstance(label, dict) else {"zh": label, "en": label}
+    return {
+        "zh": f"{said['zh']}，紧接着再调用一次，{name} {zh}",
+        "en": f"{said['en']}, called again at once with {name} {en}",
+    }
 
 
 def _cases(made: Any, generator: str, n: int) -> list[Case]:

@@ -222,7 +222,9 @@ def softmax_temperature(logits, temperature):
         raise ValueError("logits must be finite")
     shifted = (z - z.max(axis=-1, keepdims=True)).astype(np.float64) / temperature
     e = np.exp(shifted.astype(z.dtype))
-    return e / e.sum(axis=-1, keepdims=True)
+    # float16 sums past 65,504 overflow: summed in float32 at least
+    total = e.sum(axis=-1, keepdims=True, dtype=np.result_type(e.dtype, np.float32))
+    return (e / total).astype(e.dtype)
 
 
 def top_k_renormalize(probs, k):
