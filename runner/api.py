@@ -107,6 +107,8 @@ class PackRun:
     duration_ms: float
     challenge: list[LoadedClaim] = field(default_factory=list)
     faults: list[FaultRun] | None = None
+    # a learner's file: the other functions it defines (a misspelt name is pointed out)
+    defined: tuple[str, ...] = ()
 
     @property
     def whole(self) -> bool:
@@ -272,6 +274,7 @@ def _learner_run(
                 [done[i] for i, (where, _, _) in enumerate(claims) if where == at],
                 spent,
                 challenges.get(pack.meta.id, []),
+                defined=tuple(session.defined),
             )
             for at, pack in enumerate(packs)
         ]

@@ -69,6 +69,8 @@ class FunctionFeedback:
     # the arguments a call changed in place (a contract claim saw it), when no call differs
     modified: list[str] = field(default_factory=list)
     result_shared: bool = False  # a call changed the result an earlier call returned
+    # not written: a function of the file whose name is this one's, misspelt (layernorm)
+    near: str | None = None
     # functions the reference's version of this one uses that are wrong in this file too:
     # its own mistake may be theirs, and no known mistake is named through them (the
     # diagnosis replays twins with the reference's functions, never the learner's)
@@ -129,8 +131,28 @@ def pack_feedback(pack_run: PackRun, results: Sequence[ClaimResult] | None = Non
         spec = registry.subjects.get(fb.name)
         if fb.verdict == "wrong" and not fb.mistakes and spec is not None:
             fb.wrong_uses = [g for g in spec.uses if g in found and found[g].verdict == "wrong"]
+    others = [d for d in pack_run.defined if d not in found]
+    for fb in found.values():
+        if fb.verdict == "not_written" and others:
+            fb.near = misspelt(fb.name, others)
     waiting = sum(1 for r in chosen if r.status == "skipped" and not_written(r))
     return PackFeedback(list(found.values()), kinds(chosen), waiting)
+
+
+def misspelt(name: str, defined: Sequence[str]) -> str | None:
+    """The function of ``defined`` that ``name`` is most likely a misspelling of (the same
+    letters but for case and underscores, or close: layernorm, LayerNorm, layer_nrom), or
+    None."""
+    import difflib
+
+    def plain(text: str) -> str:
+        return text.lower().replace("_", "")
+
+    same = [d for d in defined if plain(d) == plain(name)]
+    if same:
+        return same[0]
+    close = difflib.get_close_matches(name, list(defined), n=1, cutoff=0.8)
+    return close[0] if close else None
 
 
 def kinds(results: Iterable[ClaimResult]) -> list[KindFeedback]:

@@ -616,3 +616,22 @@ def test_the_cost_of_tracing_a_calls_memory_is_not_taken_for_slow_code(cli, work
     )
     result = run(cli, untraced, "-k", "beyond.flash-equals-naive", "--timeout", "1")
     assert result.code == 1 and "timed out: this claim's limit is 1 s of CPU time" in result.out
+
+
+def test_a_function_not_written_whose_name_the_file_misspells_is_pointed_out(
+    cli, work, reference_file
+):
+    """A learner who wrote ``layernorm`` read "not written yet: layer_norm" with no word of
+    the function it did write (a pack author's learner, 2026-12-07)."""
+    misnamed = variant(reference_file, "misnamed.py", "def layer_norm(", "def layernorm(")
+    for lang, said in (
+        ("en", "layer_norm() is not in your file, but layernorm() is: its name must be "
+               "layer_norm exactly"),
+        ("zh", "你的文件里没有 layer_norm()，但有 layernorm()：函数名必须正好是 layer_norm"),
+    ):  # fmt: skip
+        result = run(cli, misnamed, "-k", "layer-norm", "--lang", lang)
+        assert said in result.out, result.out
+    # a name far from every function of the file is not pointed at any of them
+    absent = variant(reference_file, "absent.py", "def layer_norm(", "def rescale_rows(")
+    result = run(cli, absent, "-k", "layer-norm")
+    assert "not written yet: layer_norm" in result.out and "is not in your file" not in result.out

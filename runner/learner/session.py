@@ -383,6 +383,7 @@ class LearnerSession:
         self.subjects = subjects
         self.limits = limits
         self.signatures: dict[str, inspect.Signature] = {}
+        self.defined: list[str] = []  # the file's other functions, as the worker named them
         self.load_output = ""
         self.isolation = ""  # what the worker achieved (worker.confine): own-user, nobody, ...
         self.missing: list[str] = []  # the guarantees it could not give, and why
@@ -542,6 +543,9 @@ class LearnerSession:
         status = reply.get("status")
         if status == "loaded":
             self.signatures = _signatures(reply.get("signatures"), self.subjects)
+            defined = reply.get("defined")
+            if isinstance(defined, list):  # a name for the learner to read: one short line
+                self.defined = [shown(n, 100) for n in defined[:256] if isinstance(n, str)]
         elif status != "raised":
             self.kill()
             raise BoundaryError("boundary.garbled", {"function": name})

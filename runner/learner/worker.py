@@ -56,6 +56,7 @@ for _lazy in ("ma", "fft", "random", "polynomial", "strings", "char", "rec"):
     importlib.import_module(f"numpy.{_lazy}")
 
 MODULE_NAME = "learner_impl"
+DEFINED = 256  # the file's other function names reported, at most
 FRAME = struct.Struct("<Q")  # each message: its length, then its bytes
 QUIT = "$quit"
 # A worker started by a judge running as root takes a user id of its own (this base plus its
@@ -643,7 +644,21 @@ def _load(
                 )
             functions[name] = fn
             signatures[name] = _signature(fn)
-    return functions, {"status": "loaded", "signatures": signatures}
+    return functions, {"status": "loaded", "signatures": signatures, "defined": _defined(module)}
+
+
+def _defined(module: types.ModuleType) -> list[str]:
+    """The other functions the file defines, by name (a misspelt ``layernorm`` beside the
+    ``layer_norm`` a claim waits for is named to the learner): plain functions whose code
+    is the file's own, at most DEFINED of them."""
+    out: list[str] = []
+    for name, value in list(module.__dict__.items()):
+        if len(out) == DEFINED:
+            break
+        own = type(value) is types.FunctionType and value.__module__ == MODULE_NAME
+        if own and type(name) is str and not name.startswith("__"):
+            out.append(name[:100])
+    return out
 
 
 def _signature(fn: Callable[..., Any]) -> list[list[Any]]:

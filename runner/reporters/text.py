@@ -364,6 +364,9 @@ def feedback_lines(fb: PackFeedback, words: Catalog, verbose: bool = False) -> l
         key = "feedback.waits_for_it" if len(unwritten) == 1 else "feedback.claims_wait"
         waiting = words(key, n=fb.waiting)
         lines.append("  " + words("feedback.not_written", functions=names, waiting=waiting))
+    for f in unwritten:
+        if f.near is not None:
+            lines.append("  " + words("feedback.near", name=f.name, near=f.near))
     for kind in fb.kinds:
         lines.append(
             "  "
