@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from checks import twin_args as args
 from checks.pack import twin
-from checks.reference._args import _integer
+from checks.reference._args import _integer, _shares
 from checks.reference.attention import _softmax_last
 from checks.reference.beyond import _elu_plus_one, _qkv
 from checks.reference.params import Positions
@@ -212,8 +212,7 @@ def softmax_temperature_unguarded(logits: NDArray[np.floating], temperature: flo
     z = args.logits(logits)
     z = z - z.max(axis=-1, keepdims=True)  # (..., V), <= 0, exactly 0 at the max
     z = args.over_temperature(z, temperature)  # at T = 0: 0/0 = NaN at the max, -inf elsewhere
-    e = np.exp(z)
-    out: Array = e / e.sum(axis=-1, keepdims=True)
+    out: Array = _shares(np.exp(z))
     return out
 
 
@@ -242,8 +241,7 @@ def softmax_temperature_half(logits: NDArray[np.floating], temperature: float) -
     z = z.astype(np.float16)  # the one change: every step below runs in float16
     z = z - z.max(axis=-1, keepdims=True)
     z = args.over_temperature(z, temperature)  # rounded to float16: exp(-3/T) is 0 below T≈0.173
-    e = np.exp(z)
-    out: Array = (e / e.sum(axis=-1, keepdims=True)).astype(dtype)
+    out: Array = _shares(np.exp(z)).astype(dtype)
     return out
 
 

@@ -1868,15 +1868,6 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             np.int64(2),
         ),
     ]
-    edges += [  # from an eighteenth round of buggy learners (a reference bug, found beside)
-        case(
-            "70,000 float16 zeros: the shares summed past float16's 65,504 (1/70,000 each, "
-            "never all 0)",
-            "70,000 个 float16 的 0：份额之和超过 float16 的 65,504（每份 1/70,000，不能全为 0）",
-            np.zeros(70_000, dtype=np.float16),
-            1.0,
-        ),
-    ]
     return _fill(n, edges, rng, draw)
 
 

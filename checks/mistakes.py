@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from checks import twin_args as args
 from checks.pack import mistake
 from checks.reference import params as _params
-from checks.reference._args import _integer
+from checks.reference._args import _integer, _shares
 from checks.reference.attention import (
     _softmax_last,
     causal_masked_attention,
@@ -1080,8 +1080,7 @@ def softmax_times_temperature(logits: NDArray[np.floating], temperature: float) 
     wide = np.result_type(z.dtype, np.float64)
     with np.errstate(over="ignore"):  # a product below float16's range rounds to -inf
         z = (z.astype(wide) * temperature).astype(z.dtype)
-    e = np.exp(z)
-    out: Array = e / e.sum(axis=-1, keepdims=True)
+    out: Array = _shares(np.exp(z))
     return out
 
 
@@ -1106,7 +1105,7 @@ def softmax_temperature_unshifted(logits: NDArray[np.floating], temperature: flo
     args.temperature_is_positive(temperature)
     z = args.over_temperature(args.logits(logits), temperature)  # (..., V), never shifted
     e = np.exp(z)  # overflows to inf past about 709 (about 11 in float16)
-    out: Array = e / e.sum(axis=-1, keepdims=True)
+    out: Array = _shares(e)
     return out
 
 
@@ -1130,7 +1129,8 @@ def softmax_temperature_axis0(logits: NDArray[np.floating], temperature: float) 
     z = z - z.max(axis=0, keepdims=True)  # over axis 0: the first axis of a batch
     z = args.over_temperature(z, temperature)
     e = np.exp(z)
-    out: Array = e / e.sum(axis=0, keepdims=True)
+    total = e.sum(axis=0, keepdims=True, dtype=np.result_type(e.dtype, np.float32))
+    out: Array = (e / total).astype(e.dtype)
     return out
 
 
@@ -1155,7 +1155,7 @@ def softmax_temperature_float64(logits: NDArray[np.floating], temperature: float
     args.temperature_is_positive(temperature)
     z = args.logits(logits).astype(np.float64)  # float16 and float32 widened
     e = np.exp(args.over_temperature(z - z.max(axis=-1, keepdims=True), temperature))
-    out: Array = e / e.sum(axis=-1, keepdims=True)
+    out: Array = _shares(e)
     return out
 
 

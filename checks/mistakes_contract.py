@@ -60,7 +60,7 @@ from checks.reference import positions as _positions
 from checks.reference import sampling as _sampling
 from checks.reference import support as _support
 from checks.reference import tokenizer as _tokenizer
-from checks.reference._args import _integer, _rescaled
+from checks.reference._args import _integer, _rescaled, _shares
 from checks.reference.attention import _softmax_last
 
 Array = NDArray[np.float64]
@@ -675,8 +675,7 @@ def _softmax_steps(
 
     with np.errstate(invalid="ignore"):
         z = divided(shifted(z)) if order == "max-first" else shifted(divided(z))
-        e = np.exp(z)
-        out: NDArray[np.floating] = e / e.sum(axis=-1, keepdims=True)
+        out: NDArray[np.floating] = _shares(np.exp(z))
     return out
 
 

@@ -69,7 +69,7 @@ class FunctionFeedback:
     # the arguments a call changed in place (a contract claim saw it), when no call differs
     modified: list[str] = field(default_factory=list)
     result_shared: bool = False  # a call changed the result an earlier call returned
-    # not written: a function of the file whose name is this one's, misspelt (layernorm)
+    # not written: a function of the file whose name is this one's, misspelt (softmaxx)
     near: str | None = None
     # functions the reference's version of this one uses that are wrong in this file too:
     # its own mistake may be theirs, and no known mistake is named through them (the
@@ -141,7 +141,7 @@ def pack_feedback(pack_run: PackRun, results: Sequence[ClaimResult] | None = Non
 
 def misspelt(name: str, defined: Sequence[str]) -> str | None:
     """The function of ``defined`` that ``name`` is most likely a misspelling of (the same
-    letters but for case and underscores, or close: layernorm, LayerNorm, layer_nrom), or
+    letters but for case and underscores, or close: SoftMax, soft_max, sotfmax), or
     None."""
     import difflib
 

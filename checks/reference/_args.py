@@ -8,6 +8,7 @@ int32 or int64); a bool, a float (even ``2.0``) or anything else is refused with
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,3 +46,11 @@ def _rescaled(kept: NDArray[np.float64], empty: str) -> NDArray[np.float64]:
         overflows = not np.isfinite(kept.sum())
     scaled = kept / top if overflows else kept  # (V,)
     return scaled / scaled.sum()  # type: ignore[no-any-return]
+
+
+def _shares(e: NDArray[Any]) -> NDArray[Any]:
+    """``e`` (..., V) divided by its sum over the last axis, in ``e``'s dtype: summed in
+    float32 at least, since float16 holds sums up to 65,504 only (a row of 65,520 float16
+    ones, a vocabulary of 100k, would sum to inf and every share round to 0)."""
+    total = e.sum(axis=-1, keepdims=True, dtype=np.result_type(e.dtype, np.float32))
+    return (e / total).astype(e.dtype)  # type: ignore[no-any-return]

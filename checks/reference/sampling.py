@@ -8,7 +8,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks.pack import subject
-from checks.reference._args import _integer, _rescaled
+from checks.reference._args import _integer, _rescaled, _shares
 
 Array = NDArray[np.floating]
 
@@ -54,11 +54,7 @@ def softmax_temperature(logits: Array, temperature: float) -> Array:
     wide = np.result_type(z.dtype, np.float64)
     with np.errstate(over="ignore"):  # rounding a quotient below float16's range to -inf
         z = (z.astype(wide) / temperature).astype(z.dtype)
-    e = np.exp(z)  # (..., V), each in (0, 1]
-    # summed in float32 at least: float16 holds sums up to 65,504 only, and a row of 65,520
-    # or more logits (a vocabulary of 100k) would sum to inf and every share round to 0
-    total = e.sum(axis=-1, keepdims=True, dtype=np.result_type(e.dtype, np.float32))
-    return (e / total).astype(e.dtype)  # type: ignore[no-any-return]
+    return _shares(np.exp(z))  # (..., V), each exp in (0, 1]
 
 
 @subject("top_k_renormalize")

@@ -648,8 +648,8 @@ def _load(
 
 
 def _defined(module: types.ModuleType) -> list[str]:
-    """The other functions the file defines, by name (a misspelt ``layernorm`` beside the
-    ``layer_norm`` a claim waits for is named to the learner): plain functions whose code
+    """The other functions the file defines, by name (a misspelt ``softmaxx`` beside the
+    ``softmax`` a claim waits for is named to the learner): plain functions whose code
     is the file's own, at most DEFINED of them."""
     out: list[str] = []
     for name, value in list(module.__dict__.items()):

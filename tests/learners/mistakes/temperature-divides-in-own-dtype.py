@@ -33,4 +33,4 @@ def softmax_temperature(logits: Array, temperature: float) -> Array:
     with np.errstate(over="ignore"):
         z = z / temperature  # in the logits' own dtype
     e = np.exp(z)
-    return e / e.sum(axis=-1, keepdims=True)  # type: ignore[no-any-return]
+    return _shares(e)

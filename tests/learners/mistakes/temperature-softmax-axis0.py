@@ -36,4 +36,5 @@ def softmax_temperature(logits: Array, temperature: float) -> Array:
     with np.errstate(over="ignore"):  # rounding a quotient below float16's range to -inf
         z = (z.astype(wide) / temperature).astype(z.dtype)
     e = np.exp(z)
-    return e / e.sum(axis=0, keepdims=True)
+    total = e.sum(axis=0, keepdims=True, dtype=np.result_type(e.dtype, np.float32))
+    return (e / total).astype(e.dtype)
