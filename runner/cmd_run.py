@@ -203,8 +203,9 @@ def _learner_files(values: list[str], entry: str | None) -> tuple[list[Path], bo
     wanted = entry or DEFAULT_ENTRY
     for value in values:
         path = Path(value)
-        if path.is_dir() and path.suffix != ".py" and (path / wanted).is_file():
-            files.append(path)  # one learner's folder
+        # one learner's folder; one named like a file (x.py/) only when --entry says so
+        if path.is_dir() and (path.suffix != ".py" or entry) and (path / wanted).is_file():
+            files.append(path)
         elif path.is_dir():
             as_class = True
             try:

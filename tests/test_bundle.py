@@ -259,6 +259,28 @@ def test_a_folder_with_helper_modules_is_judged_by_its_only_top_level_file(layou
     assert results["score"] == results["max_score"]
 
 
+def test_an_entry_inside_a_folder_named_like_a_python_file_is_judged(layout, correct_source):
+    """submission/x.py/my_impl.py: the engine read the folder x.py as a class, wrote its
+    Gradescope results as a folder, and the autograder's fallback then failed on that folder
+    (IsADirectoryError, no results.json: an attack round, 2026-12-07)."""
+    results = run_autograder(layout, ("x.py/my_impl.py", correct_source))
+
+    assert gradescope_problems(results) == []
+    assert results["score"] == results["max_score"]
+
+
+def test_the_fallback_result_replaces_whatever_is_in_its_place(tmp_path):
+    """Every submission gets a results.json, whatever the engine left where it goes."""
+    from runner.bundle.autograder import write_fallback
+
+    results = tmp_path / "results.json"
+    (results / "inside").mkdir(parents=True)
+    (tmp_path / "results.json.tmp").mkdir()
+    write_fallback(results, "no result", 0.0)
+    assert json.loads(results.read_text(encoding="utf-8"))["output"] == "no result"
+    assert not (tmp_path / "results.json.tmp").exists()
+
+
 def test_no_engine_still_gives_a_result(layout, tmp_path):
     (layout / "results").mkdir(exist_ok=True)
     shutil.rmtree(layout / "submission", ignore_errors=True)

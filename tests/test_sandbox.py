@@ -718,3 +718,35 @@ def test_what_reads_the_machines_state_is_denied(machine):
         assert _run_filter(program, madvise, arch, 0, 0, advice) == 0x00050000 | errno.EPERM
     for advice in (0, 4, 14, 15):  # NORMAL, DONTNEED, HUGEPAGE, NOHUGEPAGE: the allocator's
         assert _run_filter(program, madvise, arch, 0, 0, advice) == 0x7FFF0000, advice
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_the_counters_and_levers_of_an_attack_rounds_cross_learner_channels_are_denied(machine):
+    """Each read a hidden claim's input in a classmate's visible output (2026-12-07): the
+    machine-wide count of AIO events (io_setup holding as many as the input), the pid counter
+    a pidfd's inode number shows (pidfd_open), process_madvise (madvise's MADV_COLD by another
+    door), and PR_SET_DUMPABLE set again, which makes /proc/self/pagemap say which pages of
+    a shared file are cached. prctl's other options (the worker's own PR_SET_PDEATHSIG,
+    PR_SET_NAME) stay allowed."""
+    import errno
+
+    from runner.learner import sandbox
+
+    program = sandbox.seccomp_program(machine)
+    arch, calls = sandbox.DENIED_CALLS[machine]
+    eperm, allow = 0x00050000 | errno.EPERM, 0x7FFF0000
+    numbers = {"x86_64": {"io_setup": 206, "io_destroy": 207, "io_getevents": 208,
+                          "io_submit": 209, "io_cancel": 210, "io_pgetevents": 333,
+                          "pidfd_open": 434, "pidfd_send_signal": 424, "process_madvise": 440},
+               "aarch64": {"io_setup": 0, "io_destroy": 1, "io_submit": 2, "io_cancel": 3,
+                           "io_getevents": 4, "io_pgetevents": 292, "pidfd_open": 434,
+                           "pidfd_send_signal": 424, "process_madvise": 440}}[machine]  # fmt: skip
+    for name, number in numbers.items():
+        assert calls[name] == number
+        assert _run_filter(program, number, arch, 0) == eperm, name
+    prctl = {"x86_64": 157, "aarch64": 167}[machine]
+    assert sandbox.PRCTL[machine] == prctl
+    for value in (0, 1):
+        assert _run_filter(program, prctl, arch, 4, value) == eperm  # PR_SET_DUMPABLE
+    for option in (1, 15, 16, 38):  # PDEATHSIG, SET_NAME, GET_NAME, NO_NEW_PRIVS
+        assert _run_filter(program, prctl, arch, option, 1) == allow, option

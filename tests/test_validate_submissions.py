@@ -1944,6 +1944,11 @@ def test_a_large_batch_whose_output_streams_adds_no_progress_lines(cli, work, fm
         ("CPython 3.11.7, users: 1, superuser=no, localhost:8888", False),  # other words
         ("CPython 3.11.7, user-agent: curl", False),
         ("CPython 3.11.7, hostname=<redacted>", False),  # a placeholder names nobody
+        # an attack round (2026-12-07): decoded four times, or written as HTML references
+        ("CPython 3.11.7 at %2525252Fhome%2525252Falice", True),
+        ("CPython 3.11.7 at &#47;home&#47;alice", True),
+        ("CPython 3.11.7 at &sol;home&sol;alice", True),
+        ("CPython 3.11.7 &amp; NumPy 2.4.6", False),  # an ampersand is no path
     ],
 )
 def test_a_home_folder_is_a_path_however_it_is_written(text, a_path):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -111,8 +112,7 @@ def judge(entry: Path, source: Path, config: dict[str, Any], results: Path) -> s
         command += ["--impl", str(entry.parent), "--entry", entry.name]
         command += ["--gradescope-results", str(results), "--out", str(Path(work, "evidence"))]
         command += ["--lang", config["lang"], *config.get("run_options", [])]
-        if results.exists():
-            results.unlink()  # a result left from before must not pass for this run's
+        _remove(results)  # a result left from before must not pass for this run's
         try:
             done = subprocess.run(
                 command,
@@ -153,8 +153,18 @@ def write_fallback(results: Path, message: str, started: float) -> None:
         "tests": [],
     }
     temporary = results.with_name(results.name + ".tmp")
+    _remove(temporary)
     temporary.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    _remove(results)  # whatever the engine left there (a folder, once): the result goes there
     os.replace(temporary, results)
+
+
+def _remove(path: Path) -> None:
+    """``path`` gone, whatever it is (a file, a link, a folder)."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
 
 
 def show(*streams: bytes | None) -> None:

@@ -68,7 +68,8 @@ def read_submission(path: Path, entry: str | None = None) -> Submitted | LoadFai
         return LoadFailure("load.unreadable", {"file": shown, "reason": _reason(exc)})
     if stat.S_ISLNK(info.st_mode):  # a class folder's entry naming a classmate's file
         return LoadFailure("load.link", {"file": shown})
-    if stat.S_ISDIR(info.st_mode) and path.suffix != ".py":
+    # a folder is a submission; one named like a file (x.py/) only when an entry is named
+    if stat.S_ISDIR(info.st_mode) and (path.suffix != ".py" or entry):
         return _read_folder(path, entry)
     data = _read_file(path, shown)
     if isinstance(data, LoadFailure):

@@ -311,11 +311,11 @@ def confine(
             )
         except (sandbox.Unavailable, OSError) as exc:
             missing.append(f"landlock: {exc}")
-    try:  # last of the calls it makes to confine itself: it denies none of them
+    _prctl(PR_SET_DUMPABLE, 0)  # other processes of this user cannot read or trace it
+    try:  # last of the calls it makes to confine itself (it denies PR_SET_DUMPABLE after)
         sandbox.deny_calls()
     except (sandbox.Unavailable, OSError) as exc:
         missing.append(f"seccomp: {exc}")
-    _prctl(PR_SET_DUMPABLE, 0)  # other processes of this user cannot read or trace it
     # Its parent ends (however it ends): this process ends with it, even while the
     # learner's code loops. Set last: a change of user clears it.
     before = os.getppid()

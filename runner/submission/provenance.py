@@ -4,6 +4,7 @@ the future, and an environment that names no path, user or host."""
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 import unicodedata
 import urllib.parse
@@ -106,12 +107,14 @@ def environment(doc: Submission, ctx: Context) -> Iterator[Finding]:
 
 
 def _as_read(value: str) -> str:
-    """The text a person or a program would take ``value`` for: percent-decoded (up to
-    three times: %252F is %2F is /), then NFKC-normalized (full-width ／ is /), with the
-    slash look-alikes NFKC leaves alone made slashes."""
+    """The text a person or a program would take ``value`` for: percent-decoded and its
+    HTML character references resolved until neither changes it (%2525252F is / four
+    decodings on, &#47; is /; each decoding shortens the text, at most 500 characters, so
+    this ends), then NFKC-normalized (full-width ／ is /), with the slash look-alikes NFKC
+    leaves alone made slashes."""
     text = value
-    for _ in range(3):
-        decoded = urllib.parse.unquote(text)
+    for _ in range(len(value) + 1):
+        decoded = html.unescape(urllib.parse.unquote(text))
         if decoded == text:
             break
         text = decoded
