@@ -635,3 +635,29 @@ def test_a_function_not_written_whose_name_the_file_misspells_is_pointed_out(
     absent = variant(reference_file, "absent.py", "def layer_norm(", "def rescale_rows(")
     result = run(cli, absent, "-k", "layer-norm")
     assert "not written yet: layer_norm" in result.out and "is not in your file" not in result.out
+
+
+def test_what_the_judge_spends_on_a_learners_replies_is_charged_to_its_claim(
+    cli, work, reference_file, monkeypatch
+):
+    """A learner's code that reaches the worker's frames sent one pre-encoded 4 MB reply
+    again and again: 45 s of the judge's CPU for one claim, 2 s of the worker's, and a
+    whole file held a class's judge for half an hour (an attack round, 2026-12-07). The
+    judge's CPU time on each reply counts against the claim's budget: here each reply is
+    made to cost the judge 0.2 s, and a claim of 60 calls ends as a timeout at 1 s."""
+    import time as clock
+
+    from runner.learner.session import LearnerSession
+
+    decoded = LearnerSession._decoded
+
+    def slow(self, message, name, limit):  # the judge's CPU, not the worker's
+        start = clock.process_time()
+        while clock.process_time() - start < 0.2:
+            pass
+        return decoded(self, message, name, limit)
+
+    monkeypatch.setattr(LearnerSession, "_decoded", slow)
+    result = run(cli, reference_file, "-k", "contract.sequence-support-log10", "--timeout", "1")
+    assert result.code == 1
+    assert "timed out: this claim's limit is 1 s of CPU time" in result.out, result.out

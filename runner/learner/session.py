@@ -856,7 +856,10 @@ class LearnerSession:
         changed after the call, whatever the worker says (it runs the learner's code, which
         can rewrite its report)."""
         status = reply.get("status")
-        if status == "returned" and _wider(reply.get("value")) and not _wider([args, kwargs]):
+        started = time.process_time()
+        wider = status == "returned" and _wider(reply.get("value"))
+        self._charge_judging(name, time.process_time() - started)
+        if wider and not _wider([args, kwargs]):
             # a long double answer to a call given none could hold what float64 cannot
             # (1e-4000 where the future should weigh 0), and a check reading it as float64
             # would never see it: refused, as an answer no check can judge
@@ -1120,6 +1123,27 @@ class LearnerSession:
                     continue
 
     def _decode(self, message: bytes | bytearray, name: str, limit: int) -> dict[str, Any]:
+        """``message`` as a reply, its texts made safe to show. What the judge spends on it
+        is charged to the claim's CPU budget as the learner's own time is (see
+        :meth:`_charge_judging`)."""
+        started = time.process_time()
+        try:
+            return self._decoded(message, name, limit)
+        finally:
+            self._charge_judging(name, time.process_time() - started)
+
+    def _charge_judging(self, name: str, used: float) -> None:
+        """A reply's cost to the judge (decoding it, looking it over) charged to the claim:
+        a learner's code that reaches the worker's own frames can send the same 4 MB reply
+        again and again, each costing the judge seconds and the worker a write (an attack:
+        45 s of the judge's CPU for one claim, 2 s of the worker's). Past the claim's budget
+        the claim ends as a timeout, as if the learner had spent the time itself."""
+        self._budget -= used
+        if self._budget <= 0 and self._process is not None:
+            self.kill()
+            raise BoundaryError("boundary.timeout", self._timeout_params(name))
+
+    def _decoded(self, message: bytes | bytearray, name: str, limit: int) -> dict[str, Any]:
         try:
             reply = codec.decode(
                 message, codec.Limits(max_bytes=limit, max_elements=self.limits.result_values + 64)
