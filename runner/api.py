@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_MISUSE, EXIT_OK
@@ -95,6 +95,10 @@ class RunOptions:
     # id -> ms): how a learner's claims are split between its two judges (only how: see
     # runner.learner.share.split); none, and every second claim goes to each
     claim_costs: Mapping[str, Mapping[str, float]] = field(default_factory=dict, hash=False)
+    # a learner's claims by who may see them now: None all; "visible" the claims whose
+    # visibility is visible; "hidden" the others (a class run judges them apart: see
+    # run_class)
+    shown: Literal["visible", "hidden"] | None = None
 
 
 # -- what a run returns -----------------------------------------------------------------------
@@ -247,6 +251,8 @@ def _learner_run(
             diagnoser = _diagnoser(registry, pack.claims) if options.diagnose else None
             chosen = select(pack.claims, options.pattern, registry)
             for loaded in chosen + challenges.get(pack.meta.id, []):
+                if options.shown is not None and options.shown != _shown(loaded):
+                    continue
                 claims.append(
                     (
                         at,
@@ -369,8 +375,6 @@ def run_class(
     options = dataclasses.replace(options or RunOptions(), learner_jobs=1)
     if not paths:
         return
-    from concurrent.futures.process import BrokenProcessPool  # a class run's cost only
-
     from runner.learner.worker import not_dumpable
 
     not_dumpable()  # before any judge exists: they inherit it
@@ -379,22 +383,31 @@ def run_class(
     jobs = max(1, min(jobs, len(paths), usable_cpus()))
     pool = _judges(jobs, packs, claim_paths)
     try:
-        # taken off the queue as each is yielded: a judged learner's run is not kept here;
-        # the judges are forked at the first submit, with Ctrl-C and SIGTERM held (see
-        # _judge_init)
-        with signals_deferred(signal.SIGINT, signal.SIGTERM):
-            pending = collections.deque(
-                (path, pool.submit(_judge_one, path, entry, options)) for path in paths
-            )
-        while pending:
-            path, future = pending.popleft()
-            try:
-                run = future.result()
-            except BrokenProcessPool:
-                run = _judge_alone(path, entry, options, packs, claim_paths)
-            except Exception as exc:  # the judge raised (a bug of ours a learner found)
-                run = _failed(path, options, "load.judge_failed", exc)
-            yield path, run
+        if not _any_hidden(packs, options):
+            for path, run in _each_judged(pool, paths, entry, options, packs, claim_paths):
+                yield path, run
+            return
+        # Hidden claims' inputs must reach no learner's visible output. A worker shares the
+        # machine with its classmates' (the page cache, machine-wide counters), so one
+        # learner's code could pass what its hidden claims were sent to a classmate judged
+        # at the same time or later (an attack round read 4,242 back that way). Every
+        # learner's visible claims are judged first, and only then any hidden one: no visible
+        # output is made after a hidden input was sent anywhere. The first phase's runs wait
+        # on disk, not here (this process stays flat over a class).
+        import pickle
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="learn-llm-class-") as held:
+            first = dataclasses.replace(options, shown="visible")
+            judged = _each_judged(pool, paths, entry, first, packs, claim_paths)
+            for at, (_, run) in enumerate(judged):
+                Path(held, f"{at}.pickle").write_bytes(pickle.dumps(run))
+            second = dataclasses.replace(options, shown="hidden")
+            judged = _each_judged(pool, paths, entry, second, packs, claim_paths)
+            for at, (path, hidden) in enumerate(judged):
+                visible: Run = pickle.loads(Path(held, f"{at}.pickle").read_bytes())
+                Path(held, f"{at}.pickle").unlink()
+                yield path, _merged(visible, hidden, options)
     except BaseException:
         # stopped (Ctrl-C, SIGTERM, the reader gone): the judges stop too, each cleaning up
         # its learner's worker, rather than finishing the learner they are judging
@@ -402,6 +415,65 @@ def run_class(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _each_judged(
+    pool: ProcessPoolExecutor,
+    paths: list[Path],
+    entry: str | None,
+    options: RunOptions,
+    packs: list[ClaimPack],
+    claim_paths: list[Path] | None,
+) -> Iterator[tuple[Path, Run]]:
+    """Each learner's run under ``options``, in the order given, from the pool's judges."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    # taken off the queue as each is yielded: a judged learner's run is not kept here; the
+    # judges are forked at the first submit, with Ctrl-C and SIGTERM held (see _judge_init)
+    with signals_deferred(signal.SIGINT, signal.SIGTERM):
+        pending = collections.deque(
+            (path, pool.submit(_judge_one, path, entry, options)) for path in paths
+        )
+    while pending:
+        path, future = pending.popleft()
+        try:
+            run = future.result()
+        except BrokenProcessPool:
+            run = _judge_alone(path, entry, options, packs, claim_paths)
+        except Exception as exc:  # the judge raised (a bug of ours a learner found)
+            run = _failed(path, options, "load.judge_failed", exc)
+        yield path, run
+
+
+def _any_hidden(packs: list[ClaimPack], options: RunOptions) -> bool:
+    """Whether a class run has claims a learner may not see yet (its challenge claims
+    take their visibility from the claims they vary)."""
+    return any(
+        _shown(c) == "hidden"
+        for p in packs
+        for c in select(p.claims, options.pattern, p.code.registry)
+    )
+
+
+def _merged(visible: Run, hidden: Run, options: RunOptions) -> Run:
+    """One learner's run from its two phases: each module's results in the claims' order.
+    A learner whose file could not be loaded, or whose hidden phase could not be judged at
+    all (its judge died), is that phase's row."""
+    if visible.load_failure is not None:
+        return dataclasses.replace(visible, options=options)
+    if hidden.load_failure is not None:
+        return dataclasses.replace(hidden, options=options)
+    packs = []
+    for shown, kept in zip(visible.packs, hidden.packs, strict=True):
+        order = {c.claim.id: i for i, c in enumerate((*shown.pack.claims, *shown.challenge))}
+        results = sorted([*shown.results, *kept.results], key=lambda r: order.get(r.id, len(order)))
+        spent = shown.duration_ms + kept.duration_ms
+        packs.append(dataclasses.replace(shown, results=results, duration_ms=spent))
+    return dataclasses.replace(visible, packs=packs, options=options)
+
+
+def _shown(loaded: LoadedClaim) -> Literal["visible", "hidden"]:
+    return "visible" if loaded.claim.visibility == "visible" else "hidden"
 
 
 def _judges(

@@ -297,6 +297,46 @@ def test_gradescope_results_per_learner_carry_points_and_visibility(cli, klass):
     assert all(t["score"] == 0.0 and "SystemExit" in t["output"] for t in dave["tests"])
 
 
+def test_no_learners_visible_claim_is_judged_after_any_hidden_one(cli, klass, monkeypatch):
+    """A worker shares the machine with its classmates' (the page cache, machine-wide
+    counters): an attack round passed a hidden claim's input, 4,242, from one learner's code
+    to a classmate's visible output, the classmate judged at the same time or after. Every
+    learner's visible claims are judged first, then every hidden one; each row still holds
+    its claims in their order, as a run of the file alone does."""
+    claims = klass / "claims"
+    shutil.copytree(MODULE, claims / MODULE_ID)
+    card = claims / MODULE_ID / "8-tokenizer-bill.yaml"
+    data = yaml.safe_load(card.read_text(encoding="utf-8"))
+    data["claims"][0].update(visibility="hidden")
+    card.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    phases: list[tuple[str | None, list[str]]] = []
+    each_judged = api._each_judged
+
+    def recorded(pool, paths, entry, options, packs, claim_paths):
+        phases.append((options.shown, [p.name for p in paths]))
+        return each_judged(pool, paths, entry, options, packs, claim_paths)
+
+    monkeypatch.setattr(api, "_each_judged", recorded)
+    (folder := klass / "two").mkdir()
+    for name in ("alice.py", "bob.py"):
+        shutil.copy(klass / "class" / name, folder / name)
+    result = cli("run", str(claims), "--impl", "two", "--jobs", "2", "--timeout", TIMEOUT,
+                 "--out", "ev", "--format", "json", "--lang", "en")  # fmt: skip
+    assert result.code == 1, result.err
+    assert phases == [("visible", ["alice.py", "bob.py"]), ("hidden", ["alice.py", "bob.py"])]
+    order = [c.claim.id for c in api.load_claims([claims / MODULE_ID])[0].claims]
+    rows = json.loads(result.out)["learners"]
+    for row in rows:
+        ids = [r["id"] for m in row["results"] for r in m["claims"]]
+        assert ids == order, row["file"]
+    alone = cli("run", str(claims), "--impl", "two/bob.py", "--timeout", TIMEOUT, "--out",
+                "ev-alone", "--format", "json", "--lang", "en")  # fmt: skip
+    (bob,) = [r for r in rows if r["file"].endswith("bob.py")]
+    got = {r["id"]: r["status"] for m in bob["results"] for r in m["claims"]}
+    own = json.loads(alone.out)
+    assert got == {r["id"]: r["status"] for m in own["results"] for r in m["claims"]}
+
+
 def test_a_single_file_that_cannot_load_still_gets_gradescope_results(cli, klass):
     result = cli(
         "run", str(MODULE), "--impl", "class/dave.py", "--out", "ev",
