@@ -454,6 +454,14 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             (np.full((2, 2), 0.25), [0, 1]),
         ),
     ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "invalid: a token np.True_ (a NumPy bool is no token: ValueError, not TypeError)",
+            "无效：token 为 np.True_（NumPy 的 bool 不是 token：ValueError，不是 TypeError）",
+            np.array([0.25, 0.75]),
+            [np.True_],
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -925,6 +933,38 @@ def gen_transformer_count(rng: np.random.Generator, n: int) -> list[Case]:
             0,
         ),
     ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "biases=True, then the same call with biases=1 (refused: a cache must tell them apart)",
+            "biases=True，紧接着同样的调用但 biases=1（无效：缓存必须分得清两者）",
+            100,
+            8,
+            1,
+            32,
+            16,
+            biases=True,
+        ),
+        case(
+            "biases=1 right after the same call with biases=True: invalid",
+            "紧接在 biases=True 的同样调用之后 biases=1：无效",
+            100,
+            8,
+            1,
+            32,
+            16,
+            biases=1,
+        ),
+        case(
+            'invalid: biases="no" with n_layer = 0 (a flag is checked whatever the layers)',
+            '无效：n_layer = 0 时 biases="no"（不论层数都检查开关）',
+            100,
+            8,
+            0,
+            32,
+            16,
+            biases="no",
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -986,6 +1026,14 @@ def gen_attention_count(rng: np.random.Generator, n: int) -> list[Case]:
             3,
         ),
     ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "NumPy unsigned sizes (np.uint32): integers too",
+            "NumPy 无符号整数（np.uint32）的尺寸：也是整数",
+            np.uint32(768),
+            np.uint32(12),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1041,6 +1089,15 @@ def gen_moe_count(rng: np.random.Generator, n: int) -> list[Case]:
             2**32,
             1,
             2**31,
+        ),
+    ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "NumPy unsigned sizes (np.uint16): integers too",
+            "NumPy 无符号整数（np.uint16）的尺寸：也是整数",
+            np.uint16(16),
+            np.uint16(64),
+            np.uint16(4),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1144,6 +1201,15 @@ def gen_logits_memory(rng: np.random.Generator, n: int) -> list[Case]:
             1,
         ),
         case("bytes_per_value = 16", "bytes_per_value = 16", 1, 1000, 50257, 16),
+    ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "NumPy unsigned sizes (np.uint64): integers too",
+            "NumPy 无符号整数（np.uint64）的尺寸：也是整数",
+            np.uint64(8),
+            np.uint64(1024),
+            np.uint64(50257),
+        ),
     ]
     return _fill(n, edges, rng, draw)
 
@@ -1868,6 +1934,14 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             np.int64(2),
         ),
     ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "a (1, V) batch of one: the result keeps its shape",
+            "只有一行的 (1, V) 批：结果保持形状",
+            np.array([[1.0, 2.0, 3.0]]),
+            1.0,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2469,6 +2543,12 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             *_qkv(np.random.default_rng(1818), 1100, 4, 3),
         ),
     ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        *_same_shapes_twice(
+            (np.array([[0.3, -0.2]]), np.array([[0.1, 0.5]]), np.array([[1.0, -2.0, 0.5]])),
+            (np.array([[-1.0, 0.4]]), np.array([[0.7, -0.3]]), np.array([[0.2, 0.3, -1.5]])),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3054,6 +3134,21 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             0.9,
         ),
     ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "p one float step above 0.49 over [0.49, 0.18, 0.18, 0.15]: the first two kept "
+            "(the mass before, not 1 − the mass after)",
+            "p 比 0.49 大一个浮点步长，[0.49, 0.18, 0.18, 0.15]：保留前两个（用之前的质量，不用 1 − 之后的质量）",
+            np.array([0.49, 0.18, 0.18, 0.15]),
+            float(np.nextafter(0.49, 1.0)),
+        ),
+        case(
+            "2,000 equal tokens at p = 0.9: 1,800 or so kept (no cap on the candidates)",
+            "2,000 个相等的 token、p = 0.9：保留约 1,800 个（候选数没有上限）",
+            np.full(2000, 1 / 2000),
+            0.9,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3193,6 +3288,13 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
             "invalid: NaN after +inf in float32 ([0, nan, inf])",
             "无效：float32 中 +inf 之外还有 NaN（[0, nan, inf]）",
             np.array([0.0, math.nan, math.inf], dtype=np.float32),
+        ),
+    ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "uint64 [2**53, 2**53 + 1]: compared as uint64, not as float64",
+            "uint64 的 [2**53, 2**53 + 1]：按 uint64 比较，不按 float64",
+            np.array([2**53, 2**53 + 1], dtype=np.uint64),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3352,6 +3454,15 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones(3),
             np.zeros(3),
             np.int64(1),
+        ),
+    ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "features near 500, 0.01 apart: the centred row's variance (one-pass cancels)",
+            "特征在 500 附近、相差 0.01：用中心化后的方差（一次遍历会抵消有效位）",
+            500.0 + np.array([[0.0, 0.01, 0.02, 0.03]]),
+            np.ones(4),
+            np.zeros(4),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3652,6 +3763,14 @@ def gen_sinusoidal(rng: np.random.Generator, n: int) -> list[Case]:
             -2,
         ),
     ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "32,770 positions: t past 32,767 (positions never wrap in int16)",
+            "32,770 个位置：t 超过 32,767（位置在 int16 里不能回绕）",
+            32770,
+            2,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3742,6 +3861,19 @@ def gen_rotary(rng: np.random.Generator, n: int) -> list[Case]:
         ),
         case(
             "invalid: x of shape (4,)", "无效：形状为 (4,) 的 x", np.array([1.0, 2.0, 3.0, 4.0]), 5
+        ),
+    ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "offset = 5, before the next call leaves offset out",
+            "offset = 5，下一次调用不给 offset",
+            np.ones((2, 2)),
+            5,
+        ),
+        case(
+            "offset left out right after a call with offset = 5: positions from 0",
+            "紧接在 offset = 5 的调用之后不给 offset：位置从 0 开始",
+            np.ones((2, 2)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3874,6 +4006,16 @@ def gen_kv_cache(rng: np.random.Generator, n: int) -> list[Case]:
             1,
         ),
         case("bytes_per_value = 16", "bytes_per_value = 16", 1, 1024, 12, 768, 16),
+    ]
+    edges += [  # from a nineteenth round of buggy learners (each once a false pass)
+        case(
+            "NumPy unsigned sizes (np.uint32): integers too",
+            "NumPy 无符号整数（np.uint32）的尺寸：也是整数",
+            np.uint32(1),
+            np.uint32(1024),
+            np.uint32(12),
+            np.uint32(768),
+        ),
     ]
     return _fill(n, edges, rng, draw)
 

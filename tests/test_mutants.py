@@ -727,6 +727,22 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv18_top_p_pairwise_prefix": ("contract.top-p-renormalize",),
     "adv18_linear_z_restart_1024": ("contract.linear-attention",),
     "adv18_bpe_train_pair_code_10_bits": ("contract.bpe-train",),
+    # a nineteenth round: NumPy unsigned sizes and logits, a (1, V) batch squeezed, state
+    # kept by a cache where True == 1 or a position counter, a one-entry cache, checks
+    # skipped at n_layer = 0, and cuts, positions and variances that go wrong past a size
+    "adv19_kv_rejects_unsigned": ("contract.kv-cache-bytes",),
+    "adv19_greedy_unsigned_as_float": ("contract.greedy-token",),
+    "adv19_softmax_squeezes_batch_of_one": ("contract.softmax-temperature",),
+    "adv19_count_cache_bool_int_collide": ("contract.transformer-parameter-count",),
+    "adv19_rotary_streaming_offset": ("contract.rotary-embedding",),
+    "adv19_linear_state_after_t1": ("contract.linear-attention",),
+    "adv19_chain_numpy_bool_token_typeerror": ("contract.chain-rule-nll",),
+    "adv19_ln_one_pass_small_means": ("contract.layer-norm",),
+    "adv19_top_p_tail_mass": ("contract.top-p-renormalize",),
+    "adv19_top_p_candidate_cap": ("contract.top-p-renormalize",),
+    "adv19_sinusoidal_int16_positions": ("contract.sinusoidal-positions",),
+    "adv19_moe_cache_ignores_router": ("contract.moe-layer",),
+    "adv19_count_flags_checked_with_layers_only": ("contract.transformer-parameter-count",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.

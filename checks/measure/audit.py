@@ -898,10 +898,16 @@ def averaging_cost(
     ``growth_exponent`` is how the peak's increments grow against T's last two increments:
     1 for a peak a + b·T whatever its fixed part a (a buffer of a few hundred rows, reused
     from chunk to chunk), 2 for a term in T². The log-log ``slope`` of the peaks themselves
-    falls well below 1 when a is large, though such a peak grows linearly all the same."""
+    falls well below 1 when a is large, though such a peak grows linearly all the same.
+
+    Each x is passed once unmeasured first: a buffer allocated on first use and kept (a
+    workspace of 256 rows, a cache of small inputs) is then no measured call's, where it
+    would make the first peak alone carry it (a correct learner's workspace read as a T²
+    term, exponent 2.00; a correct-learner round, 2026-12-07)."""
     peaks: list[int] = []
     for t_len in lengths:
         x = rng.standard_normal((t_len, d_model))  # (T, d)
+        impl["averaging_model"](x)
         _, peak = impl.measured("averaging_model", x)
         peaks.append(int(peak) if peak is not None else 0)
     return {
