@@ -89,20 +89,24 @@ class _NotPlain(Exception):
     pass
 
 
-_SCALARS = (int, float, str, bool, type(None), np.integer, np.floating, np.bool_)
+_PLAIN = frozenset({int, float, str, bool, type(None)})
 
 
 def _frozen(value: object, budget: list[int]) -> object:
     """``value``'s items as nested tuples (types checked exactly: a learner's subclass may
-    compare as anything), or _NotPlain past the budget or for anything else."""
+    compare as anything), or _NotPlain past the budget or for anything else. A plain
+    scalar stands for itself (a float kept is the same object, so even a NaN compares
+    equal to itself in a tuple); a NumPy scalar as its type and its value."""
     budget[0] -= 1
     if budget[0] < 0:
         raise _NotPlain
     kind = type(value)
-    if kind in (list, tuple):
-        return (kind.__name__, *(_frozen(v, budget) for v in value))  # type: ignore[attr-defined]
+    if kind in _PLAIN:
+        return value
+    if kind is tuple or kind is list:
+        return (kind is list, *(_frozen(v, budget) for v in value))  # type: ignore[attr-defined]
     if kind is dict:
         return ("dict", *((_frozen(k, budget), _frozen(v, budget)) for k, v in value.items()))  # type: ignore[attr-defined]
-    if kind in _SCALARS or (isinstance(value, np.generic) and kind.__module__ == "numpy"):
-        return (kind.__name__, repr(value))
+    if isinstance(value, np.generic) and kind.__module__ == "numpy":
+        return (kind.__name__, value.item())
     raise _NotPlain
