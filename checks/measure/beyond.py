@@ -12,6 +12,7 @@ Multiply-add counts appear only as derived context: formulas of the shapes, decl
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -62,8 +63,14 @@ def _naive_peak(registry: Registry, scores: Array) -> float:
     baseline beside which the tiled and linear forms are measured. A learner's own causal
     softmax is judged by its contract, not by how much memory it spends: one that keeps its
     temporaries small, or a cache of small inputs, shifted the exponent of its whole peaks
-    below 1.8 and failed three memory claims (a correct-learner round, 2026-12-07)."""
-    return _peak(registry.reference(), "causal_masked_attention", scores)[1]
+    below 1.8 and failed three memory claims (a correct-learner round, 2026-12-07). It
+    depends on the scores alone, so it is measured once per process and kept with the
+    registry's other reference answers (each fault that reaches the claim asks again)."""
+    # the check's own seeded scores, named by a checksum of their bytes (read in place)
+    key = f"naive-peak|{scores.shape}|{zlib.crc32(np.ascontiguousarray(scores).data)}"
+    if key not in registry.oracle:
+        registry.oracle[key] = _peak(registry.reference(), "causal_masked_attention", scores)[1]
+    return float(registry.oracle[key])
 
 
 def _exponent(xs: list[int], ys: list[float]) -> float:
