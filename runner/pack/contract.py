@@ -217,12 +217,12 @@ def oracle(
     return made, answers, again
 
 
-AGAIN = 3  # cases called again: the last two with a floating array argument, and the largest
+AGAIN = 2  # cases called again: the last with a floating array argument, and the largest
 
 
 def _called_again(made: list[Case], answers: list[Any]) -> list[int]:
     """Which cases are called again: of those the reference answers with a value and that
-    have a floating array argument, the last two (random ones: the edges come first) and
+    have a floating array argument, the last (a random one: the edges come first) and
     the one whose arrays are largest (a buffer kept only for large inputs)."""
     eligible = [
         i
