@@ -381,40 +381,67 @@ def run_class(
     # judged in processes of their own even one at a time: this one survives a learner
     # whose code kills the process judging it
     jobs = max(1, min(jobs, len(paths), usable_cpus()))
-    pool = _judges(jobs, packs, claim_paths)
+    judges = [_judges(jobs, packs, claim_paths)]  # the pool in use (a fresh one per phase)
     try:
         if not _any_hidden(packs, options):
-            for path, run in _each_judged(pool, paths, entry, options, packs, claim_paths):
-                yield path, run
+            yield from _each_judged(judges[0], paths, entry, options, packs, claim_paths)
             return
         # Hidden claims' inputs must reach no learner's visible output. A worker shares the
         # machine with its classmates' (the page cache, machine-wide counters), so one
         # learner's code could pass what its hidden claims were sent to a classmate judged
         # at the same time or later (an attack round read 4,242 back that way). Every
         # learner's visible claims are judged first, and only then any hidden one: no visible
-        # output is made after a hidden input was sent anywhere. The first phase's runs wait
-        # on disk, not here (this process stays flat over a class).
+        # output is made after a hidden input was sent anywhere, and nothing of the second
+        # phase but its hidden claims' results reaches a row (see _merged). The first
+        # phase's runs wait on disk, without their packs (this process stays flat).
         import pickle
         import tempfile
 
         with tempfile.TemporaryDirectory(prefix="learn-llm-class-") as held:
             first = dataclasses.replace(options, shown="visible")
-            judged = _each_judged(pool, paths, entry, first, packs, claim_paths)
+            judged = _each_judged(judges[0], paths, entry, first, packs, claim_paths)
             for at, (_, run) in enumerate(judged):
-                Path(held, f"{at}.pickle").write_bytes(pickle.dumps(run))
+                Path(held, f"{at}.pickle").write_bytes(pickle.dumps(_shipped(run)))
+            # a judge that died broke the first pool: the second phase gets its own
+            judges[0].shutdown(wait=True, cancel_futures=True)
+            judges[0] = _judges(jobs, packs, claim_paths)
             second = dataclasses.replace(options, shown="hidden")
-            judged = _each_judged(pool, paths, entry, second, packs, claim_paths)
+            judged = _each_judged(judges[0], paths, entry, second, packs, claim_paths)
             for at, (path, hidden) in enumerate(judged):
-                visible: Run = pickle.loads(Path(held, f"{at}.pickle").read_bytes())
+                shipped = pickle.loads(Path(held, f"{at}.pickle").read_bytes())
                 Path(held, f"{at}.pickle").unlink()
-                yield path, _merged(visible, hidden, options)
+                yield path, _merged(_unpacked(shipped, packs, first), hidden, options)
     except BaseException:
         # stopped (Ctrl-C, SIGTERM, the reader gone): the judges stop too, each cleaning up
         # its learner's worker, rather than finishing the learner they are judging
-        stop_pool(pool)
+        stop_pool(judges[0])
         raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        judges[0].shutdown(wait=True, cancel_futures=True)
+
+
+# A learner's run as it crosses from a judge to the class run and waits on disk: its modules'
+# packs left out (each holds its registry and the reference's answers to every contract case,
+# 12.5 MB pickled), put back from the class run's own.
+Shipped = tuple[dict[str, Any], list[tuple[Any, ...]], "LoadFailure | None", str, Any]
+
+
+def _shipped(run: Run) -> Shipped:
+    parts = [(p.results, p.duration_ms, p.challenge, p.faults, p.defined) for p in run.packs]
+    return (run.implementation, parts, run.load_failure, run.load_output, run.sandbox)
+
+
+def _unpacked(shipped: Shipped | Run, packs: list[ClaimPack], options: RunOptions) -> Run:
+    """The run ``shipped`` stands for, each module's results with its pack again (a judge
+    runs every module of the class run, in its order)."""
+    if isinstance(shipped, Run):
+        return shipped
+    implementation, parts, failure, output, sandbox = shipped
+    runs = [
+        PackRun(pack, results, spent, challenge, faults, defined)
+        for pack, (results, spent, challenge, faults, defined) in zip(packs, parts, strict=False)
+    ]
+    return Run(implementation, runs, options, failure, output, sandbox)
 
 
 def _each_judged(
@@ -437,7 +464,7 @@ def _each_judged(
     while pending:
         path, future = pending.popleft()
         try:
-            run = future.result()
+            run = _unpacked(future.result(), packs, options)
         except BrokenProcessPool:
             run = _judge_alone(path, entry, options, packs, claim_paths)
         except Exception as exc:  # the judge raised (a bug of ours a learner found)
@@ -455,14 +482,60 @@ def _any_hidden(packs: list[ClaimPack], options: RunOptions) -> bool:
     )
 
 
+def _hidden_claims(run: PackRun, options: RunOptions) -> list[LoadedClaim]:
+    chosen = select(run.pack.claims, options.pattern, run.pack.code.registry)
+    return [c for c in (*chosen, *run.challenge) if _shown(c) == "hidden"]
+
+
+def _unjudged(loaded: LoadedClaim) -> ClaimResult:
+    """A hidden claim whose phase could not judge the learner's file: an error that says
+    only that (what the file did then is not shown: see _merged)."""
+    from runner.models import Detail
+
+    claim = loaded.claim
+    return ClaimResult(
+        id=claim.id,
+        proposition=loaded.proposition,
+        stage=loaded.stage,
+        statement=claim.statement,
+        check=claim.check,
+        notes=claim.notes,
+        points=claim.points,
+        visibility=claim.visibility,
+        kind=claim.kind,
+        status="error",
+        duration_ms=0.0,
+        reason=Detail.of("claim.hidden_unjudged"),
+    )
+
+
 def _merged(visible: Run, hidden: Run, options: RunOptions) -> Run:
-    """One learner's run from its two phases: each module's results in the claims' order.
-    A learner whose file could not be loaded, or whose hidden phase could not be judged at
-    all (its judge died), is that phase's row."""
+    """One learner's run from its two phases: each module's results in the claims' order,
+    and nothing else of the second phase (its output, its sandbox, its failure) in the row.
+    A learner whose file could not be loaded is the first phase's row; one whose hidden
+    phase could not be judged at all has its hidden claims err, saying only that; one whose
+    file changed between the phases is a row saying so, and nothing judged."""
     if visible.load_failure is not None:
         return dataclasses.replace(visible, options=options)
     if hidden.load_failure is not None:
-        return dataclasses.replace(hidden, options=options)
+        # nothing of it is shown (its import ran after a classmate's hidden inputs were
+        # sent, and could say what it found): the hidden claims err, the row stays the first
+        # phase's
+        hidden = dataclasses.replace(
+            visible,
+            packs=[
+                PackRun(
+                    p.pack, [_unjudged(c) for c in _hidden_claims(p, options)], 0.0, p.challenge
+                )
+                for p in visible.packs
+            ],
+        )
+    elif visible.implementation.get("sha256") != hidden.implementation.get("sha256"):
+        # the two phases read different bytes: no row may mix them
+        from runner.learner.staging import LoadFailure
+
+        failure = LoadFailure("load.changed_between", {})
+        return Run(visible.implementation, [], options, load_failure=failure)
     packs = []
     for shown, kept in zip(visible.packs, hidden.packs, strict=True):
         order = {c.claim.id: i for i, c in enumerate((*shown.pack.claims, *shown.challenge))}
@@ -505,7 +578,7 @@ def _judge_alone(
         try:
             with signals_deferred(signal.SIGINT, signal.SIGTERM):  # forked inside
                 future = pool.submit(_judge_one, path, entry, options)
-            return future.result()
+            return _unpacked(future.result(), packs, options)
         except BrokenProcessPool:
             return _failed(path, options, "load.judge_died")
         except Exception as exc:
@@ -559,8 +632,8 @@ def _judge_terminated(signum: int, frame: object) -> None:
     os._exit(128 + signum)
 
 
-def _judge_one(path: Path, entry: str | None, options: RunOptions) -> Run:
-    return run_packs(_JUDGE_PACKS, LearnerFile(path, entry), options)
+def _judge_one(path: Path, entry: str | None, options: RunOptions) -> Shipped:
+    return _shipped(run_packs(_JUDGE_PACKS, LearnerFile(path, entry), options))
 
 
 def _ms(start: float) -> float:

@@ -502,3 +502,80 @@ def test_a_learner_whose_evidence_already_records_its_run_is_said_unchanged(
     assert f"wrote {ann}" in first.out and f"wrote {ben}" in first.out
     assert f"wrote {ben}" in second.out and f"wrote {ann}" not in second.out
     assert f"unchanged: {ann} already records what this run asserts" in second.out
+
+
+# -- a class with hidden claims, when a phase goes wrong (an attack round, 2026-12-07) -----------
+def _hidden_module(klass: Path) -> Path:
+    """A copy of the quick module whose tokenizer claim is hidden."""
+    claims = klass / "claims"
+    shutil.copytree(MODULE, claims / MODULE_ID)
+    card = claims / MODULE_ID / "8-tokenizer-bill.yaml"
+    data = yaml.safe_load(card.read_text(encoding="utf-8"))
+    data["claims"][0].update(visibility="hidden")
+    card.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return claims / MODULE_ID
+
+
+def _judge_one_failing_bobs_hidden_phase(path: Path, entry: str | None, options: api.RunOptions):
+    """A judge whose second phase of bob.py fails as an import that found something would,
+    printing and raising what it read; and one that dies on looper.py in the first phase."""
+    import signal
+
+    from runner.learner.staging import LoadFailure
+
+    if path.name == "looper.py" and options.shown == "visible":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if path.name == "bob.py" and options.shown == "hidden":
+        info = {"kind": "learner", "name": "bob.py", "sha256": None}
+        failure = LoadFailure("load.raised", {"file": "bob.py", "error": "RuntimeError: 4242"})
+        return api._shipped(api.Run(info, [], options, failure, "read 4242", None))
+    return _JUDGE_ONE(path, entry, options)
+
+
+def test_a_second_phase_that_fails_errs_the_hidden_claims_and_shows_nothing_of_it(
+    klass, reference_text, monkeypatch
+):
+    """A second phase's import runs after classmates' hidden inputs were sent: its failure
+    (4,242 read at import, raised and printed) replaced the whole row, and the text reached
+    every visible test. The row is the first phase's; the hidden claims err, saying only
+    that. A judge that dies in the first phase broke the pool the second phase used (the
+    whole class lost, internal error): the second phase has its own."""
+    module = _hidden_module(klass)
+    looper = klass / "class" / "looper.py"
+    looper.write_text(reference_text, encoding="utf-8")
+    monkeypatch.setattr(api, "_judge_one", _judge_one_failing_bobs_hidden_phase)
+    packs = api.load_claims([module])
+    paths = [klass / "class" / n for n in ("alice.py", "looper.py", "bob.py")]
+    options = api.RunOptions(limits=WorkerLimits(timeout_s=float(TIMEOUT)))
+
+    rows = dict(api.run_class(packs, paths, options, jobs=2))
+
+    assert rows[looper].load_failure is not None
+    assert rows[looper].load_failure.code == "load.judge_died"
+    bob = rows[paths[2]]
+    assert bob.load_failure is None and "4242" not in bob.load_output
+    hidden = {r.id: r for r in bob.results if r.visibility == "hidden"}
+    assert [r.reason.code for r in hidden.values() if r.reason] == ["claim.hidden_unjudged"]
+    assert all(r.status == "error" for r in hidden.values())
+    shown = [r for r in bob.results if r.visibility == "visible"]
+    assert len(shown) == N_CLAIMS - 1 and all(r.status != "error" for r in shown)
+    assert rows[paths[0]].exit_code() == 0  # alice, both phases judged
+
+
+def _judge_one_reading_another_file_later(path: Path, entry: str | None, options: api.RunOptions):
+    shipped = _JUDGE_ONE(path, entry, options)
+    if options.shown == "hidden":
+        shipped[0]["sha256"] = "0" * 64  # what another file's bytes hash to
+    return shipped
+
+
+def test_a_file_changed_between_the_phases_is_a_row_saying_so(klass, monkeypatch):
+    """The two phases read the file twice: a file replaced between them gave a row of the
+    first file's visible results and the second's hidden ones, under the first's sha256."""
+    monkeypatch.setattr(api, "_judge_one", _judge_one_reading_another_file_later)
+    packs = api.load_claims([_hidden_module(klass)])
+    paths = [klass / "class" / "alice.py"]
+    options = api.RunOptions(limits=WorkerLimits(timeout_s=float(TIMEOUT)))
+    ((_, row),) = api.run_class(packs, paths, options, jobs=1)
+    assert row.load_failure is not None and row.load_failure.code == "load.changed_between"
+    assert row.results == []
