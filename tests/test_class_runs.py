@@ -303,12 +303,7 @@ def test_no_learners_visible_claim_is_judged_after_any_hidden_one(cli, klass, mo
     to a classmate's visible output, the classmate judged at the same time or after. Every
     learner's visible claims are judged first, then every hidden one; each row still holds
     its claims in their order, as a run of the file alone does."""
-    claims = klass / "claims"
-    shutil.copytree(MODULE, claims / MODULE_ID)
-    card = claims / MODULE_ID / "8-tokenizer-bill.yaml"
-    data = yaml.safe_load(card.read_text(encoding="utf-8"))
-    data["claims"][0].update(visibility="hidden")
-    card.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    claims = _hidden_module(klass).parent
     phases: list[tuple[str | None, list[str]]] = []
     each_judged = api._each_judged
 
