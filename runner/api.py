@@ -131,6 +131,9 @@ class Run:
     # how the learner's worker was confined: its user ("own-user", "same-user", ...) and
     # every guarantee this machine could not give ("namespaces: ..."), for the grader
     sandbox: dict[str, Any] | None = None
+    # a learner's: the wall-clock seconds its calls may still wait (--learner-wall-timeout,
+    # grown by the CPU time they used); a class run's second phase starts from it
+    wall_left: float | None = None
 
     @property
     def results(self) -> list[ClaimResult]:
@@ -285,7 +288,14 @@ def _learner_run(
             for at, pack in enumerate(packs)
         ]
         sandbox = {"isolation": session.isolation, "missing": list(session.missing)}
-        return Run(info, runs, options, load_output=session.load_output, sandbox=sandbox)
+        return Run(
+            info,
+            runs,
+            options,
+            load_output=session.load_output,
+            sandbox=sandbox,
+            wall_left=session.wall_left(),
+        )
 
 
 def _judged(
@@ -400,13 +410,14 @@ def run_class(
         with tempfile.TemporaryDirectory(prefix="learn-llm-class-") as held:
             first = dataclasses.replace(options, shown="visible")
             judged = _each_judged(judges[0], paths, entry, first, packs, claim_paths)
+            seconds: list[RunOptions] = []  # each learner's second phase, its allowance left
             for at, (_, run) in enumerate(judged):
                 Path(held, f"{at}.pickle").write_bytes(pickle.dumps(_shipped(run)))
+                seconds.append(_second_phase(options, run))
             # a judge that died broke the first pool: the second phase gets its own
             judges[0].shutdown(wait=True, cancel_futures=True)
             judges[0] = _judges(jobs, packs, claim_paths)
-            second = dataclasses.replace(options, shown="hidden")
-            judged = _each_judged(judges[0], paths, entry, second, packs, claim_paths)
+            judged = _each_judged(judges[0], paths, entry, seconds, packs, claim_paths)
             for at, (path, hidden) in enumerate(judged):
                 shipped = pickle.loads(Path(held, f"{at}.pickle").read_bytes())
                 Path(held, f"{at}.pickle").unlink()
@@ -423,12 +434,19 @@ def run_class(
 # A learner's run as it crosses from a judge to the class run and waits on disk: its modules'
 # packs left out (each holds its registry and the reference's answers to every contract case,
 # 12.5 MB pickled), put back from the class run's own.
-Shipped = tuple[dict[str, Any], list[tuple[Any, ...]], "LoadFailure | None", str, Any]
+Shipped = tuple[dict[str, Any], list[tuple[Any, ...]], "LoadFailure | None", str, Any, Any]
 
 
 def _shipped(run: Run) -> Shipped:
     parts = [(p.results, p.duration_ms, p.challenge, p.faults, p.defined) for p in run.packs]
-    return (run.implementation, parts, run.load_failure, run.load_output, run.sandbox)
+    return (
+        run.implementation,
+        parts,
+        run.load_failure,
+        run.load_output,
+        run.sandbox,
+        run.wall_left,
+    )
 
 
 def _unpacked(shipped: Shipped | Run, packs: list[ClaimPack], options: RunOptions) -> Run:
@@ -436,33 +454,45 @@ def _unpacked(shipped: Shipped | Run, packs: list[ClaimPack], options: RunOption
     runs every module of the class run, in its order)."""
     if isinstance(shipped, Run):
         return shipped
-    implementation, parts, failure, output, sandbox = shipped
+    implementation, parts, failure, output, sandbox, wall_left = shipped
     runs = [
         PackRun(pack, results, spent, challenge, faults, defined)
         for pack, (results, spent, challenge, faults, defined) in zip(packs, parts, strict=False)
     ]
-    return Run(implementation, runs, options, failure, output, sandbox)
+    return Run(implementation, runs, options, failure, output, sandbox, wall_left)
+
+
+def _second_phase(options: RunOptions, first: Run) -> RunOptions:
+    """A learner's hidden claims' options: the wall-clock allowance its first phase left
+    (it is one allowance for all of a learner's calls, not one per phase)."""
+    limits = options.limits
+    if first.wall_left is not None:
+        limits = dataclasses.replace(limits, learner_wall_s=max(first.wall_left, 0.001))
+    return dataclasses.replace(options, shown="hidden", limits=limits)
 
 
 def _each_judged(
     pool: ProcessPoolExecutor,
     paths: list[Path],
     entry: str | None,
-    options: RunOptions,
+    options: RunOptions | list[RunOptions],
     packs: list[ClaimPack],
     claim_paths: list[Path] | None,
 ) -> Iterator[tuple[Path, Run]]:
-    """Each learner's run under ``options``, in the order given, from the pool's judges."""
+    """Each learner's run under ``options`` (or each its own), in the order given, from the
+    pool's judges."""
     from concurrent.futures.process import BrokenProcessPool
 
+    each = options if isinstance(options, list) else [options] * len(paths)
     # taken off the queue as each is yielded: a judged learner's run is not kept here; the
     # judges are forked at the first submit, with Ctrl-C and SIGTERM held (see _judge_init)
     with signals_deferred(signal.SIGINT, signal.SIGTERM):
         pending = collections.deque(
-            (path, pool.submit(_judge_one, path, entry, options)) for path in paths
+            (path, mine, pool.submit(_judge_one, path, entry, mine))
+            for path, mine in zip(paths, each, strict=True)
         )
     while pending:
-        path, future = pending.popleft()
+        path, options, future = pending.popleft()
         try:
             run = _unpacked(future.result(), packs, options)
         except BrokenProcessPool:

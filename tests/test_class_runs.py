@@ -574,3 +574,37 @@ def test_a_file_changed_between_the_phases_is_a_row_saying_so(klass, monkeypatch
     ((_, row),) = api.run_class(packs, paths, options, jobs=1)
     assert row.load_failure is not None and row.load_failure.code == "load.changed_between"
     assert row.results == []
+
+
+def test_a_learners_wall_allowance_is_one_for_both_phases(klass, monkeypatch):
+    """Each phase made a session of its own, each with the whole --learner-wall-timeout: a
+    learner whose calls sleep waited twice it in a class with hidden claims (40.5 s against
+    20.4 s alone, an attack round). The second phase starts from what the first left."""
+    seen: list[list[float]] = []
+    each_judged = api._each_judged
+
+    def recorded(pool, paths, entry, options, packs, claim_paths):
+        if isinstance(options, list):
+            seen.append([o.limits.learner_wall_s for o in options])
+        return each_judged(pool, paths, entry, options, packs, claim_paths)
+
+    monkeypatch.setattr(api, "_each_judged", recorded)
+    packs = api.load_claims([_hidden_module(klass)])
+    paths = [klass / "class" / "alice.py", klass / "class" / "dave.py"]  # dave cannot load
+    limits = WorkerLimits(timeout_s=float(TIMEOUT), learner_wall_s=600.0)
+    rows = dict(api.run_class(packs, paths, api.RunOptions(limits=limits), jobs=1))
+
+    ((alice, dave),) = seen
+    assert 0 < alice < 600.0 + 10 * float(TIMEOUT) * len(rows[paths[0]].results)
+    assert alice != 600.0  # what the first phase waited and computed moved it
+    assert dave == 600.0  # a file that could not load has no allowance of its own to carry
+    assert rows[paths[0]].exit_code() == 0
+
+
+def test_a_second_phase_starts_from_the_allowance_the_first_left():
+    first = api.Run({"kind": "learner"}, [], api.RunOptions(), wall_left=12.5)
+    options = api.RunOptions(limits=WorkerLimits(learner_wall_s=1800.0))
+    second = api._second_phase(options, first)
+    assert (second.shown, second.limits.learner_wall_s) == ("hidden", 12.5)
+    spent = api.Run({"kind": "learner"}, [], api.RunOptions(), wall_left=-3.0)
+    assert 0 < api._second_phase(options, spent).limits.learner_wall_s < 0.01

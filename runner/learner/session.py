@@ -673,6 +673,10 @@ class LearnerSession:
 
         return check_cost(self.limits.check_memory_mib, self.limits.check_cpu_s, self)
 
+    def wall_left(self) -> float:
+        """Wall-clock seconds this learner's calls may still wait (see _credit)."""
+        return float(self._wall.value)
+
     def diagnosing(self) -> contextlib.AbstractContextManager[None]:
         """The judge's own cap while the diagnosis replays this learner's calls on the
         twins: a check's memory, and the CPU time the learner's claim itself may use (a
