@@ -308,7 +308,8 @@ def test_no_learners_visible_claim_is_judged_after_any_hidden_one(cli, klass, mo
     each_judged = api._each_judged
 
     def recorded(pool, paths, entry, options, packs, claim_paths):
-        phases.append((options.shown, [p.name for p in paths]))
+        shown = {o.shown for o in options} if isinstance(options, list) else {options.shown}
+        phases.append((*shown, [p.name for p in paths]))
         return each_judged(pool, paths, entry, options, packs, claim_paths)
 
     monkeypatch.setattr(api, "_each_judged", recorded)
