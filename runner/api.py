@@ -449,11 +449,9 @@ def _shipped(run: Run) -> Shipped:
     )
 
 
-def _unpacked(shipped: Shipped | Run, packs: list[ClaimPack], options: RunOptions) -> Run:
+def _unpacked(shipped: Shipped, packs: list[ClaimPack], options: RunOptions) -> Run:
     """The run ``shipped`` stands for, each module's results with its pack again (a judge
     runs every module of the class run, in its order)."""
-    if isinstance(shipped, Run):
-        return shipped
     implementation, parts, failure, output, sandbox, wall_left = shipped
     runs = [
         PackRun(pack, results, spent, challenge, faults, defined)
@@ -492,13 +490,13 @@ def _each_judged(
             for path, mine in zip(paths, each, strict=True)
         )
     while pending:
-        path, options, future = pending.popleft()
+        path, mine, future = pending.popleft()
         try:
-            run = _unpacked(future.result(), packs, options)
+            run = _unpacked(future.result(), packs, mine)
         except BrokenProcessPool:
-            run = _judge_alone(path, entry, options, packs, claim_paths)
+            run = _judge_alone(path, entry, mine, packs, claim_paths)
         except Exception as exc:  # the judge raised (a bug of ours a learner found)
-            run = _failed(path, options, "load.judge_failed", exc)
+            run = _failed(path, mine, "load.judge_failed", exc)
         yield path, run
 
 

@@ -286,13 +286,18 @@ def _reordered(one: Case, reference: Any) -> list[Case]:
     return out
 
 
+def _bilingual(label: Label) -> Bilingual:
+    """A case's label in each language (a plain label is the same in both)."""
+    return {"zh": label, "en": label} if isinstance(label, str) else label
+
+
 def _label_repeat(label: Label) -> Bilingual:
-    said = label if isinstance(label, dict) else {"zh": label, "en": label}
+    said = _bilingual(label)
     return {"zh": f"{said['zh']}，原样再调用一次", "en": f"{said['en']}, called again as it was"}
 
 
 def _label_again(label: Label, name: str, en: str, zh: str) -> Bilingual:
-    said = label if isinstance(label, dict) else {"zh": label, "en": label}
+    said = _bilingual(label)
     return {
         "zh": f"{said['zh']}，紧接着再调用一次，{name} {zh}",
         "en": f"{said['en']}, called again at once with {name} {en}",
