@@ -586,6 +586,9 @@ def _judges(
     from concurrent.futures import ProcessPoolExecutor
 
     if "fork" in multiprocessing.get_all_start_methods():
+        from runner.models.results import build_before_fork
+
+        build_before_fork()
         context = multiprocessing.get_context("fork")
         return ProcessPoolExecutor(jobs, context, initializer=_judge_init, initargs=(packs, None))
     if claim_paths is None:

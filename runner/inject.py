@@ -244,8 +244,10 @@ def _in_parallel(jobs: int, plan: _Plan, order: list[int]) -> dict[int, Row] | N
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
+    from runner.models.results import build_before_fork
     from runner.pools import quiet_worker, signals_deferred, stop_pool
 
+    build_before_fork()
     _WORK = plan
     try:
         pool = ProcessPoolExecutor(

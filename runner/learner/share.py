@@ -110,8 +110,10 @@ def share_claims(
     from concurrent.futures.process import BrokenProcessPool
 
     from runner.learner.session import remove_orphaned_workdirs
+    from runner.models.results import build_before_fork
     from runner.pools import signals_deferred, stop_pool
 
+    build_before_fork()
     context = multiprocessing.get_context("fork")
     session.share_allowance(context.RawValue("d", 0.0))
     here, there = split(tasks, costs)
