@@ -190,6 +190,7 @@ COURSE_REASONS = frozenset(
         "claim.course_bug",
         "claim.course_bug_value",
         "claim.not_measurements",
+        "claim.not_data",
         "claim.undeclared",
         "claim.no_measure",
     }

@@ -19,6 +19,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from runner.compare import Raised
+from runner.i18n import Msg
 from runner.judge import judge, to_plain
 from runner.load import LoadedClaim
 from runner.models import (
@@ -264,12 +266,18 @@ def _run(
     if unknown:
         reason = Detail.of("claim.undeclared", check=spec.name, measures=unknown)
         return ClaimResult(**base, status="error", duration_ms=duration, reason=reason)
+    plain = {name: to_plain(value) for name, value in measured.items()}
+    for name, value in plain.items():
+        alien = not_data(value)
+        if alien is not None:  # evidence could not record it (a complex, an object)
+            reason = Detail.of("claim.not_data", check=spec.name, measure=name, type=alien)
+            return ClaimResult(**base, status="error", duration_ms=duration, reason=reason)
     results = []
     for exp in claim.expect:
         if exp.measure not in measured:
             reason = Detail.of("claim.no_measure", check=spec.name, measure=exp.measure)
             return ClaimResult(**base, status="error", duration_ms=duration, reason=reason)
-        actual = to_plain(measured[exp.measure])
+        actual = plain[exp.measure]
         verdict, detail = judge(exp, actual)
         results.append(
             MeasurementResult(
@@ -286,7 +294,7 @@ def _run(
             )
         )
     judged = {exp.measure for exp in claim.expect}
-    observations = {k: recorded(to_plain(v)) for k, v in measured.items() if k not in judged}
+    observations = {k: recorded(v) for k, v in plain.items() if k not in judged}
     status = "passed" if all(r.verdict == "passed" for r in results) else "failed"
     ours: Detail | None = None
     if status == "failed" and session is not None:
@@ -304,6 +312,26 @@ def _run(
         observations=observations,
         reason=ours,
     )
+
+
+# what a measure may hold once plain (see runner.judge.to_plain): JSON's values, an error
+# the implementation raised, and the bilingual text of a label
+_DATA_LEAVES = (str, int, float, type(None), Raised, Msg)
+
+
+def not_data(value: Any) -> str | None:
+    """The type of the first part of a plain measured value that is not data evidence can
+    record (a complex number, an object, a set), or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif not isinstance(item, _DATA_LEAVES):
+            return type(item).__name__
+    return None
 
 
 def recorded(value: Any) -> Any:

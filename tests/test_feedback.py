@@ -497,7 +497,7 @@ def test_a_function_found_wrong_is_not_blamed_for_measures_the_check_lays_elsewh
 
 
 @pytest.mark.parametrize(
-    "reason", ["claim.not_measurements", "claim.undeclared", "claim.no_measure"]
+    "reason", ["claim.not_measurements", "claim.undeclared", "claim.no_measure", "claim.not_data"]
 )
 def test_a_check_that_returns_no_measurements_blames_no_function(reason):
     """A check that returns a list, an undeclared measure or none of its measures is the
@@ -506,6 +506,6 @@ def test_a_check_that_returns_no_measurements_blames_no_function(reason):
 
     result = _claim_result("error", reason=reason)
     assert blame(result, ("layer_norm",), set(), {}) == ()
-    params = {"check": "chk", "measure": "m", "measures": ["m"]}
+    params = {"check": "chk", "measure": "m", "measures": ["m"], "type": "complex"}
     assert "not of the code judged" in catalog("en")(reason, **params)
     assert "不是被评判代码的问题" in catalog("zh")(reason, **params)

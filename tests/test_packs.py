@@ -881,6 +881,29 @@ def test_a_catcher_that_fails_on_the_reference_too_does_not_catch_its_fault(cli,
     assert "在参考实现上也失败" in zh.out, zh.out
 
 
+@pytest.mark.parametrize("value", ["complex(1, 2)", "object()", "{1, 2}", "[1.0, 1j]"])
+def test_a_measure_evidence_cannot_record_errs_its_claim_not_the_run(cli, course, value):
+    """A check measuring a complex number (or an object, a set) ended every run that writes
+    evidence with "internal error ... not JSON serializable", exit 2, no claim named (found
+    by a pack author, 2026-12-07): the claim errs as the course's bug, the rest is recorded."""
+    _slip(
+        course,
+        "checks.py",
+        '"max_sum_error": float(np.max(np.abs(p.sum(axis=-1) - 1.0))),',
+        f'"max_sum_error": {value},',
+    )
+    ran = cli("run", "claims/05-softmax", "--lang", "en")
+    assert ran.code == 1, (ran.out, ran.err)
+    assert "internal error" not in ran.err and "Traceback" not in ran.err, ran.err
+    assert "check softmax_properties measured max_sum_error as a " in ran.out, ran.out
+    assert "which evidence cannot record" in ran.out and "wrote " in ran.out, ran.out
+    reference = cli("scaffold", "05-softmax", "--reference").out
+    (course / "solution.py").write_text(reference, encoding="utf-8")
+    judged = cli("run", "claims/05-softmax", "--impl", "solution.py", "--lang", "zh")
+    assert judged.code == 1 and "证据无法记录" in judged.out, judged.out
+    assert "不是被评判代码的问题" in judged.out, judged.out
+
+
 @pytest.mark.parametrize(
     "new",
     [
