@@ -90,7 +90,7 @@ class Catalog:
         entry = self.entries[code]
         if not isinstance(entry, str):
             entry = entry[self.plural_form(params.get("n"))]
-        return entry.format(**{k: self._shown(v, params) for k, v in params.items()})
+        return entry.format(**{k: self._shown(v, params, k) for k, v in params.items()})
 
     def say(self, message: Msg) -> str:
         return self(message.code, **message.params)
@@ -106,7 +106,7 @@ class Catalog:
             return "one"
         return "other"
 
-    def _shown(self, value: Any, params: Mapping[str, Any]) -> Any:
+    def _shown(self, value: Any, params: Mapping[str, Any], name: str = "") -> Any:
         if isinstance(value, Msg):
             return self.say(value)
         if isinstance(value, bool | str) or value is None:
@@ -117,7 +117,13 @@ class Catalog:
             return ", ".join(self.pick(v) if is_bilingual(v) else v for v in value)  # a, b, c
         from runner.numbers import show  # numbers, not words: the same in both languages
 
-        return show(value, params.get("unit"))
+        # the message's unit is its values' ("4.0 MiB"): never a count's or an index's
+        return show(value, "count" if name in COUNTS else params.get("unit"))
+
+
+# parameters that count or index things in every message that has them ("{bad} of {n}
+# elements outside; first at index {first}"), whatever the unit of the values beside them
+COUNTS = frozenset({"n", "k", "bad", "first"})
 
 
 def is_bilingual(value: Any) -> bool:

@@ -248,3 +248,19 @@ def test_why_a_text_is_not_json_is_said_in_the_readers_language(text, zh, en):
     except json.JSONDecodeError as exc:
         reason = json_reason(exc)
     assert catalog("zh").say(reason) == zh and catalog("en").say(reason) == en
+
+
+@pytest.mark.parametrize("unit", ["MiB", "ratio", "bytes", "log10"])
+def test_a_values_unit_never_reaches_the_counts_and_indices_beside_them(unit):
+    """A failing list measure with ``unit: ratio`` read "3.000× of 3.000× elements outside;
+    first at index 0.000×" (found by a pack author, 2026-12-07): the unit is the values'."""
+    for lang, said in (("en", "1,200 of 5,000 elements outside; first at index 4: "),
+                       ("zh", "5,000 个元素中 1,200 个超出；第一个在索引 4：")):  # fmt: skip
+        line = catalog(lang)(
+            "judge.outside_at", bad=1200, n=5000, first=4, expected=0.5, got=0.25, unit=unit
+        )
+        assert line.startswith(said), line
+        assert catalog(lang)("judge.outside", bad=2, n=3, first=0, unit=unit) in (
+            "2 of 3 elements outside (first at index 0)",
+            "3 个元素中 2 个超出，第一个在索引 0",
+        )
