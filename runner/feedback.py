@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 Verdict = Literal["wrong", "not_written", "right", "waiting", "unjudged"]
 KINDS: tuple[ClaimKind, ...] = ("proposition", "contract")
 # a skip for these reasons waits on a function the learner has not written yet
-NOT_WRITTEN_REASONS = ("claim.not_implemented", "claim.not_written")
+NOT_WRITTEN_REASONS = ("claim.not_implemented", "claim.not_written", "claim.not_written_called")
 
 
 @dataclass(frozen=True)
@@ -131,9 +131,11 @@ def pack_feedback(pack_run: PackRun, results: Sequence[ClaimResult] | None = Non
         spec = registry.subjects.get(fb.name)
         if fb.verdict == "wrong" and not fb.mistakes and spec is not None:
             fb.wrong_uses = [g for g in spec.uses if g in found and found[g].verdict == "wrong"]
-    others = [d for d in pack_run.defined if d not in found]
+    # the file's own names, not the contract's: a function of the contract it defines is no
+    # misspelling of another (adam_step beside an adamw_step that is written but waits)
+    others = [d for d in pack_run.defined if d not in registry.subjects]
     for fb in found.values():
-        if fb.verdict == "not_written" and others:
+        if fb.verdict == "not_written" and others and fb.name not in pack_run.defined:
             fb.near = misspelt(fb.name, others)
     waiting = sum(1 for r in chosen if r.status == "skipped" and not_written(r))
     return PackFeedback(list(found.values()), kinds(chosen), waiting)
@@ -177,7 +179,7 @@ def not_written(result: ClaimResult) -> list[str]:
     reason = result.reason
     if result.status != "skipped" or reason is None or reason.code not in NOT_WRITTEN_REASONS:
         return []
-    if reason.code == "claim.not_written":
+    if reason.code in ("claim.not_written", "claim.not_written_called"):
         return [str(reason.params.get("function", ""))]
     names = reason.params.get("functions") or []
     return [str(n).removesuffix("()") for n in names if isinstance(n, str)]

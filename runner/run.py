@@ -221,7 +221,14 @@ def _run(
         reason = Detail.of("claim.not_implemented", functions=[f"{exc.name}()"])
         return ClaimResult(**base, status="skipped", duration_ms=_ms(start), reason=reason)
     except ForeignNotImplemented as exc:
-        reason = Detail.of("claim.not_written", function=exc.function, where=_where(impl, exc.line))
+        where = _where(impl, exc.line)
+        reason = (
+            Detail.of("claim.not_written", function=exc.function, where=where)
+            if exc.called is None
+            else Detail.of(
+                "claim.not_written_called", function=exc.function, called=exc.called, where=where
+            )
+        )
         return ClaimResult(**base, status="skipped", duration_ms=_ms(start), reason=reason)
     except NotImplementedError:
         reason = Detail.of("claim.not_implemented", functions=[])

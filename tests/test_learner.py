@@ -637,6 +637,33 @@ def test_a_function_not_written_whose_name_the_file_misspells_is_pointed_out(
     assert "not written yet: layer_norm" in result.out and "is not in your file" not in result.out
 
 
+def test_a_written_function_calling_one_not_written_waits_for_that_one(cli, work, reference_file):
+    """A written function calling another of the contract that still raises
+    NotImplementedError was said to be "not in your file, but <the other> is", and its own
+    claims blamed the other's line as its own "still raises" (a pack author's learner,
+    2026-12-07): its claims wait for the function not written, named with its line."""
+    text = reference_file.read_text(encoding="utf-8")
+    path = work / "calls_unwritten.py"
+    path.write_text(
+        text + "\n\ndef softmax_temperature(logits, temperature):\n"
+        "    raise NotImplementedError\n\n\n"
+        "def top_k_renormalize(logits, k, temperature=1.0):\n"
+        "    return softmax_temperature(logits, temperature)\n",
+        encoding="utf-8",
+    )
+    line = text.count("\n") + 4  # the appended ``raise NotImplementedError``
+    for lang, said in (
+        ("en", f"calls_unwritten.py:{line}: softmax_temperature() still raises "
+               "NotImplementedError, and top_k_renormalize() calls it"),
+        ("zh", f"calls_unwritten.py:{line}：softmax_temperature() 仍然抛出 NotImplementedError，"
+               "而 top_k_renormalize() 调用了它"),
+    ):  # fmt: skip
+        result = run(cli, path, "-k", "contract.top-k-renormalize", "-v", "--lang", lang)
+        assert result.code == 1 and "FAILED" not in result.out, result.out  # skipped
+        assert said in result.out, result.out
+        assert "is not in your file" not in result.out and "没有" not in result.out, result.out
+
+
 def test_what_the_judge_spends_on_a_learners_replies_is_charged_to_its_claim(
     cli, work, reference_file, monkeypatch
 ):

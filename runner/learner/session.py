@@ -884,6 +884,12 @@ class LearnerSession:
             error, names = shown(reply.get("type"), 200), reply.get("names")
             line = reply.get("line") if type(reply.get("line")) is int else None
             if error == "NotImplementedError":
+                raised_in = reply.get("function")
+                # the function of the contract that is not written yet: the one called, or
+                # one it calls that still raises (named by the worker: trusted only when it
+                # names another function of the contract)
+                if raised_in != name and raised_in in self.subjects:
+                    raise ForeignNotImplemented(raised_in, line, called=name)
                 raise ForeignNotImplemented(name, line)
             raise ForeignError(
                 name,

@@ -760,13 +760,13 @@ def _raised(exc: BaseException, path: str, during: str) -> dict[str, Any]:
     except BaseException:  # a __str__ that raises says nothing more
         text = ""
     lines = text.splitlines()
-    line = None
+    line, function = None, None
     try:
         for frame in traceback.extract_tb(exc.__traceback__):
             if frame.filename == path:
-                line = frame.lineno
+                line, function = frame.lineno, frame.name
     except BaseException:  # a traceback the learner's code tampered with
-        line = None
+        line, function = None, None
     if isinstance(exc, SyntaxError) and line is None and type(exc.lineno) is int:
         line = exc.lineno
     return {
@@ -776,6 +776,9 @@ def _raised(exc: BaseException, path: str, during: str) -> dict[str, Any]:
         "names": [str(c.__name__)[:200] for c in type(exc).__mro__ if c is not object][:32],
         "message": (lines[-1] if lines else "")[:1000],
         "line": line if type(line) is int else None,
+        # the function of the file that line is in (a written function calling one that
+        # still raises NotImplementedError waits for that one)
+        "function": function[:200] if type(function) is str else None,
         # what a message in the reader's language names, where the course's code was imported
         **({"course_code": str(exc.code)[:300]} if isinstance(exc, _CourseCode) else {}),
     }

@@ -33,12 +33,14 @@ class ForeignError(Exception):
 
 
 class ForeignNotImplemented(NotImplementedError):
-    """A learner's function raised NotImplementedError: it is not written yet."""
+    """A learner's function raised NotImplementedError: ``function`` is not written yet
+    (the one ``called``, or one of the contract's it calls, which raised)."""
 
-    def __init__(self, function: str, line: int | None) -> None:
+    def __init__(self, function: str, line: int | None, called: str | None = None) -> None:
         super().__init__(function)
         self.function = function
         self.line = line
+        self.called = called
 
 
 @dataclass(eq=False)
