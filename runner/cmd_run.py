@@ -56,6 +56,15 @@ LEARNER_JOBS = 2
 RESERVED_VARIANTS = ("challenge", "reference")
 
 
+class _AnyOf(argparse.Action):
+    """``-k a -k b``: the claims either chooses (``-k "a or b"``); a second -k replaced the
+    first without a word."""
+
+    def __call__(self, parser: Any, namespace: Any, values: Any, option: Any = None) -> None:
+        earlier = getattr(namespace, self.dest, None)
+        setattr(namespace, self.dest, f"{earlier} or {values}" if earlier else values)
+
+
 def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
     run.add_argument(
         "paths", nargs="*", default=["claims/"], metavar="PATH", help=words("help.run.paths")
@@ -65,7 +74,9 @@ def add_arguments(run: argparse.ArgumentParser, words: Catalog) -> None:
         "--format", choices=("text", "json"), default="text", help=words("help.format")
     )
     run.add_argument("--junit-xml", metavar="FILE", help=words("help.junit"))
-    run.add_argument("-k", dest="pattern", metavar="PATTERN", help=words("help.run.k"))
+    run.add_argument(
+        "-k", dest="pattern", metavar="PATTERN", action=_AnyOf, help=words("help.run.k")
+    )
     run.add_argument("--check", action="store_true", help=words("help.run.check"))
     run.add_argument("--impl", action="append", metavar="FILE_OR_DIR", help=words("help.run.impl"))
     run.add_argument("--challenge", metavar="NONCE", help=words("help.run.challenge"))

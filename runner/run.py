@@ -397,19 +397,20 @@ def select(
     """Claims whose id matches ``pattern`` (a glob if it has wildcards, else a substring), or,
     given the pack's ``registry``, that call a function whose name matches it: ``-k
     my_function`` finds every claim that judges ``my_function()`` (claim ids use hyphens,
-    function names underscores, so the two never stand for each other)."""
+    function names underscores, so the two never stand for each other). ``a or b`` (or -k
+    given twice) chooses the claims either matches."""
     chosen = list(claims)
     if not pattern:
         return chosen
-    needle = pattern.lower()
-    if any(ch in needle for ch in "*?["):
+    needles = [n.strip() for n in pattern.lower().split(" or ") if n.strip()]
 
-        def matches(name: str) -> bool:
-            return fnmatch.fnmatchcase(name.lower(), needle)
-    else:
+    def one(needle: str, name: str) -> bool:
+        if any(ch in needle for ch in "*?["):
+            return fnmatch.fnmatchcase(name, needle)
+        return needle in name
 
-        def matches(name: str) -> bool:
-            return needle in name.lower()
+    def matches(name: str) -> bool:
+        return any(one(needle, name.lower()) for needle in needles)
 
     return [
         c

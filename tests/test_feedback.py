@@ -286,6 +286,21 @@ def test_k_by_claim_id_is_unchanged(cli, work):
     assert shown == ["temperature.table"]
 
 
+@pytest.mark.parametrize(
+    "patterns",
+    [
+        ("-k", "temperature.table", "-k", "sampling.greedy"),
+        ("-k", "temperature.table or sampling.greedy"),
+    ],
+)
+def test_k_twice_or_an_or_chooses_the_claims_either_matches(cli, work, patterns):
+    """``-k a -k b`` ran b's claims only, without a word (a pack author, 2026-12-07)."""
+    result = cli("run", str(MODULE), *patterns, "--lang", "en", "--out", "ev")
+
+    shown = [m[2] for line in result.out.splitlines() if (m := STATUS_LINE.match(line))]
+    assert shown == ["temperature.table", "sampling.greedy"], result.out
+
+
 # -- labels in both languages ------------------------------------------------------------------
 LABEL = {"zh": "标签甲：极小的温度", "en": "label A: a tiny temperature"}
 OTHER = {"zh": "标签乙", "en": "label B"}
