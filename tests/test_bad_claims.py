@@ -939,3 +939,20 @@ def test_learner_evidence_kept_beside_the_claims_is_one_problem_saying_what_it_i
     assert len(problems) == 1, result.err
     assert problems[0].startswith("mod/evidence-template.yaml:")
     assert "this is learner evidence (learn-llm.evidence), not a claim file" in problems[0]
+
+
+def test_a_dtype_the_contract_check_cannot_meet_is_refused_in_dtype_rtol():
+    """``dtype_rtol: {float33: 1e-6}`` loaded, and the typo was never flagged: no result has
+    that dtype, so its tolerance is never used (found by a pack author, 2026-12-07)."""
+    from runner.validate import input_problems
+
+    spec = REGISTRY.resolve_check("matches_reference")
+    inputs = {
+        "subject": "softmax_temperature",
+        "generator": "softmax_temperature",
+        "cases": 3,
+        "rtol": 1e-12,
+    }
+    assert input_problems(spec, {**inputs, "dtype_rtol": {"float32": 2e-6}}) == []
+    ((field, _, _),) = input_problems(spec, {**inputs, "dtype_rtol": {"float33": 2e-6}})
+    assert "dtype_rtol" in field and "float33" in field, field

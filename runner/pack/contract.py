@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
 import numpy as np
 from pydantic import Field
@@ -56,6 +56,8 @@ MAPPING, TEXT = 64, 200  # a returned dict's keys recorded whole, and a text's c
 LABELS = 20  # distinct labels of mismatching cases kept
 MAX_CASES = 10_000  # each case costs two calls or more
 Count = Annotated[int, Field(ge=1, le=MAX_CASES)]
+# the NumPy names of the floating dtypes a result may have (long double: float96 or float128)
+FloatDtype = Literal["float16", "float32", "float64", "float96", "float128"]
 
 
 # What kind of input a case is: a plain string, or the same words in each language
@@ -86,7 +88,7 @@ def matches_reference(
     rng: np.random.Generator,
     rtol: float,
     atol: float = 0.0,
-    dtype_rtol: dict[str, float] | None = None,
+    dtype_rtol: dict[FloatDtype, float] | None = None,
 ) -> Measurements:
     """Any pack function: the same results as the pack's reference on the generator's cases.
 
