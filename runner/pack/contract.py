@@ -333,7 +333,9 @@ def _cases(made: Any, generator: str, n: int) -> list[Case]:
     return out
 
 
-def agreement(rtol: float, atol: float = 0.0, dtype_rtol: dict[str, float] | None = None) -> Policy:
+def agreement(
+    rtol: float, atol: float = 0.0, dtype_rtol: Mapping[str, float] | None = None
+) -> Policy:
     """The contract's rules of agreement (see the module) as the comparison engine's policy."""
     return Policy(
         Scaled(rtol, atol, dict(dtype_rtol or {})),
