@@ -334,7 +334,7 @@ def _cases(made: Any, generator: str, n: int) -> list[Case]:
 
 
 def agreement(
-    rtol: float, atol: float = 0.0, dtype_rtol: Mapping[str, float] | None = None
+    rtol: float, atol: float = 0.0, dtype_rtol: Mapping[Any, float] | None = None
 ) -> Policy:
     """The contract's rules of agreement (see the module) as the comparison engine's policy."""
     return Policy(
