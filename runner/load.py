@@ -18,7 +18,7 @@ from runner.i18n import Msg, msg, os_reason
 from runner.models import Claim, Fault, FaultsFile, ModuleMeta, PropositionFile, Text
 from runner.problems import Problem
 from runner.safeyaml import MAX_BYTES as MAX_CLAIM_BYTES
-from runner.safeyaml import Document, YamlError, parse
+from runner.safeyaml import Document, YamlError, number_as_text, parse
 
 MODULE_FILE = "module.yaml"
 FAULTS_FILE = "faults.yaml"
@@ -381,11 +381,18 @@ def to_model(model: type[M], doc: Document, path: Path, problems: list[Problem])
     except ValidationError as exc:
         errors = exc.errors()
         misspelt = _misspellings(doc.data, errors)
+        said: set[tuple[int | str, ...]] = set()
         for err in errors:
             path_in_data = data_path(doc.data, err["loc"])
             if err["type"] == "missing" and path_in_data in misspelt.values():
                 continue  # reported as the misspelling that left it missing
+            if err["type"] in PYDANTIC_CODES and path_in_data in said:
+                continue  # a union's other member ("expected a list" after "a number")
+            said.add(path_in_data)
             message = describe_error(err)
+            fixed = number_as_text(err.get("input"))
+            if fixed is not None and err["type"] in PYDANTIC_CODES:
+                message = msg("claim.number_as_text", got=err["input"], fixed=fixed)
             if path_in_data in misspelt:
                 message = msg("claim.did_you_mean", key=misspelt[path_in_data][-1])
             claim, field = split_claim(doc.data, path_in_data)
@@ -498,6 +505,7 @@ def describe_error(err: Any) -> Msg:
 # Codes raised by runner.models' own validators (their words are in the catalogues).
 OWN_CODES = frozenset(
     {
+        "claim.number_as_text",
         "tol.close_bound",
         "tol.finite_bound",
         "tol.range_bound",

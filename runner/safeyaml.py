@@ -512,3 +512,21 @@ def _short_tag(tag: str) -> str:
 def _source_line(text: str, index: int) -> str:
     lines = text.splitlines()
     return lines[index] if 0 <= index < len(lines) else ""
+
+
+def number_as_text(value: Any) -> str | None:
+    """How to write ``value``, a string YAML 1.1 read as text though it is a number as
+    Python reads one (``1e-9``, ``1.5e9``: YAML 1.1 wants a point and a signed exponent,
+    ``1.0e-9``), or None."""
+    if not isinstance(value, str) or not re.fullmatch(
+        r"[-+]?[0-9]+(\.[0-9]*)?[eE][-+]?[0-9]+", value
+    ):
+        return None
+    mantissa, exponent = re.split("[eE]", value)
+    if "." not in mantissa:
+        mantissa += ".0"
+    elif mantissa.endswith("."):
+        mantissa += "0"
+    if exponent[0] not in "+-":
+        exponent = "+" + exponent
+    return f"{mantissa}e{exponent}"

@@ -272,16 +272,17 @@ CASES = [
         "tolerance-bound-as-text",
         {"c.yaml": variant(("kind: exact", "kind: close, abs: 1e-12"))},
         [
-            "mod/c.yaml:14: claim topk.small: expect[0].tolerance.abs: "
-            "expected a number, got '1e-12'",
-            "mod/c.yaml:14: claim topk.small: expect[0].tolerance.abs: "
-            "expected a list, got '1e-12'",
+            "mod/c.yaml:14: claim topk.small: expect[0].tolerance.abs: YAML reads 1e-12 as "
+            "text, not a number: write 1.0e-12 (a point and a signed exponent)",
         ],
     ),
     Case(
         "range-bound-as-text",
         {"c.yaml": variant(("        value: 2\n", ""), ("kind: exact", "kind: range, max: 1e3"))},
-        ["mod/c.yaml:13: claim topk.small: expect[0].tolerance.max: expected a number, got '1e3'"],
+        [
+            "mod/c.yaml:13: claim topk.small: expect[0].tolerance.max: YAML reads 1e3 as text, "
+            "not a number: write 1.0e+3 (a point and a signed exponent)"
+        ],
     ),
     Case(
         "raises-with-value",
@@ -480,6 +481,28 @@ CASES = [
             "check top_k_support takes no input 'top_p' (it takes probs, k)",
             "mod/c.yaml:13: claim topk.small: expect[0].measure: "
             f"check top_k_support returns no measurement 'keep'; it returns {TOPK_MEASURES}",
+        ],
+    ),
+    # YAML 1.1 reads 1e-9 as text: two messages of a union ("a number", "a list") and no
+    # word of why (a pack author, 2026-12-07); one message saying how to write it now
+    Case(
+        "exponent-without-point-in-a-tolerance",
+        {
+            "c.yaml": variant(
+                ("tolerance: {kind: exact}", "tolerance: {kind: close, rel: 1e-9}"),
+            )
+        },
+        [
+            "mod/c.yaml:14: claim topk.small: expect[0].tolerance.rel: "
+            "YAML reads 1e-9 as text, not a number: write 1.0e-9 (a point and a signed exponent)"
+        ],
+    ),
+    Case(
+        "exponent-without-sign-in-a-value",
+        {"c.yaml": variant(("        value: 2\n", "        value: 2.0e3\n"))},
+        [
+            "mod/c.yaml:12: claim topk.small: expect[0]: "
+            "YAML reads 2.0e3 as text, not a number: write 2.0e+3 (a point and a signed exponent)"
         ],
     ),
     Case(

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictFloat, model_validator
 from pydantic_core import PydanticCustomError
 
 from runner.compare import leaves
+from runner.safeyaml import number_as_text
 
 ID_PATTERN = r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$"
 METRIC_PATTERN = r"^[a-z0-9_.\-]+$"
@@ -148,6 +149,10 @@ class Expectation(Strict):
         if self.value is None:
             raise _problem("tol.needs_value", kind=tol.kind)
         flat = leaves(self.value)
+        for x in flat:
+            fixed = number_as_text(x)
+            if fixed is not None:  # 1e-9 in YAML 1.1 is a string
+                raise _problem("claim.number_as_text", got=x, fixed=fixed)
         if any(_is_number(x) and not _finite_number(x) for x in flat):
             raise _problem("tol.finite_value")
         if isinstance(tol, Close):
