@@ -40,6 +40,7 @@ from runner.pack import (
     ForeignNotImplemented,
     Implementation,
     MissingSubject,
+    PackRefused,
     Registry,
 )
 from runner.validate import metric_name
@@ -246,7 +247,11 @@ def _run(
         reason = Detail(code=exc.code, params=dict(exc.params))
         return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
     except Exception as exc:
+        message: str | Msg
         error, message = type(exc).__name__, last_line(exc)
+        said = getattr(exc, "said", None)  # the engine's words for a pack's mistake
+        if isinstance(said, Msg):
+            error, message = _python_name(exc), said
         last = session.last_returned if session is not None else None
         course = _fails_on_reference(spec, claim, registry, seed) if session is not None else None
         if course is not None:  # the check's own bug: the course's, not the learner's
@@ -361,6 +366,16 @@ def _count(value: Any, stop: int) -> int:
         else:
             n += 1
     return n
+
+
+def _python_name(exc: BaseException) -> str:
+    """The built-in error an engine's refusal is, as a pack author would name it."""
+    if isinstance(exc, PackRefused):
+        return exc.python_name
+    for kind in type(exc).__mro__:
+        if kind.__module__ == "builtins":
+            return kind.__name__
+    return type(exc).__name__
 
 
 def _where(impl: Implementation, line: int | None) -> str:

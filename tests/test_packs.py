@@ -9,6 +9,7 @@ folder beside its claims (``pack: ./pack``), written from scratch, not from chap
 from __future__ import annotations
 
 import ast
+import html
 import json
 import os
 import re
@@ -802,23 +803,34 @@ def test_each_modules_evidence_records_its_own_last_commit_whatever_ran_beside_i
 
 
 @pytest.mark.parametrize(
-    ("new", "said"),
+    ("new", "said", "zh"),
     [
-        ("return (edges + draws)[1:]", "made 59 cases; the claim asks for 60"),
-        ("return []", "made 0 cases; the claim asks for 60"),
-        ("return [np.zeros(3)] * n", "case 0 is ndarray, not a Case"),
+        ("return (edges + draws)[1:]", "ValueError: generator 'softmax' made 59 cases; the "
+         "claim asks for 60", "ValueError：生成器 'softmax' 生成了 59 个用例；断言要求 60 个"),
+        ("return []", "made 0 cases; the claim asks for 60", "生成了 0 个用例；断言要求 60 个"),
+        ("return [np.zeros(3)] * n", "TypeError: generator 'softmax': case 0 is ndarray, not "
+         "a Case", "TypeError：生成器 'softmax'：第 0 个用例是 ndarray，不是 Case"),
     ],
-)
+)  # fmt: skip
 def test_a_generator_that_does_not_make_its_n_cases_errors_its_claim_naming_it(
-    cli, course, new, said
+    cli, course, new, said, zh, tmp_path
 ):
-    """A contract of fewer cases than its claim says passed on less (on none at all)."""
+    """A contract of fewer cases than its claim says passed on less (on none at all). Said
+    in the reader's language (it was English under --lang zh: a pack author, 2026-12-07),
+    recorded as a message in the evidence and shown from it in either language."""
     _slip(course, "generators.py", "return edges + draws", new)
-    ran = cli("run", "claims/05-softmax", "--lang", "en")
+    ran = cli("run", "claims/05-softmax", "--lang", "en", "--out", str(tmp_path / "ev"))
     assert ran.code == 1
-    assert "generator 'softmax'" in ran.out and said in ran.out, ran.out
+    assert said in ran.out, ran.out
     # told where the generator is, not the engine's line that refused what it made
     assert "(generators.py:12)" in ran.out and "contract.py" not in ran.out, ran.out
+    chinese = cli("run", "claims/05-softmax", "--lang", "zh", "--out", str(tmp_path / "ev"))
+    assert zh in chinese.out, chinese.out
+    (evidence,) = (tmp_path / "ev").glob("05-softmax-v*.json")
+    page = tmp_path / "page.html"
+    shown = cli("report", str(evidence), "--html", str(page), "--lang", "zh")
+    assert shown.code in (0, 1), shown.err
+    assert html.escape(zh.split("Error：")[-1]) in page.read_text("utf-8")
 
 
 def test_a_function_whose_only_claim_is_the_courses_bug_is_not_judged_not_waiting(cli, course):

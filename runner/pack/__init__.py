@@ -20,6 +20,7 @@ if TYPE_CHECKING:
         BoundaryError,
         ForeignError,
         ForeignNotImplemented,
+        PackRefused,
         Raised,
         attempt,
     )
@@ -45,7 +46,15 @@ if TYPE_CHECKING:
 _HOME = {
     **dict.fromkeys(("Case", "case"), "contract"),
     **dict.fromkeys(
-        ("BoundaryError", "ForeignError", "ForeignNotImplemented", "Raised", "attempt"), "outcome"
+        (
+            "BoundaryError",
+            "ForeignError",
+            "ForeignNotImplemented",
+            "PackRefused",
+            "Raised",
+            "attempt",
+        ),
+        "outcome",
     ),
     **dict.fromkeys(("ClaimRecords", "FigureData", "FigureSpec", "Pack", "Scaffold"), "pack"),
     **dict.fromkeys(
@@ -97,6 +106,7 @@ __all__ = [
     "MissingSubject",
     "MistakeUndefined",
     "Pack",
+    "PackRefused",
     "Precision",
     "Raised",
     "Registry",

@@ -44,7 +44,7 @@ from pydantic import Field
 
 from runner.compare import Difference, Elements, Policy, Raised, Scaled, first_difference
 from runner.kinds import BOOLS, INTS, NUMBERS, REALS, SEQUENCES
-from runner.pack.outcome import attempt
+from runner.pack.outcome import PackRefused, PackRefusedValue, attempt
 from runner.pack.registry import Bilingual, CheckSpec, Implementation, Measurements, Registry
 from runner.returned import EARLIER_RESULT
 
@@ -184,7 +184,9 @@ def oracle(
         return kept
     spec = registry.resolve_generator(generator)
     if spec.subject != subject:
-        raise ValueError(f"generator {generator!r} makes cases for {spec.subject}, not {subject}")
+        raise PackRefusedValue(
+            "packdef.gen_subject", generator=generator, made_for=spec.subject, subject=subject
+        )
     reference = registry.reference()[subject]
     made_by_generator = spec.fn(rng, cases)
     try:
@@ -311,7 +313,7 @@ def _cases(made: Any, generator: str, n: int) -> list[Case]:
     calls, each a :class:`Case` or an ``(args, kwargs)`` pair (a contract of fewer cases
     than its claim says would pass on less, and on none at all)."""
     if not isinstance(made, SEQUENCES):
-        raise TypeError(f"generator {generator!r} returned {type(made).__name__}, not a list")
+        raise PackRefused("packdef.gen_not_list", generator=generator, type=type(made).__name__)
     out: list[Case] = []
     for index, one in enumerate(made):
         if isinstance(one, Case):
@@ -324,12 +326,11 @@ def _cases(made: Any, generator: str, n: int) -> list[Case]:
         ):
             out.append(Case(tuple(one[0]), dict(one[1]), "case"))
         else:
-            raise TypeError(
-                f"generator {generator!r}: case {index} is {type(one).__name__}, not a Case "
-                "(case(label, *args, **kwargs)) or an (args, kwargs) pair"
+            raise PackRefused(
+                "packdef.gen_not_case", generator=generator, index=index, type=type(one).__name__
             )
     if len(out) != n:
-        raise ValueError(f"generator {generator!r} made {len(out)} cases; the claim asks for {n}")
+        raise PackRefusedValue("packdef.gen_count", generator=generator, made=len(out), asked=n)
     return out
 
 

@@ -182,13 +182,16 @@ def _import_failed(spec: str, exc: BaseException) -> Msg:
     """Where in the pack's code the import failed: its last frame outside the engine and the
     import system (a registration the engine refuses raises in the engine's code, called from
     the pack's line that registers), and the error's line."""
+    from runner.pack.outcome import PackRefused
+
     where = own_frame(exc)
     lines = str(exc).strip().splitlines()
     return msg(
         "pack.import_failed",
         pack=spec,
-        error=type(exc).__name__,
-        message=(lines[-1] if lines else "")[:300],
+        error=exc.python_name if isinstance(exc, PackRefused) else type(exc).__name__,
+        # a registration the engine refused, in the reader's language
+        message=exc.said if isinstance(exc, PackRefused) else (lines[-1] if lines else "")[:300],
         where=where,
     )
 

@@ -18,6 +18,28 @@ from typing import Any
 from runner.compare import Raised as Raised
 
 
+class PackRefused(TypeError):
+    """A registration of a pack's the engine refuses (a check without ``impl``, a text in
+    one language only): raised as the pack is imported, and said in the reader's language
+    where the import's failure is shown (its English words are the exception's text)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        from runner.i18n import Msg, catalog
+
+        self.said = Msg(code, params)
+        super().__init__(catalog("en").say(self.said))
+
+    @property
+    def python_name(self) -> str:
+        """The built-in error it is, as a pack author reads it."""
+        return "ValueError" if isinstance(self, ValueError) else "TypeError"
+
+
+class PackRefusedValue(PackRefused, ValueError):
+    """A refusal that is a ValueError, as before (a name registered twice, a generator that
+    made another number of cases than its claim asks for)."""
+
+
 class ForeignError(Exception):
     """A learner's function raised, in its worker; this carries what it raised, as data."""
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from runner.pack.outcome import PackRefusedValue
 from runner.pack.registry import Bilingual, Precision, Registry, bilingual
 
 if TYPE_CHECKING:
@@ -201,7 +202,7 @@ class Pack:
 
         def register(fn: F) -> F:
             if name in self.figures:
-                raise ValueError(f"figure {name!r} is registered twice")
+                raise PackRefusedValue("packdef.twice", kind="figure", name=name)
             bilingual(caption, f"figure {name!r}: caption")
             self.figures[name] = FigureSpec(name, caption, fn, claims)
             return fn

@@ -32,6 +32,8 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 
 from runner.compare import unchanged
+from runner.i18n import Msg
+from runner.pack.outcome import PackRefused, PackRefusedValue
 from runner.returned import EARLIER_RESULT, LastResults
 
 SubjectFn = Callable[..., Any]
@@ -55,10 +57,10 @@ def _names(names: Any, what: str) -> None:
     """Refuse anything but a tuple (or list) of names: ``needs="softmax"`` is seven names of
     one letter, ``needs=(1,)`` none at all."""
     if isinstance(names, str) or not isinstance(names, tuple | list):
-        raise TypeError(f"{what} must be a tuple of names, such as ('softmax',), not {names!r}")
+        raise PackRefused("packdef.names_tuple", what=what, value=repr(names)[:200])
     bad = [n for n in names if not isinstance(n, str) or not n]
     if bad:
-        raise TypeError(f"{what}: {bad!r} are not names")
+        raise PackRefused("packdef.not_names", what=what, bad=repr(bad)[:200])
 
 
 def bilingual(text: Any, what: str) -> None:
@@ -66,11 +68,11 @@ def bilingual(text: Any, what: str) -> None:
     strings: it is shown in the reader's language, and a missing one would surface only
     when a learner's run needs it."""
     if not isinstance(text, Mapping):
-        raise TypeError(f"{what} must be {{'zh': ..., 'en': ...}}, not {type(text).__name__}")
+        raise PackRefused("packdef.bilingual_type", what=what, type=type(text).__name__)
     missing = [lang for lang in ("zh", "en") if not isinstance(text.get(lang), str)]
     empty = [lang for lang in ("zh", "en") if lang not in missing and not text[lang].strip()]
     if missing or empty:
-        raise TypeError(f"{what}: no {' or '.join(missing + empty)} text")
+        raise PackRefused("packdef.no_text", what=what, langs=" / ".join(missing + empty))
 
 
 class MissingSubject(LookupError):
@@ -90,6 +92,12 @@ class MistakeUndefined(ValueError):
 
 class UndeclaredSubject(RuntimeError):
     """A check called a subject it did not declare in ``needs`` (a bug in the check)."""
+
+    def __init__(self, name: str) -> None:
+        from runner.i18n import msg
+
+        super().__init__(f"the check calls {name}() without declaring it in needs")
+        self.said = msg("packdef.undeclared", function=name)
 
 
 @dataclass(frozen=True)
@@ -328,7 +336,7 @@ class Implementation:
 
     def _function(self, name: str) -> SubjectFn:
         if self.allowed is not None and name not in self.allowed:
-            raise UndeclaredSubject(f"the check calls {name}() without declaring it in needs")
+            raise UndeclaredSubject(name)
         try:
             return self.functions[name]
         except KeyError:
@@ -545,14 +553,16 @@ class Registry:
                 _blame(name, measure, subjects, measures, needs)
             params = inspect.signature(fn).parameters
             if next(iter(params), None) != "impl":
-                raise TypeError(f"check {name}: first parameter must be 'impl'")
+                raise PackRefused("packdef.first_impl", check=name)
             unknown = (set(context) | set(precision or {})) - set(measures)
             if unknown:
-                raise TypeError(f"check {name}: {sorted(unknown)} are not among its measures")
+                raise PackRefused(
+                    "packdef.not_measures", check=name, names=repr(sorted(unknown))[:200]
+                )
             kinds = {m: k for m, k in (precision or {}).items() if k not in PRECISIONS}
             if kinds:
-                raise TypeError(
-                    f"check {name}: precision {kinds} is not one of {', '.join(PRECISIONS)}"
+                raise PackRefused(
+                    "packdef.precision", check=name, kinds=repr(kinds)[:200], known=list(PRECISIONS)
                 )
             self.checks[name] = CheckSpec(
                 name,
@@ -612,18 +622,31 @@ class Registry:
 
         return register
 
-    def unknown_subjects(self) -> list[tuple[str, str, list[str]]]:
+    def unknown_subjects(self) -> list[tuple[Msg, str, list[str]]]:
         """(what names it, the name, the closest registered subjects) for each subject that
         a check's ``needs``, a subject's ``uses``, a twin's ``replaces`` or a generator's
         ``subject`` names and no ``@subject`` registers (known once the pack is imported)."""
         import difflib
 
+        from runner.i18n import msg
+
         known = list(self.subjects)
         named = [
-            *((f"check {c.name!r} needs", n) for c in self.checks.values() for n in c.needs),
-            *((f"subject {s.name!r} uses", n) for s in self.subjects.values() for n in s.uses),
-            *((f"{t.kind} {t.id!r} replaces", t.replaces) for t in self.twins.values()),
-            *((f"generator {g.name!r} is for", g.subject) for g in self.generators.values()),
+            *(
+                (msg("pack.owner.needs", name=c.name), n)
+                for c in self.checks.values()
+                for n in c.needs
+            ),
+            *(
+                (msg("pack.owner.uses", name=s.name), n)
+                for s in self.subjects.values()
+                for n in s.uses
+            ),
+            *(
+                (msg("pack.owner.replaces", kind=t.kind, name=t.id), t.replaces)
+                for t in self.twins.values()
+            ),
+            *((msg("pack.owner.for", name=g.name), g.subject) for g in self.generators.values()),
         ]
         return [
             (owner, name, difflib.get_close_matches(name, known, n=3, cutoff=0.5))
@@ -734,18 +757,22 @@ def _blame(
     """One entry of a check's ``blames``, refused with the part that is wrong."""
     where = f"check {check}: blames={{{measure!r}: {subjects!r}}}"
     if measure not in measures:
-        raise TypeError(f"{where}: {measure!r} is not one of its measures ({', '.join(measures)})")
+        raise PackRefused(
+            "packdef.blame_measure", where=where, measure=measure, measures=list(measures)
+        )
     if isinstance(subjects, str) or not isinstance(subjects, (tuple, list)) or not subjects:
         # a bare string would be read letter by letter
-        raise TypeError(f"{where}: give a non-empty tuple of subject names, e.g. ({subjects!r},)")
+        raise PackRefused("packdef.blame_tuple", where=where, example=f"({subjects!r},)")
     unknown = [s for s in subjects if s not in needs]
     if unknown:
-        raise TypeError(
-            f"{where}: {', '.join(map(repr, unknown))} not among the subjects it needs "
-            f"({', '.join(needs)}); a check is only judged on what it calls"
+        raise PackRefused(
+            "packdef.blame_unknown",
+            where=where,
+            unknown=", ".join(map(repr, unknown)),
+            needs=list(needs),
         )
 
 
 def _refuse_duplicate(table: Mapping[str, object], name: str, kind: str) -> None:
     if name in table:
-        raise ValueError(f"{kind} {name!r} is registered twice")
+        raise PackRefusedValue("packdef.twice", kind=kind, name=name)
