@@ -462,6 +462,14 @@ def gen_chain_rule(rng: np.random.Generator, n: int) -> list[Case]:
             [np.True_],
         ),
     ]
+    edges += [  # from a twentieth round of buggy learners (each once a false pass)
+        case(
+            "invalid: tokens [0, True] (a bool beside an int is not an id either)",
+            "无效：tokens 为 [0, True]（与整数并列的 bool 也不是 id）",
+            np.array([[0.1, 0.2], [0.3, 0.4]]),
+            [0, True],
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1331,6 +1339,15 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones((5, 2)),
         ),
     ]
+    edges += [  # from a twentieth round of buggy learners (each once a false pass)
+        case(
+            "invalid: w_out of shape (d_ff,) (a vector, not (d_ff, d_out))",
+            "无效：w_out 的形状为 (d_ff,)（是向量，不是 (d_ff, d_out)）",
+            np.ones((3, 4)),
+            np.ones((4, 6)),
+            np.ones(6),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1669,6 +1686,13 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
             2,
         ),
     ]
+    edges += [  # from a twentieth round of buggy learners (each once a false pass)
+        case(
+            "T = 40: queries past a block of 32 still see every earlier key",
+            "T = 40：第 32 个以后的查询仍看得到之前的每个键",
+            *_mha(np.random.default_rng(40), 40, 8, 2, 4, 8),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1939,6 +1963,14 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             "a (1, V) batch of one: the result keeps its shape",
             "只有一行的 (1, V) 批：结果保持形状",
             np.array([[1.0, 2.0, 3.0]]),
+            1.0,
+        ),
+    ]
+    edges += [  # from a twentieth round of buggy learners (each once a false pass)
+        case(
+            "(B, T, V) logits whose rows lie 2,000 apart: the max row by row",
+            "(B, T, V) 的 logits，各行相距 2,000：按行减最大值",
+            np.array([[[0.0, 1.0, 2.0], [-2000.0, -1999.0, -1998.0]]]),
             1.0,
         ),
     ]
@@ -2387,6 +2419,14 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             "无效：形状为 (2, 5, 3) 的 q、k、v（批）",
             *(np.arange(30.0).reshape(2, 5, 3) / 30 for _ in range(3)),
             2,
+        ),
+    ]
+    edges += [  # from a twentieth round of buggy learners (each once a false pass)
+        case(
+            "block np.int8(100) at T = 300 (no int8 arithmetic: 200 + 100 wraps)",
+            "T = 300 时 block 为 np.int8(100)（不做 int8 运算：200 + 100 会回绕）",
+            *_qkv(np.random.default_rng(300), 300, 2, 2),
+            np.int8(100),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -3149,6 +3189,20 @@ def gen_top_p(rng: np.random.Generator, n: int) -> list[Case]:
             0.9,
         ),
     ]
+    edges += [  # from a twentieth round of buggy learners (each once a false pass)
+        case(
+            "probabilities 1e-12 apart are not a tie (ranked in float64, not float32)",
+            "相差 1e-12 的概率不是并列（按 float64 排序，而不是 float32）",
+            np.array([0.3, 0.3 + 1e-12, 0.4 - 1e-12]),
+            0.5,
+        ),
+        case(
+            "invalid: an entry of -1e-17 (no tolerance below 0)",
+            "无效：有一项为 -1e-17（低于 0 没有容差）",
+            np.array([0.6, 0.4, -1e-17]),
+            0.9,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3295,6 +3349,13 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
             "uint64 [2**53, 2**53 + 1]: compared as uint64, not as float64",
             "uint64 的 [2**53, 2**53 + 1]：按 uint64 比较，不按 float64",
             np.array([2**53, 2**53 + 1], dtype=np.uint64),
+        ),
+    ]
+    edges += [  # from a twentieth round of buggy learners (each once a false pass)
+        case(
+            "V = 3,200 tied at the top at 3,000 and 3,101: the lowest",
+            "V = 3,200，3,000 与 3,101 并列最大：取最小下标",
+            np.where(np.isin(np.arange(3200), (3000, 3101)), 5.0, np.linspace(-1.0, 1.0, 3200)),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -4269,7 +4330,22 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
             [(2**32 + 97, 98)],
         ),
     ]
+    edges += [  # from a twentieth round of buggy learners (each once a false pass)
+        case(
+            "770 merges: id 1,024 merged again beside bytes (5, 0) (no 10-bit pair codes)",
+            "770 次合并：id 1,024 再被合并，旁边是字节 (5, 0)（不能用 10 位的对编码）",
+            *_past_1023(),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
+
+
+def _past_1023() -> tuple[NDArray[np.uint8], list[tuple[int, int]]]:
+    """Token 1,024 made by merge 768 and merged again by merge 769 as (5, 1,024), beside
+    bytes (5, 0): a pair keyed by 10 bits per id, (left << 10) | right, gives both one key.
+    The first 768 merges are one pair listed again and again (each replayed in its turn)."""
+    merges = [(1, 2)] * 768 + [(3, 4), (5, 1024)]
+    return np.array([5, 0, 5, 3, 4], dtype=np.uint8), merges
 
 
 def _same_shapes_twice(first: tuple[Any, ...], second: tuple[Any, ...]) -> list[Case]:
