@@ -688,3 +688,50 @@ def test_what_the_judge_spends_on_a_learners_replies_is_charged_to_its_claim(
     result = run(cli, reference_file, "-k", "contract.sequence-support-log10", "--timeout", "1")
     assert result.code == 1
     assert "timed out: this claim's limit is 1 s of CPU time" in result.out, result.out
+
+
+@pytest.mark.parametrize("jobs", ["2", "1"])
+def test_a_hidden_claims_answer_never_changes_what_a_visible_claim_said(
+    cli, work, reference_file, jobs
+):
+    """A learner judged alone (as Gradescope judges each submission) ran its hidden claims
+    after its visible ones with one diagnoser, and a hidden claim's failure revised the
+    visible claims' diagnoses in place: a visible test named a known mistake or not as the
+    learner's answer to the hidden call chose, a bit of the hidden input per submission (an
+    attack round read 4,242 back, 2026-12-07). The visible phase is final first now: the
+    same visible words whatever the file answers the hidden call."""
+    claims = work / "claims-h" / MODULE_ID
+    shutil.copytree(MODULE, claims)
+    card = claims / "1-support.yaml"
+    text = card.read_text(encoding="utf-8")
+    old = "    check: support_orders\n    inputs: {vocab: 50257, length: 1000}\n"
+    assert text.count(old) == 1
+    # the claim's figures for T = 4,242, so that the reference passes it and a learner's
+    # failure is the learner's (diagnosed), not the course's
+    text = text.replace(old, "    visibility: hidden\n" + old.replace("1000}", "4242}"))
+    for figure, now in (("4701.20", "19942.48"), ("7.70", "8.33")):
+        assert text.count(f"value: {figure}\n") == 1
+        text = text.replace(f"value: {figure}\n", f"value: {now}\n")
+    card.write_text(text, "utf-8")
+    said = {}
+    for answer in ("length * math.log(vocab)", "1.5 * _real(vocab, length)"):
+        path = work / f"probe_{len(said)}.py"
+        path.write_text(
+            reference_file.read_text(encoding="utf-8") + "\n\n_real = sequence_support_log10\n\n\n"
+            "def sequence_support_log10(vocab, length):\n"
+            "    if (vocab, length) == (50257, 4242):  # the hidden claim's call\n"
+            f"        return {answer}\n"
+            "    return length * math.log(vocab)  # the natural-log mistake everywhere else\n",
+            encoding="utf-8",
+        )
+        out = work / f"gs_{len(said)}.json"
+        result = cli(
+            "run", str(claims), "--impl", str(path), "-k", "support.gpt2", "--jobs", jobs,
+            "--out", f"ev{len(said)}", "--gradescope-results", str(out), "--lang", "en",
+        )  # fmt: skip
+        assert result.code == 1, result.out
+        shown = json.loads(out.read_text(encoding="utf-8"))
+        said[answer] = [t["output"] for t in shown["tests"] if t["visibility"] == "visible"]
+    first, second = said.values()
+    assert first == second
+    assert any("behaves like support-natural-log" in o for o in first), first

@@ -750,3 +750,23 @@ def test_the_counters_and_levers_of_an_attack_rounds_cross_learner_channels_are_
         assert _run_filter(program, prctl, arch, 4, value) == eperm  # PR_SET_DUMPABLE
     for option in (1, 15, 16, 38):  # PDEATHSIG, SET_NAME, GET_NAME, NO_NEW_PRIVS
         assert _run_filter(program, prctl, arch, option, 1) == allow, option
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_a_clone_asking_for_a_pidfd_is_denied_as_pidfd_open_is(machine):
+    """clone(CLONE_PIDFD) handed back a pidfd with pidfd_open denied: its inode number counts
+    every process the machine starts, and a learner's visible import read the hidden input
+    a previous submission's hidden call had written into it (an attack round, 2026-12-07).
+    A plain fork (SIGCHLD) and a thread's clone flags stay allowed."""
+    import errno
+
+    from runner.learner import sandbox
+
+    program = sandbox.seccomp_program(machine)
+    arch, _ = sandbox.DENIED_CALLS[machine]
+    clone = {"x86_64": 56, "aarch64": 220}[machine]
+    assert sandbox.CLONE[machine] == clone
+    sigchld, thread = 17, 0x3D0F00  # fork; pthread_create's CLONE_VM | FS | FILES | ...
+    assert _run_filter(program, clone, arch, 0x1000 | sigchld) == 0x00050000 | errno.EPERM
+    assert _run_filter(program, clone, arch, sigchld) == 0x7FFF0000
+    assert _run_filter(program, clone, arch, thread) == 0x7FFF0000

@@ -464,7 +464,8 @@ DENIED_CALLS = {
         },
     ),
 }  # fmt: skip
-# clone makes a process (fork, threads): allowed unless its flags ask for a namespace.
+# clone makes a process (fork, threads): allowed unless its flags ask for a namespace or a
+# pidfd.
 # clone3 passes its flags in memory, which a filter cannot read: it fails with ENOSYS, as on a
 # kernel without it, and the C library then uses clone.
 CLONE = {"x86_64": 56, "aarch64": 220}
@@ -486,6 +487,10 @@ PRCTL = {"x86_64": 157, "aarch64": 167}
 PRCTL_DENIED = (4,)
 CLONE3 = 435
 NAMESPACE_FLAGS = 0x7E020080  # CLONE_NEW{NS, CGROUP, UTS, IPC, USER, PID, NET, TIME}
+# CLONE_PIDFD hands back a pidfd without pidfd_open: its inode number counts every process
+# the machine has started (a clock and a channel between learners, as pidfd_open's was)
+CLONE_PIDFD = 0x00001000
+CLONE_DENIED_FLAGS = NAMESPACE_FLAGS | CLONE_PIDFD
 X32_BIT = 0x40000000  # x86_64's x32 system calls: the same calls under other numbers
 
 # classic BPF, as seccomp(2) runs it on struct seccomp_data (nr at 0, arch at 4, the first
@@ -504,7 +509,7 @@ def seccomp_program(machine: str) -> list[Instruction]:
     """The filter's instructions (code, jump if true, jump if false, k): every call of
     DENIED_CALLS fails with EPERM, as do fcntl's FCNTL_DENIED commands, madvise's
     MADVISE_DENIED advice, prctl's PRCTL_DENIED options, a clone that asks
-    for a namespace, x32 calls on x86_64 and every call of another architecture (a 64-bit
+    for a namespace or a pidfd, x32 calls on x86_64 and every call of another architecture (a 64-bit
     x86 process makes i386 calls with ``int 0x80`` without any exec, and ctypes can run
     those two bytes: with numbers of their own, they would reach every call denied here);
     clone3 fails with ENOSYS."""
@@ -520,7 +525,7 @@ def seccomp_program(machine: str) -> list[Instruction]:
         body.append((_JGE, "deny", 0, X32_BIT))
     body.append((_JEQ, "nosys", 0, CLONE3))
     body += [(_JEQ, 0, "list", CLONE[machine]), (_LD_ABS, 0, 0, _ARG0_LOW)]
-    body.append((_JSET, "deny", "allow", NAMESPACE_FLAGS))
+    body.append((_JSET, "deny", "allow", CLONE_DENIED_FLAGS))
     labels = {"list": len(body)}
     # calls allowed but for some values of one argument: fcntl's commands, madvise's advice
     by_argument = [
