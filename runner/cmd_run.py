@@ -177,6 +177,7 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
         if as_class:
             return final_code(_class_run(args, words, packs, learners, options), problems)
         subject: api.Subject = api.LearnerFile(learners[0], entry)
+        _other_learners(learners[0], entry or DEFAULT_ENTRY, packs, words)
         if options.learner_jobs > 1 and usable_cpus() > 1:  # split by what each cost the reference
             from runner.record.costs import recorded_costs
 
@@ -477,6 +478,35 @@ def _reason(exc: Exception) -> str:
         return printable_line(f"{type(exc).__name__}: {getattr(message, 'code', message)}")
     lines = str(exc).strip().splitlines()
     return printable_line(f"{type(exc).__name__}: {lines[-1] if lines else ''}")[:300]
+
+
+def _other_learners(folder: Path, entry: str, packs: list[ClaimPack], words: Catalog) -> None:
+    """A folder judged as one learner's submission because it holds ``entry``, whose other
+    files define the chapter's functions themselves, is said on stderr: they may be other
+    learners' files (a class folder one of them named my_impl.py is judged as that learner
+    alone, and the others get nothing). Read as text, never imported."""
+    import re
+
+    from runner.learner.scaffold import module_subjects
+
+    if not folder.is_dir():
+        return
+    names = "|".join(map(re.escape, module_subjects(packs)))
+    defines = re.compile(rf"^def ({names})\(", re.MULTILINE)
+    others = []
+    try:
+        for path in sorted(folder.glob("*.py"))[:200]:
+            if path.name == entry or not path.is_file() or path.stat().st_size > 1_000_000:
+                continue
+            if defines.search(path.read_text(encoding="utf-8", errors="replace")):
+                others.append(path.name)
+    except OSError:
+        return
+    if len(others) >= 2:
+        shown = ", ".join(others[:5]) + (", …" if len(others) > 5 else "")
+        message = words("run.entry_beside_learners", folder=display_path(folder), entry=entry,
+                        files=shown)  # fmt: skip
+        print(printable_line(message), file=sys.stderr)
 
 
 def _sandbox_warnings(missing: list[str], words: Catalog) -> None:

@@ -609,3 +609,27 @@ def test_a_second_phase_starts_from_the_allowance_the_first_left():
     assert (second.shown, second.limits.learner_wall_s) == ("hidden", 12.5)
     spent = api.Run({"kind": "learner"}, [], api.RunOptions(), wall_left=-3.0)
     assert 0 < api._second_phase(options, spent).limits.learner_wall_s < 0.01
+
+
+def test_a_folder_judged_as_one_learner_beside_other_learners_files_is_said(cli, tmp_path):
+    """A class folder where one learner named their file my_impl.py was judged as that
+    learner alone, the classmates' files as its modules, without a word (an attack round,
+    2026-12-07): the grader is told, in both languages; a learner's own modules beside
+    its my_impl.py (one of them defining chapter functions) are not."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "my_impl.py").write_text("from alice import *\n", encoding="utf-8")
+    body = "def softmax_temperature(logits, temperature):\n    raise NotImplementedError\n"
+    (folder / "alice.py").write_text(body, encoding="utf-8")
+    (folder / "helpers.py").write_text("def norm(x):\n    return x\n", encoding="utf-8")
+    args = ("run", str(MODULE), "--impl", str(folder), "-k", "temperature.table", "--out")
+    alone = cli(*args, str(tmp_path / "a"), "--lang", "en")
+    assert "note:" not in alone.err, alone.err
+    (folder / "bob.py").write_text(body, encoding="utf-8")
+    said = cli(*args, str(tmp_path / "b"), "--lang", "en")
+    assert (
+        "holds my_impl.py, so it is judged as one learner's submission (its other files are "
+        "that learner's modules); alice.py, bob.py define the chapter's functions themselves"
+    ) in said.err, said.err
+    zh = cli(*args, str(tmp_path / "c"), "--lang", "zh")
+    assert "alice.py, bob.py 自己也定义了本章的函数" in zh.err, zh.err
