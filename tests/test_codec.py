@@ -182,6 +182,36 @@ def test_subclasses_of_list_tuple_and_dict_cross_as_the_plain_ones_whatever_they
     assert type(decode(encode(pair(1, 2)))) is tuple
 
 
+class Tensor(np.ndarray):
+    """A learner's array type, as a torch-like module would make one: its own views and
+    methods never decide what crosses (each call of them is counted)."""
+
+    calls = 0
+
+    def __array_finalize__(self, obj: Any) -> None:
+        Tensor.calls += 1
+
+    def tobytes(self, *args: Any, **kwargs: Any) -> bytes:
+        Tensor.calls += 1
+        return b""
+
+
+def test_a_subclass_of_ndarray_crosses_as_the_plain_array_of_its_data():
+    """A correct learner's np.matrix results and a torch-like Tensor(np.ndarray) were
+    refused ("only ... real numeric arrays cross": a correct-learner round, 2026-12-07):
+    they cross as the plain array of their data now; a masked array still does not (what
+    its mask hides is not its value)."""
+    data = np.arange(6.0).reshape(2, 3)
+    tensor = data.copy().view(Tensor)
+    Tensor.calls = 0
+    for value in (np.asmatrix(data), tensor):
+        out = decode(encode({"v": value}))["v"]
+        assert type(out) is np.ndarray and out.shape == (2, 3) and np.array_equal(out, data)
+    assert Tensor.calls == 0
+    with pytest.raises(CodecError):
+        encode(np.ma.array(data, mask=data > 2))
+
+
 def test_the_place_inside_a_value_is_named():
     with pytest.raises(CodecError) as caught:
         encode({"probs": [1.0, 2.0, {3}]})

@@ -192,6 +192,11 @@ class _Encoder:
             return {"$d": out}
         if cls is np.ndarray:
             return self.array(value, where)
+        if isinstance(value, np.ndarray) and not _masked(value):
+            # a subclass (np.matrix, a Tensor of the learner's) crosses as the plain array of
+            # its data, read by ndarray's own view: no method of the subclass decides what is
+            # sent. A masked array does not: what lies under its mask is not its value.
+            return self.array(np.ndarray.view(value, np.ndarray), where)
         if cls is Placed:
             self.count(math.prod(value.shape), where)
             return {"$m": value.dtype, "shape": list(value.shape), "offset": value.offset,
@@ -216,6 +221,12 @@ class _Encoder:
         view = data.reshape(-1).data
         self.buffers.append(view)
         return {"$a": name, "shape": list(a.shape), "nbytes": view.nbytes}
+
+
+def _masked(value: np.ndarray) -> bool:
+    """A numpy.ma array (none exists unless numpy.ma was imported: not imported here)."""
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(value, ma.MaskedArray)
 
 
 # -- decoding -------------------------------------------------------------------------------
