@@ -473,3 +473,21 @@ def test_kv_cache_is_exact_for_numpy_integers_and_refuses_negatives():
     assert type(size) is int and size == 2 * 8 * 131072 * 80 * 8192 * 2  # past 2^31
     with pytest.raises(ValueError):
         ref["kv_cache_bytes"](1, -1, 1, 1)
+
+
+def test_the_increments_exponent_of_a_peak_that_does_not_grow_is_zero():
+    """A correct memoized averaging_model measured the same 728 bytes at every T (each x is
+    passed once before its measured call: a cache hit) and read NaN, which fails "<= 1.3"
+    (a correct-learner round, 2026-12-07): nothing grows, exponent 0. Growth keeps its
+    exponent; a peak not measured, or growth from a fall, stays NaN."""
+    import math
+
+    from checks.measure.common import increment_exponent
+
+    xs = [512, 1024, 2048]
+    assert increment_exponent(xs, [728, 728, 728]) == 0.0
+    assert increment_exponent(xs, [900, 1000, 1000]) == 0.0
+    assert increment_exponent(xs, [100 + 8 * x for x in xs]) == pytest.approx(1.0)
+    assert increment_exponent(xs, [100 + 8 * x * x for x in xs]) == pytest.approx(2.0)
+    assert math.isnan(increment_exponent(xs, [0, 0, 0]))
+    assert math.isnan(increment_exponent(xs, [1000, 900, 2000]))

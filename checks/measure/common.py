@@ -75,10 +75,17 @@ def _moving_permutation(rng: np.random.Generator, n: int) -> np.ndarray[Any, Any
 
 def increment_exponent(xs: Sequence[int], ys: Sequence[float]) -> float:
     """log(Δy₂ / Δy₁) / log(Δx₂ / Δx₁) over the last three points: the exponent p of the
-    part of y that grows (y = a + b·x^p); NaN where y does not grow at each step."""
+    part of y that grows (y = a + b·x^p); 0 where y does not grow at the last step (nothing
+    grows: a memo's hit costs what it costs whatever x, and a correct memoized function
+    read NaN and failed, a correct-learner round, 2026-12-07); NaN where it grows at the
+    last step only, from a y that fell (no exponent fits)."""
     if len(xs) < 3:
         return math.nan
     (x0, x1, x2), (y0, y1, y2) = xs[-3:], ys[-3:]
-    if not (y1 > y0 and y2 > y1):
+    if not all(math.isfinite(y) and y > 0 for y in (y0, y1, y2)):
+        return math.nan  # a peak not measured
+    if y2 <= y1:
+        return 0.0
+    if not y1 > y0:
         return math.nan
     return math.log((y2 - y1) / (y1 - y0)) / math.log((x2 - x1) / (x1 - x0))
