@@ -21,6 +21,21 @@ def template_refs(template: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in PLACEHOLDER.finditer(template)]
 
 
+def bad_specs(template: str) -> list[str]:
+    """The placeholders of ``template`` whose spec is neither a unit nor a number format
+    (``{claim/measure:furlongs}``, which would show the bare value)."""
+    out = []
+    for m in PLACEHOLDER.finditer(template):
+        spec = m.group(3)
+        if spec is None or spec in UNITS:
+            continue
+        try:
+            format(1.5, spec)
+        except (ValueError, TypeError):
+            out.append(m.group(0))
+    return out
+
+
 def render(template: str, values: Mapping[str, Any]) -> str:
     """``template`` with each ``{claim/measure:spec}`` filled from ``values``, keyed
     ``"claim/measure"``; a value the run did not measure shows as ``?``."""

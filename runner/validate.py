@@ -22,7 +22,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from runner.errors import InvalidClaims
-from runner.facts import template_refs
+from runner.facts import UNITS, bad_specs, template_refs
 from runner.i18n import Msg, msg
 from runner.load import MODULE_FILE, ClaimPack, LoadedClaim, LoadedFault, display_path, read_modules
 from runner.models import Raises
@@ -214,6 +214,11 @@ def fault_problems(
                     f"observed[{i}].measure",
                 )
             for lang in ("zh", "en"):
+                for placeholder in bad_specs(getattr(fact.fact, lang)):
+                    problem(
+                        msg("fault.bad_spec", ref=placeholder, units=sorted(UNITS)),
+                        f"observed[{i}].fact.{lang}",
+                    )
                 for ref_claim, ref_measure in template_refs(getattr(fact.fact, lang)):
                     ref = pack.claim(ref_claim)
                     if ref_claim in unchecked or (ref is None and not absent(ref_claim)):
@@ -311,6 +316,11 @@ _BOUNDS = {
 
 
 def _input_message(err: Any, annotation: Any, value: Any) -> Msg:
+    from runner.safeyaml import number_as_text
+
+    fixed = number_as_text(err.get("input"))
+    if fixed is not None:  # YAML 1.1 read 1e-9 as text
+        return msg("claim.number_as_text", got=err["input"], fixed=fixed)
     bound = _BOUNDS.get(err["type"])
     limit = (err.get("ctx") or {}).get(bound[1]) if bound else None
     if bound is not None and isinstance(limit, int | float) and not isinstance(limit, bool):

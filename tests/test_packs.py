@@ -1004,3 +1004,17 @@ def test_an_unknown_fault_id_is_offered_only_faults_as_the_closest(cli, course):
     unknown = cli("inject", "--fault", "bigram-wraps", "claims/05-softmax", "--lang", "en")
     assert unknown.code == 2
     assert "bigram-wraps-around" not in unknown.err and "softmax-no-max" in unknown.err, unknown.err
+
+
+def test_a_fact_whose_format_is_no_unit_is_refused_at_load(cli, course):
+    """``{claim/measure:furlongs}`` loaded and showed the bare value, where an unknown unit
+    in a claim is refused (a pack author, 2026-12-07)."""
+    _fault_slip(
+        course,
+        "softmax.distribution/non_finite:count}",
+        "softmax.distribution/non_finite:furlongs}",
+    )
+    line = _one_line_refusal(cli, "list", "claims/05-softmax")
+    assert "{softmax.distribution/non_finite:furlongs}: its format is neither a unit" in line
+    zh = cli("list", "claims/05-softmax", "--lang", "zh")
+    assert "格式既不是单位" in zh.err, zh.err
