@@ -162,6 +162,14 @@ def runnable_problems(packs: list[ClaimPack], partial: bool = False) -> list[Pro
         for owner, name, close in registry.unknown_subjects():
             message = msg("pack.unknown_subject", owner=owner, name=name, hint=_closest(close))
             problems.append(Problem.in_file(where, pack.pack_line, message, field="pack"))
+        from runner.pack.find import defined_at
+
+        for twin, ours, theirs in registry.twins_off_signature():
+            message = msg(
+                "pack.twin_signature", kind=twin.kind, id=twin.id, at=defined_at(twin.fn),
+                params=", ".join(ours), subject=twin.replaces, expected=", ".join(theirs),
+            )  # fmt: skip
+            problems.append(Problem.in_file(where, pack.pack_line, message, field="pack"))
     return problems
 
 

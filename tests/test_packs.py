@@ -1018,3 +1018,26 @@ def test_a_fact_whose_format_is_no_unit_is_refused_at_load(cli, course):
     assert "{softmax.distribution/non_finite:furlongs}: its format is neither a unit" in line
     zh = cli("list", "claims/05-softmax", "--lang", "zh")
     assert "格式既不是单位" in zh.err, zh.err
+
+
+@pytest.mark.parametrize(
+    ("new", "refused"),
+    [
+        ("def softmax_without_max(z: np.ndarray, eps: float) -> np.ndarray:", True),
+        ("def softmax_without_max(logits: np.ndarray) -> np.ndarray:", True),
+        ("def softmax_without_max(z: np.ndarray, eps: float = 0.0) -> np.ndarray:", False),
+    ],
+)
+def test_a_twin_that_cannot_be_called_as_its_subject_is_refused_at_load(cli, course, new, refused):
+    """A twin with another signature than its subject raised TypeError in every catcher, was
+    said at the check's line, and the verdict read "the claims would not notice this
+    mistake" (a pack author, 2026-12-07): refused on load, naming the twin's line and both
+    signatures. An extra parameter with a default is still called as the subject is."""
+    _slip(course, "faults.py", "def softmax_without_max(z: np.ndarray) -> np.ndarray:", new)
+    if not refused:
+        assert cli("list", "claims/05-softmax").code == 0
+        return
+    line = _one_line_refusal(cli, "list", "claims/05-softmax")
+    assert "fault 'softmax-no-max' (faults.py:" in line and "but softmax() takes (z)" in line
+    zh = cli("list", "claims/05-softmax", "--lang", "zh")
+    assert "什么也抓不住" in zh.err, zh.err

@@ -654,6 +654,35 @@ class Registry:
             if name not in self.subjects
         ]
 
+    def twins_off_signature(self) -> list[tuple[TwinSpec, list[str], list[str]]]:
+        """(twin, its parameters, its subject's) for each twin that cannot be called as its
+        subject is (by position, or every argument by name; leaving out the subjects it may
+        take by keyword, as the reference does): it would raise TypeError in every claim
+        and catch nothing for its fault's reason."""
+        out = []
+        for twin in self.twins.values():
+            subject = self.subjects.get(twin.replaces)
+            if subject is None:
+                continue  # said as an unknown subject
+            try:
+                theirs = inspect.signature(subject.fn)
+                ours = inspect.signature(twin.fn)
+            except (TypeError, ValueError):
+                continue
+            names = [
+                p for p in theirs.parameters.values()
+                if not (p.kind is p.KEYWORD_ONLY and p.name in subject.uses)
+            ]  # fmt: skip
+            positional = [p.name for p in names if p.kind is not p.KEYWORD_ONLY]
+            keywords = {p.name: p.name for p in names if p.kind is p.KEYWORD_ONLY}
+            uses = {u: u for u in subject.uses if u in ours.parameters}
+            try:
+                ours.bind(*positional, **keywords, **uses)
+                ours.bind(**{p.name: p.name for p in names}, **uses)
+            except TypeError:
+                out.append((twin, list(ours.parameters), [p.name for p in names]))
+        return out
+
     # -- lookup -------------------------------------------------------------------------
     def resolve_check(self, name: str) -> CheckSpec:
         """The pack's own check of that name, else the engine's generic one."""
