@@ -1041,3 +1041,17 @@ def test_a_twin_that_cannot_be_called_as_its_subject_is_refused_at_load(cli, cou
     assert "fault 'softmax-no-max' (faults.py:" in line and "but softmax() takes (z)" in line
     zh = cli("list", "claims/05-softmax", "--lang", "zh")
     assert "什么也抓不住" in zh.err, zh.err
+
+
+def test_two_packs_of_one_name_are_a_problem_of_the_second_module(cli, course):
+    """Two modules whose packs were two packs named alike loaded without a word, though a
+    pack's name is what errors and ``list --format json`` name it by (a pack author,
+    2026-12-07); the other module still runs."""
+    _slip(course, "__init__.py", '"softmax-basics",', '"design-tradeoffs",')
+    listed = cli("list", "claims/", "--lang", "en")
+    assert listed.code == 2
+    # the modules in their folders' order: 05-softmax first, so chapter 23's is the second
+    (line,) = [x for x in listed.err.splitlines() if "its pack is named" in x]
+    said = "its pack is named 'design-tradeoffs', as the pack of claims/05-softmax/module.yaml is"
+    assert line.startswith("claims/23-design-tradeoffs/module.yaml:") and said in line, line
+    assert "05-softmax" in listed.out
