@@ -1339,15 +1339,6 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones((5, 2)),
         ),
     ]
-    edges += [  # from a twentieth round of buggy learners (each once a false pass)
-        case(
-            "invalid: w_out of shape (d_ff,) (a vector, not (d_ff, d_out))",
-            "无效：w_out 的形状为 (d_ff,)（是向量，不是 (d_ff, d_out)）",
-            np.ones((3, 4)),
-            np.ones((4, 6)),
-            np.ones(6),
-        ),
-    ]
     return _fill(n, edges, rng, draw)
 
 

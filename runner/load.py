@@ -160,30 +160,7 @@ def read_modules(paths: list[Path]) -> list[ModuleFiles]:
             problems.append(Problem.in_file(display_path(module_dir / MODULE_FILE), None, problem))
             pack = None
         found.append(ModuleFiles(module_dir, pack, problems))
-    _one_pack_per_name(found)
     return found
-
-
-def _one_pack_per_name(found: list[ModuleFiles]) -> None:
-    """Two modules whose packs are two packs of one name: the second is a problem of its
-    module (errors, reports and ``list --format json`` name a pack by its name). Two modules
-    sharing one pack are fine."""
-    first: dict[str, tuple[Any, Path]] = {}
-    for module in found:
-        if module.claims is None:
-            continue
-        code = module.claims.code
-        name = getattr(code, "name", None)
-        if not isinstance(name, str):
-            continue
-        seen = first.setdefault(name, (code, module.directory))
-        if seen[0] is not code:
-            where = display_path(seen[1] / MODULE_FILE)
-            problem = msg("claim.pack_name_twice", name=name, where=where)
-            path = display_path(module.directory / MODULE_FILE)
-            module.problems.append(
-                Problem.in_file(path, module.claims.pack_line, problem, field="pack")
-            )
 
 
 def claim_files(module_dir: Path) -> list[Path]:

@@ -51,11 +51,14 @@ def load_modules(
     claim bound to a check of it), and the problems of those that cannot."""
     runnable: list[ClaimPack] = []
     problems: list[Problem] = []
+    named: dict[str, tuple[Any, Path]] = {}  # a pack's name -> the pack, the module first with it
     for module in read_modules(paths):
         found = list(module.problems)
         claims = module.claims
         if claims is not None:
             claims = with_pack(claims, found, packs)
+            if claims.pack is not None and _named_twice(claims, named, found):
+                claims = dataclasses.replace(claims, pack=None)
             if claims.pack is not None:
                 # a claim file that could not be read leaves claims out: what names them is
                 # not a problem of its own then
@@ -65,6 +68,35 @@ def load_modules(
         elif claims is not None:
             runnable.append(claims)
     return runnable, problems
+
+
+def _named_twice(
+    claims: ClaimPack, named: dict[str, tuple[Any, Path]], problems: list[Problem]
+) -> bool:
+    """Whether ``claims``'s pack is another pack of a name an earlier module's pack has
+    (errors, reports and ``list --format json`` name a pack by it): said as a problem of
+    this module. One pack shared by two modules is fine."""
+    code = claims.pack
+    name = getattr(code, "name", None)
+    if not isinstance(name, str):
+        return False
+    first = named.setdefault(name, (code, claims.directory))
+    if first[0] is code or _files(first[0]) == _files(code):
+        return False  # one pack, or its code imported again (a module copied, a link)
+    where = display_path(first[1] / MODULE_FILE)
+    problem = msg("claim.pack_name_twice", name=name, where=where)
+    path = display_path(claims.directory / MODULE_FILE)
+    problems.append(Problem.in_file(path, claims.pack_line, problem, field="pack"))
+    return True
+
+
+def _files(pack: Any) -> frozenset[str]:
+    """The real paths of the files that define a pack's reference functions."""
+    import os
+
+    subjects = getattr(getattr(pack, "registry", None), "subjects", {})
+    code = (getattr(s.fn, "__code__", None) for s in subjects.values())
+    return frozenset(os.path.realpath(c.co_filename) for c in code if c is not None)
 
 
 def with_pack(claims: ClaimPack, problems: list[Problem], packs: Packs | None) -> ClaimPack:

@@ -745,7 +745,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv19_count_flags_checked_with_layers_only": ("contract.transformer-parameter-count",),
     # a twentieth round: query blocks masked by local rows, mixed bool tokens, NumPy block
     # arithmetic, one max for a 3-D batch, float32 ranking, clipped negatives, argpartition
-    # ties, a vector w_out, 10-bit pair codes in encoding
+    # ties, 10-bit pair codes in encoding
     "adv20_mha_query_blocks_local_mask": ("contract.multi-head-attention",),
     "adv20_chain_tokens_mixed_bool": ("contract.chain-rule-nll",),
     "adv20_flash_block_in_its_own_dtype": ("contract.flash-attention",),
@@ -753,7 +753,6 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv20_top_p_ranks_in_float32": ("contract.top-p-renormalize",),
     "adv20_top_p_clips_tiny_negatives": ("contract.top-p-renormalize",),
     "adv20_greedy_argpartition_past_1024": ("contract.greedy-token",),
-    "adv20_mlp_vector_w_out": ("contract.position-wise-mlp",),
     "adv20_bpe_encode_pair_code_10_bits": ("contract.bpe-encode",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the

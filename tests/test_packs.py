@@ -349,7 +349,8 @@ def test_a_broken_third_module_does_not_stop_the_other_two(cli, course):
         "05-softmax",
         "23-design-tradeoffs",
     }
-    (broken / "pack").symlink_to(EXAMPLE / "pack")
+    # the pack of 05-softmax itself (a copy of its code would be a second pack of its name)
+    (broken / "pack").symlink_to(course / "claims" / "05-softmax" / "pack")
     again = cli("run", "claims/")
     assert again.code == 2
     assert "claims/99-broken/1-softmax.yaml:" in again.err and "softmax_sum" in again.err
@@ -767,8 +768,14 @@ def test_a_stale_observed_fact_fails_and_says_what_was_expected(cli, course):
 
 
 def test_a_twin_that_cannot_be_called_does_not_catch_its_fault(cli, course):
-    """Every claim errors under a twin with the wrong signature: that is no catch."""
-    _slip(course, "faults.py", "def softmax_without_max(z", "def softmax_without_max(z, extra")
+    """Every claim errors under a twin that raises TypeError on every call (one with the
+    wrong signature is refused on load now): that is no catch."""
+    _slip(
+        course,
+        "faults.py",
+        "    x = _scores(z)  # (..., V)\n",
+        "    x = _scores(z, z)  # (..., V)\n",
+    )
     _commit_all(course)
     injected = cli("inject", "--all", "claims/05-softmax", "--lang", "en")
     assert injected.code == 1, injected.out
