@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from runner.errors import UsageError
+from runner.i18n import msg
 from runner.judge import to_plain
 from runner.load import ClaimPack, LoadedClaim
 from runner.models import Claim, Text
@@ -59,9 +60,21 @@ def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[Lo
             message=message,
             where=own_frame(exc),
         ) from None
+    from runner.pack.find import defined_at
+    from runner.validate import input_problems
+
+    where = defined_at(generate)
     for index, raw in enumerate(made):
         try:
             spec = registry.resolve_check(raw["check"])
+            found = input_problems(spec, raw["inputs"]) if isinstance(raw["inputs"], dict) else []
+            if found:  # as a claim file's inputs are checked, before anything runs
+                field, said, _ = found[0]
+                raise UsageError(
+                    "use.bad_challenge", module=pack.meta.id, where=where,
+                    which=_which(raw, index),
+                    problem=msg("challenge.input", field=field, message=said),
+                )  # fmt: skip
             with np.errstate(all="ignore"), warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 measured = spec.call(
@@ -72,13 +85,16 @@ def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[Lo
             for exp in filled["expect"]:
                 exp["value"] = to_plain(measured[exp["measure"]])
             claim = Claim.model_validate(filled)
+        except UsageError:
+            raise
         except Exception as exc:  # the pack's challenge is wrong: its author is told where
             problem = (str(exc).strip().splitlines() or [""])[0][:300]
             if isinstance(exc, KeyError):
                 problem = f"no {exc.args[0]!r}" if exc.args else "a missing field"
             raise UsageError(
-                "use.bad_challenge", module=pack.meta.id, which=_which(raw, index), problem=problem
-            ) from None
+                "use.bad_challenge", module=pack.meta.id, where=where, which=_which(raw, index),
+                problem=problem,
+            ) from None  # fmt: skip
         out.append(LoadedClaim(claim, "<challenge>", None, proposition, STAGE))
     return out
 

@@ -735,3 +735,30 @@ def test_a_hidden_claims_answer_never_changes_what_a_visible_claim_said(
     first, second = said.values()
     assert first == second
     assert any("behaves like support-natural-log" in o for o in first), first
+
+
+def test_a_challenge_claims_inputs_are_checked_as_a_claim_files_are(monkeypatch):
+    """A challenge claim with a misspelt input raised the check's own TypeError ("got an
+    unexpected keyword argument") with no line of the pack's (a pack author, 2026-12-07):
+    its inputs are checked against the check's signature first, and the challenge's line
+    is given."""
+    from runner.errors import UsageError
+    from runner.i18n import catalog
+
+    real = REGISTRY.challenges[PACK.meta.id]
+
+    def misspelt(rng):
+        claims = real(rng)
+        inputs = dict(claims[0]["inputs"])
+        inputs[next(iter(inputs)) + "_"] = inputs.pop(next(iter(inputs)))
+        claims[0] = {**claims[0], "inputs": inputs}
+        return claims
+
+    monkeypatch.setitem(REGISTRY.challenges, PACK.meta.id, misspelt)
+    with pytest.raises(UsageError) as raised:
+        challenge_claims(PACK, "any", REGISTRY)
+    message = raised.value.message
+    assert message.code == "use.bad_challenge" and ".py:" in message.params["where"]
+    said = catalog("en").say(message)
+    assert "takes no input" in said, said
+    assert "没有输入" in catalog("zh").say(message)
