@@ -1986,3 +1986,17 @@ def _leaves(value: Any) -> list[Any]:
     if isinstance(value, list):
         return [x for v in value for x in _leaves(v)]
     return [value]
+
+
+def test_a_list_expectation_read_alike_keeps_its_brackets_on_both_sides(cli, work):
+    """A list expectation that differs past the digits shown was written with every digit,
+    and the learner's list read as one number beside the pack's list (a pack author,
+    2026-12-07): both are lists in brackets."""
+    expected = [0.0577080000001, 0.009618, 0.001342]
+    metric = {"name": "sampling.ranking-ties.tie_below", "expected": expected}
+    data = good_data()
+    data["metrics"].append({**metric, "actual": [0.057708, 0.009618, 0.001342]})
+    (work / "sub.json").write_text(json.dumps(data), encoding="utf-8")
+    result = validate(cli, "sub.json", "--repo", "repo")
+    (line,) = [x for x in result.out.splitlines() if ".expected:" in x]
+    assert "expected: [0.0577080000001, 0.009618, 0.001342] is not the claim pack's" in line, line

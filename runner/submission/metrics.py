@@ -97,7 +97,9 @@ def _metric(
                 (*at, "expected"),
                 msg(
                     "sub.expected",
-                    value=parted["got"] if alike else shown(submitted, exp.unit),
+                    # a list of digits in its brackets (a message's list of texts reads as
+                    # "a, b": one value shown as a number beside a list)
+                    value=_listed(parted["got"]) if alike else shown(submitted, exp.unit),
                     expected=expectation(exp.model_copy(update={"value": parted["expected"]}))
                     if alike
                     else expectation(exp),
@@ -271,3 +273,10 @@ def _filled_within(doc: Submission, at: DataPath) -> bool:
     """No unfilled placeholder at ``at`` or anywhere inside it."""
     n = len(at)
     return all(p[:n] != at for p in doc.placeholders)
+
+
+def _listed(value: Any) -> Any:
+    """A (nested) list of texts as one text in brackets; anything else as it is."""
+    if isinstance(value, list):
+        return "[" + ", ".join(str(_listed(v)) for v in value) + "]"
+    return value
