@@ -1471,6 +1471,13 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
             np.random.default_rng(1818).normal(size=(2, 300, 300)),
         ),
     ]
+    edges += [  # from a twenty-first round of buggy learners (each once a false pass)
+        case(
+            "five axes (1, 2, 2, 3, 3)",
+            "五个维度 (1, 2, 2, 3, 3)",
+            np.random.default_rng(5).standard_normal((1, 2, 2, 3, 3)),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -1489,6 +1496,15 @@ def _mha_extreme(r: np.random.Generator, scale: float, sign: float) -> tuple[Any
     x = np.abs(r.standard_normal((6, 8))) * scale + scale / 4  # (T, d), positive
     w_q = np.abs(r.standard_normal((8, 8))) / math.sqrt(8)  # (d, W), positive
     return x, w_q, sign * w_q, _weights(r, 8, 8), _weights(r, 8, 8), 2
+
+
+def _mha_extended() -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """x of 3 rows, then the same rows and one more, with other weights: a cache of keys
+    and values kept for a prefix of x, keyed by x alone, answers the second with the first
+    call's weights."""
+    first = _mha(np.random.default_rng(211), 3, 8, 2, 4, 8)
+    x, *weights, n_head = _mha(np.random.default_rng(212), 4, 8, 2, 4, 8)
+    return first, (np.concatenate([first[0], x[3:]]), *weights, n_head)
 
 
 @generator("multi_head_attention", subject="multi_head_attention")
@@ -1682,6 +1698,14 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
             "T = 40: queries past a block of 32 still see every earlier key",
             "T = 40：第 32 个以后的查询仍看得到之前的每个键",
             *_mha(np.random.default_rng(40), 40, 8, 2, 4, 8),
+        ),
+    ]
+    edges += [  # from a twenty-first round of buggy learners (each once a false pass)
+        *_extended(*_mha_extended()),
+        case(
+            "T = 264: every earlier key seen (no window of 256)",
+            "T = 264：看得到之前的每个键（没有 256 的窗口）",
+            *_mha(np.random.default_rng(264), 264, 4, 1, 4, 4),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -1962,6 +1986,26 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             "(B, T, V) logits whose rows lie 2,000 apart: the max row by row",
             "(B, T, V) 的 logits，各行相距 2,000：按行减最大值",
             np.array([[[0.0, 1.0, 2.0], [-2000.0, -1999.0, -1998.0]]]),
+            1.0,
+        ),
+    ]
+    edges += [  # from a twenty-first round of buggy learners (each once a false pass)
+        case(
+            "four axes (2, 2, 3, 5)",
+            "四个维度 (2, 2, 3, 5)",
+            np.random.default_rng(4).standard_normal((2, 2, 3, 5)),
+            0.7,
+        ),
+        case(
+            "float32 (B, T, V) logits: the result stays float32",
+            "float32 的 (B, T, V) logits：结果仍是 float32",
+            np.random.default_rng(3).standard_normal((2, 3, 4)).astype(np.float32),
+            0.7,
+        ),
+        case(
+            "float32 logits with V = 1: float32 ones",
+            "V = 1 的 float32 logits：float32 的 1",
+            np.array([[0.5], [2.0]], dtype=np.float32),
             1.0,
         ),
     ]
@@ -3772,6 +3816,14 @@ def gen_output_head(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones((4, 3, 2)),
         ),
     ]
+    edges += [  # from a twenty-first round of buggy learners (each once a false pass)
+        case(
+            "V = 5,000: every column, past any chunk of 4,096",
+            "V = 5,000：每一列，超出 4,096 的分块也在",
+            np.random.default_rng(50).standard_normal((2, 3)),
+            np.random.default_rng(51).standard_normal((5000, 3)),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -4207,6 +4259,12 @@ def gen_bpe_train(rng: np.random.Generator, n: int) -> list[Case]:
             1056,
         ),
     ]
+    edges += [  # from a twenty-first round of buggy learners (each once a false pass)
+        *_extended(
+            (np.frombuffer(b"abab", dtype=np.uint8).copy(), 257),
+            (np.frombuffer(b"ababcdcdcdcd", dtype=np.uint8).copy(), 257),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -4328,6 +4386,12 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
             *_past_1023(),
         ),
     ]
+    edges += [  # from a twenty-first round of buggy learners (each once a false pass)
+        *_extended(
+            (np.frombuffer(b"a", dtype=np.uint8).copy(), [(97, 98)]),
+            (np.frombuffer(b"ab", dtype=np.uint8).copy(), [(97, 98)]),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -4337,6 +4401,19 @@ def _past_1023() -> tuple[NDArray[np.uint8], list[tuple[int, int]]]:
     The first 768 merges are one pair listed again and again (each replayed in its turn)."""
     merges = [(1, 2)] * 768 + [(3, 4), (5, 1024)]
     return np.array([5, 0, 5, 3, 4], dtype=np.uint8), merges
+
+
+def _extended(first: tuple[Any, ...], second: tuple[Any, ...]) -> list[Case]:
+    """Two calls in a row, the second's input extending the first's: each is a call of its
+    own (a cache keyed by a prefix, or a stream resumed, answers the second from the first)."""
+    return [
+        case("a call whose input the next call extends", "下一次调用会延长其输入的调用", *first),
+        case(
+            "the last call's input extended: computed afresh",
+            "延长上一次调用的输入：重新计算",
+            *second,
+        ),
+    ]
 
 
 def _same_shapes_twice(first: tuple[Any, ...], second: tuple[Any, ...]) -> list[Case]:

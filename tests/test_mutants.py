@@ -754,6 +754,14 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv20_top_p_clips_tiny_negatives": ("contract.top-p-renormalize",),
     "adv20_greedy_argpartition_past_1024": ("contract.greedy-token",),
     "adv20_bpe_encode_pair_code_10_bits": ("contract.bpe-encode",),
+    # a twenty-first round: a call whose input extends the last one's answered from it (a
+    # cache keyed by a prefix, a stream resumed), limits of 1,024 positions or 4,096 rows,
+    # and a float64 buffer for float32 logits of three axes
+    "adv21_mha_cache_by_x_prefix": ("contract.multi-head-attention",),
+    "adv21_causal_mask_buffer_1024": ("beyond.flash-memory",),
+    "adv21_softmax_3d_float64_buffer": ("contract.softmax-temperature",),
+    "adv21_output_head_chunks_drop_tail": ("contract.output-head",),
+    "adv21_bpe_encode_streamed": ("contract.bpe-encode",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.

@@ -222,16 +222,22 @@ def oracle(
 
 
 AGAIN = 2  # cases called again: the last with a floating array argument, and the largest
+# a case of more than this is not called again: each is called at least three times more
+# (a (1,025, 1,025) case called again tripled its claim's time)
+AGAIN_MAX_BYTES = 2 * 1024 * 1024
 
 
 def _called_again(made: list[Case], answers: list[Any]) -> list[int]:
     """Which cases are called again: of those the reference answers with a value and that
-    have a floating array argument, the last (a random one: the edges come first) and
-    the one whose arrays are largest (a buffer kept only for large inputs)."""
+    have a floating array argument (and arrays of AGAIN_MAX_BYTES at most), the last (a
+    random one: the edges come first) and the one whose arrays are largest (a buffer kept
+    only for large inputs)."""
     eligible = [
         i
         for i, (one, expected) in enumerate(zip(made, answers, strict=True))
-        if not isinstance(expected, Raised) and any(_reorderable(a) for a in _arguments(one))
+        if not isinstance(expected, Raised)
+        and any(_reorderable(a) for a in _arguments(one))
+        and sum(_nbytes(a) for a in _arguments(one)) <= AGAIN_MAX_BYTES
     ]
     if not eligible:
         return []
