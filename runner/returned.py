@@ -48,7 +48,10 @@ class LastResults:
         microseconds a call), or a list or dict handed out again with other items (one
         module-level list refilled by each call). ``value``'s parts are held from now on."""
         parts = value[:_PARTS] if type(value) in (list, tuple) else (value,)
-        arrays = [p for p in parts if isinstance(p, np.ndarray) and 0 < p.nbytes <= _DIGESTED_BYTES]
+        # a subclass (which crosses as the plain array of its data) is read through
+        # ndarray's own view: its properties and methods (an nbytes of 0) decide nothing
+        plain = [np.ndarray.view(p, np.ndarray) for p in parts if isinstance(p, np.ndarray)]
+        arrays = [a for a in plain if 0 < a.nbytes <= _DIGESTED_BYTES]
         containers = [value] if type(value) in (list, dict) else []
         _, held = self._held.setdefault(id(fn), (fn, deque(maxlen=KEPT)))
         changed = any(

@@ -119,3 +119,28 @@ def test_the_helpers_the_reference_scaffold_hands_a_learner_leave_their_argument
     mask = namespace["causal_masked_attention"]
     assert np.array_equal(mask(scores), [[1.0, 0.0], weights[1]])  # type: ignore[operator]
     assert np.array_equal(scores, kept)
+
+
+def test_a_refilled_buffer_handed_out_as_a_subclass_is_still_seen():
+    """A file returning one buffer per function refilled at each call, as a view of a
+    subclass whose ``nbytes`` is 0, was never held, and passed every contract claim (an
+    attack round, 2026-12-07): results are read through ndarray's own view."""
+    import numpy as np
+
+    from runner.returned import LastResults
+
+    class Held(np.ndarray):
+        nbytes = property(lambda self: 0)  # type: ignore[assignment]
+
+        def tobytes(self, *args, **kwargs):  # type: ignore[override]
+            return b""
+
+    buffer = np.zeros(4)
+
+    def refill(x):
+        buffer[:] = x
+        return buffer.view(Held)
+
+    results = LastResults()
+    assert not results.changed_by(refill, refill(1.0))
+    assert results.changed_by(refill, refill(2.0))
