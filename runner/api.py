@@ -77,6 +77,11 @@ class LearnerFile:
 Subject = Reference | Fault | LearnerFile
 
 
+# who may see a learner's claims, and when: now, after the due date, once grades are
+# published, never (a claim's visibility)
+Phase = Literal["visible", "after_due_date", "after_published", "hidden"]
+
+
 @dataclass(frozen=True)
 class RunOptions:
     pattern: str | None = None  # -k: only claims whose id matches
@@ -95,10 +100,9 @@ class RunOptions:
     # id -> ms): how a learner's claims are split between its two judges (only how: see
     # runner.learner.share.split); none, and every second claim goes to each
     claim_costs: Mapping[str, Mapping[str, float]] = field(default_factory=dict, hash=False)
-    # a learner's claims by who may see them now: None all; "visible" the claims whose
-    # visibility is visible; "hidden" the others (a class run judges them apart: see
-    # run_class)
-    shown: Literal["visible", "hidden"] | None = None
+    # a learner's claims by who may see them and when: None all, else those of one
+    # visibility (judged apart, in the order of PHASES)
+    shown: Phase | None = None
 
 
 # -- what a run returns -----------------------------------------------------------------------
@@ -189,20 +193,26 @@ def run_packs(packs: list[ClaimPack], subject: Subject, options: RunOptions | No
     options = options or RunOptions()
     challenges = _challenges(packs, options)
     if isinstance(subject, LearnerFile):
-        if options.shown is not None or not _any_hidden(packs, options):
+        phases = _phases(packs, options)
+        if options.shown is not None or len(phases) < 2:
             return _learner_run(packs, subject.path, subject.entry, options, challenges)
-        # One learner in two phases, as a class (see run_class): every result it may see is
-        # final before any hidden input is sent. One worker and one judge for both let a
-        # hidden claim's answer reach a visible one after the fact (diagnoses pooled over
-        # the run, the file's names read again by a later import: an attack round read the
-        # hidden input 4,242 back from visible Gradescope tests, a bit per submission).
-        first = dataclasses.replace(options, shown="visible")
-        visible = _learner_run(packs, subject.path, subject.entry, first, challenges)
-        if visible.load_failure is not None:
-            return dataclasses.replace(visible, options=options)
-        second = _second_phase(options, visible)
-        hidden = _learner_run(packs, subject.path, subject.entry, second, challenges)
-        return _merged(visible, hidden, options)
+        # One learner in phases, as a class (see run_class): every result shown now is final
+        # before a claim shown later is sent anything, and so on to those never shown.
+        # One worker and one judge for all let a hidden claim's answer reach a visible one
+        # after the fact (diagnoses pooled over the run, the file's names read again by a
+        # later import: an attack round read the hidden input 4,242 back from visible
+        # Gradescope tests, a bit per submission; the next, from a test shown after the due
+        # date, through the diagnoses and the allowance the two shared).
+        first = dataclasses.replace(options, shown=phases[0])
+        run = _learner_run(packs, subject.path, subject.entry, first, challenges)
+        for phase in phases[1:]:
+            if run.load_failure is not None:
+                break
+            later = _next_phase(options, run, phase)
+            run = _merged(
+                run, _learner_run(packs, subject.path, subject.entry, later, challenges), later
+            )
+        return dataclasses.replace(run, options=options)
     if isinstance(subject, Fault) and not any(subject.id in p.code.registry.twins for p in packs):
         known = sorted({t for p in packs for t in p.code.registry.twins})
         raise UsageError("use.unknown_fault", fault=subject.id, valid=", ".join(known))
@@ -406,35 +416,46 @@ def run_class(
     jobs = max(1, min(jobs, len(paths), usable_cpus()))
     judges = [_judges(jobs, packs, claim_paths)]  # the pool in use (a fresh one per phase)
     try:
-        if not _any_hidden(packs, options):
+        phases = _phases(packs, options)
+        if len(phases) < 2:
             yield from _each_judged(judges[0], paths, entry, options, packs, claim_paths)
             return
         # Hidden claims' inputs must reach no learner's visible output. A worker shares the
         # machine with its classmates' (the page cache, machine-wide counters), so one
         # learner's code could pass what its hidden claims were sent to a classmate judged
         # at the same time or later (an attack round read 4,242 back that way). Every
-        # learner's visible claims are judged first, and only then any hidden one: no visible
-        # output is made after a hidden input was sent anywhere, and nothing of the second
-        # phase but its hidden claims' results reaches a row (see _merged). The first
-        # phase's runs wait on disk, without their packs (this process stays flat).
+        # learner's visible claims are judged first, then every learner's claims shown
+        # later, and only then any never shown: no output is made after an input it may not
+        # carry was sent anywhere, and nothing of a later phase but its own claims' results
+        # reaches a row (see _merged). Each phase's runs wait on disk between the phases,
+        # without their packs (this process stays flat).
         import pickle
         import tempfile
 
         with tempfile.TemporaryDirectory(prefix="learn-llm-class-") as held:
-            first = dataclasses.replace(options, shown="visible")
+            first = dataclasses.replace(options, shown=phases[0])
             judged = _each_judged(judges[0], paths, entry, first, packs, claim_paths)
-            seconds: list[RunOptions] = []  # each learner's second phase, its allowance left
+            nexts: list[RunOptions] = []  # each learner's next phase, its allowance left
             for at, (_, run) in enumerate(judged):
                 Path(held, f"{at}.pickle").write_bytes(pickle.dumps(_shipped(run)))
-                seconds.append(_second_phase(options, run))
-            # a judge that died broke the first pool: the second phase gets its own
-            judges[0].shutdown(wait=True, cancel_futures=True)
-            judges[0] = _judges(jobs, packs, claim_paths)
-            judged = _each_judged(judges[0], paths, entry, seconds, packs, claim_paths)
-            for at, (path, hidden) in enumerate(judged):
-                shipped = pickle.loads(Path(held, f"{at}.pickle").read_bytes())
-                Path(held, f"{at}.pickle").unlink()
-                yield path, _merged(_unpacked(shipped, packs, first), hidden, options)
+                nexts.append(_next_phase(options, run, phases[1]))
+            for k in range(1, len(phases)):
+                # a judge that died broke the last pool: each phase gets its own
+                judges[0].shutdown(wait=True, cancel_futures=True)
+                judges[0] = _judges(jobs, packs, claim_paths)
+                judged = _each_judged(judges[0], paths, entry, nexts, packs, claim_paths)
+                following: list[RunOptions] = []
+                for at, (path, run) in enumerate(judged):
+                    kept = Path(held, f"{at}.pickle")
+                    earlier = _unpacked(pickle.loads(kept.read_bytes()), packs, first)
+                    merged = _merged(earlier, run, nexts[at])
+                    if k == len(phases) - 1:
+                        kept.unlink()
+                        yield path, dataclasses.replace(merged, options=options)
+                    else:
+                        kept.write_bytes(pickle.dumps(_shipped(merged)))
+                        following.append(_next_phase(options, merged, phases[k + 1]))
+                nexts = following
     except BaseException:
         # stopped (Ctrl-C, SIGTERM, the reader gone): the judges stop too, each cleaning up
         # its learner's worker, rather than finishing the learner they are judging
@@ -473,13 +494,14 @@ def _unpacked(shipped: Shipped, packs: list[ClaimPack], options: RunOptions) -> 
     return Run(implementation, runs, options, failure, output, sandbox, wall_left)
 
 
-def _second_phase(options: RunOptions, first: Run) -> RunOptions:
-    """A learner's hidden claims' options: the wall-clock allowance its first phase left
-    (it is one allowance for all of a learner's calls, not one per phase)."""
+def _next_phase(options: RunOptions, previous: Run, phase: Phase) -> RunOptions:
+    """A learner's options for its claims of ``phase``: the wall-clock allowance its
+    earlier phases left (it is one allowance for all of a learner's calls, not one per
+    phase)."""
     limits = options.limits
-    if first.wall_left is not None:
-        limits = dataclasses.replace(limits, learner_wall_s=max(first.wall_left, 0.001))
-    return dataclasses.replace(options, shown="hidden", limits=limits)
+    if previous.wall_left is not None:
+        limits = dataclasses.replace(limits, learner_wall_s=max(previous.wall_left, 0.001))
+    return dataclasses.replace(options, shown=phase, limits=limits)
 
 
 def _each_judged(
@@ -513,19 +535,22 @@ def _each_judged(
         yield path, run
 
 
-def _any_hidden(packs: list[ClaimPack], options: RunOptions) -> bool:
-    """Whether a class run has claims a learner may not see yet (its challenge claims
-    take their visibility from the claims they vary)."""
-    return any(
-        _shown(c) == "hidden"
-        for p in packs
-        for c in select(p.claims, options.pattern, p.code.registry)
-    )
+# The order in which a learner's claims are judged, by who may see them and when: each
+# phase's results are final before the next phase's claims are sent anything.
+PHASES: tuple[Phase, ...] = ("visible", "after_due_date", "after_published", "hidden")
 
 
-def _hidden_claims(run: PackRun, options: RunOptions) -> list[LoadedClaim]:
+def _phases(packs: list[ClaimPack], options: RunOptions) -> list[Phase]:
+    """The phases a run's chosen claims fall in, in order (its challenge claims take their
+    visibility from the claims they vary)."""
+    present = {_shown(c) for p in packs for c in select(p.claims, options.pattern, p.code.registry)}
+    return [phase for phase in PHASES if phase in present]
+
+
+def _phase_claims(run: PackRun, options: RunOptions) -> list[LoadedClaim]:
+    """The claims of ``options.shown``'s phase that ``run``'s module chose."""
     chosen = select(run.pack.claims, options.pattern, run.pack.code.registry)
-    return [c for c in (*chosen, *run.challenge) if _shown(c) == "hidden"]
+    return [c for c in (*chosen, *run.challenge) if _shown(c) == options.shown]
 
 
 def _unjudged(loaded: LoadedClaim) -> ClaimResult:
@@ -551,13 +576,15 @@ def _unjudged(loaded: LoadedClaim) -> ClaimResult:
 
 
 def _merged(visible: Run, hidden: Run, options: RunOptions) -> Run:
-    """One learner's run from its two phases: each module's results in the claims' order,
-    and nothing else of the second phase (its output, its sandbox, its failure) in the row.
-    A learner whose file could not be loaded is the first phase's row; one whose hidden
-    phase could not be judged at all has its hidden claims err, saying only that; one whose
-    file changed between the phases is a row saying so, and nothing judged."""
+    """One learner's run from its phases so far (``visible``) and the next one (``hidden``,
+    judged with ``options``): each module's results in the claims' order, and nothing else
+    of the next phase (its output, its sandbox, its failure) in the row but the allowance
+    it left. A learner whose file could not be loaded is the first phase's row; one whose
+    next phase could not be judged at all has that phase's claims err, saying only that;
+    one whose file changed between the phases is a row saying so, and nothing judged."""
     if visible.load_failure is not None:
         return dataclasses.replace(visible, options=options)
+    left = hidden.wall_left
     if hidden.load_failure is not None:
         # nothing of it is shown (its import ran after a classmate's hidden inputs were
         # sent, and could say what it found): the hidden claims err, the row stays the first
@@ -565,9 +592,7 @@ def _merged(visible: Run, hidden: Run, options: RunOptions) -> Run:
         hidden = dataclasses.replace(
             visible,
             packs=[
-                PackRun(
-                    p.pack, [_unjudged(c) for c in _hidden_claims(p, options)], 0.0, p.challenge
-                )
+                PackRun(p.pack, [_unjudged(c) for c in _phase_claims(p, options)], 0.0, p.challenge)
                 for p in visible.packs
             ],
         )
@@ -583,11 +608,11 @@ def _merged(visible: Run, hidden: Run, options: RunOptions) -> Run:
         results = sorted([*shown.results, *kept.results], key=lambda r: order.get(r.id, len(order)))
         spent = shown.duration_ms + kept.duration_ms
         packs.append(dataclasses.replace(shown, results=results, duration_ms=spent))
-    return dataclasses.replace(visible, packs=packs, options=options)
+    return dataclasses.replace(visible, packs=packs, options=options, wall_left=left)
 
 
-def _shown(loaded: LoadedClaim) -> Literal["visible", "hidden"]:
-    return "visible" if loaded.claim.visibility == "visible" else "hidden"
+def _shown(loaded: LoadedClaim) -> Phase:
+    return loaded.claim.visibility
 
 
 def _judges(

@@ -605,10 +605,10 @@ def test_a_learners_wall_allowance_is_one_for_both_phases(klass, monkeypatch):
 def test_a_second_phase_starts_from_the_allowance_the_first_left():
     first = api.Run({"kind": "learner"}, [], api.RunOptions(), wall_left=12.5)
     options = api.RunOptions(limits=WorkerLimits(learner_wall_s=1800.0))
-    second = api._second_phase(options, first)
+    second = api._next_phase(options, first, "hidden")
     assert (second.shown, second.limits.learner_wall_s) == ("hidden", 12.5)
     spent = api.Run({"kind": "learner"}, [], api.RunOptions(), wall_left=-3.0)
-    assert 0 < api._second_phase(options, spent).limits.learner_wall_s < 0.01
+    assert 0 < api._next_phase(options, spent, "after_due_date").limits.learner_wall_s < 0.01
 
 
 def test_a_folder_judged_as_one_learner_beside_other_learners_files_is_said(cli, tmp_path):

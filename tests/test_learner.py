@@ -690,16 +690,20 @@ def test_what_the_judge_spends_on_a_learners_replies_is_charged_to_its_claim(
     assert "timed out: this claim's limit is 1 s of CPU time" in result.out, result.out
 
 
-@pytest.mark.parametrize("jobs", ["2", "1"])
+@pytest.mark.parametrize(
+    ("jobs", "shown_as"), [("2", "visible"), ("1", "visible"), ("2", "after_due_date")]
+)
 def test_a_hidden_claims_answer_never_changes_what_a_visible_claim_said(
-    cli, work, reference_file, jobs
+    cli, work, reference_file, jobs, shown_as
 ):
     """A learner judged alone (as Gradescope judges each submission) ran its hidden claims
     after its visible ones with one diagnoser, and a hidden claim's failure revised the
     visible claims' diagnoses in place: a visible test named a known mistake or not as the
     learner's answer to the hidden call chose, a bit of the hidden input per submission (an
     attack round read 4,242 back, 2026-12-07). The visible phase is final first now: the
-    same visible words whatever the file answers the hidden call."""
+    same visible words whatever the file answers the hidden call. So is a phase of claims
+    shown after the due date, before any never shown (the next round read 4,242 back from
+    an after_due_date test the same way)."""
     claims = work / "claims-h" / MODULE_ID
     shutil.copytree(MODULE, claims)
     card = claims / "1-support.yaml"
@@ -712,6 +716,10 @@ def test_a_hidden_claims_answer_never_changes_what_a_visible_claim_said(
     for figure, now in (("4701.20", "19942.48"), ("7.70", "8.33")):
         assert text.count(f"value: {figure}\n") == 1
         text = text.replace(f"value: {figure}\n", f"value: {now}\n")
+    if shown_as != "visible":
+        seen = "  - id: support.gpt2-vocab-32-ctx\n"
+        assert text.count(seen) == 1
+        text = text.replace(seen, seen + f"    visibility: {shown_as}\n")
     card.write_text(text, "utf-8")
     said = {}
     for answer in ("length * math.log(vocab)", "1.5 * _real(vocab, length)"):
@@ -731,7 +739,7 @@ def test_a_hidden_claims_answer_never_changes_what_a_visible_claim_said(
         )  # fmt: skip
         assert result.code == 1, result.out
         shown = json.loads(out.read_text(encoding="utf-8"))
-        said[answer] = [t["output"] for t in shown["tests"] if t["visibility"] == "visible"]
+        said[answer] = [t["output"] for t in shown["tests"] if t["visibility"] == shown_as]
     first, second = said.values()
     assert first == second
     assert any("behaves like support-natural-log" in o for o in first), first
