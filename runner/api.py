@@ -25,7 +25,7 @@ import functools
 import os
 import signal
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -103,6 +103,10 @@ class RunOptions:
     # a learner's claims by who may see them and when: None all, else those of one
     # visibility (judged apart, in the order of PHASES)
     shown: Phase | None = None
+    # a learner judged alone in phases: called with the run so far before each later phase,
+    # the claims still to come not judged (a grader's result written then stands if the run
+    # is stopped: see runner.bundle.autograder). Never pickled: a class run sets none.
+    on_phase: Callable[[Run], None] | None = field(default=None, compare=False, hash=False)
 
 
 # -- what a run returns -----------------------------------------------------------------------
@@ -205,9 +209,11 @@ def run_packs(packs: list[ClaimPack], subject: Subject, options: RunOptions | No
         # date, through the diagnoses and the allowance the two shared).
         first = dataclasses.replace(options, shown=phases[0])
         run = _learner_run(packs, subject.path, subject.entry, first, challenges)
-        for phase in phases[1:]:
+        for at, phase in enumerate(phases[1:], 1):
             if run.load_failure is not None:
                 break
+            if options.on_phase is not None:
+                options.on_phase(_pending(run, options, phases[at:]))
             later = _next_phase(options, run, phase)
             run = _merged(
                 run, _learner_run(packs, subject.path, subject.entry, later, challenges), later
@@ -553,9 +559,27 @@ def _phase_claims(run: PackRun, options: RunOptions) -> list[LoadedClaim]:
     return [c for c in (*chosen, *run.challenge) if _shown(c) == options.shown]
 
 
-def _unjudged(loaded: LoadedClaim) -> ClaimResult:
-    """A hidden claim whose phase could not judge the learner's file: an error that says
-    only that (what the file did then is not shown: see _merged)."""
+def _pending(run: Run, options: RunOptions, rest: Sequence[Phase]) -> Run:
+    """``run`` (a learner's phases so far) with the claims of the phases in ``rest`` not
+    judged yet, in the claims' order: what a grader's result holds if the run is stopped
+    before them."""
+    packs = []
+    for p in run.packs:
+        chosen = select(p.pack.claims, options.pattern, p.pack.code.registry)
+        waiting = [
+            _unjudged(c, "claim.not_judged_in_time")
+            for c in (*chosen, *p.challenge)
+            if _shown(c) in rest
+        ]
+        order = {c.claim.id: i for i, c in enumerate((*p.pack.claims, *p.challenge))}
+        results = sorted([*p.results, *waiting], key=lambda r: order.get(r.id, len(order)))
+        packs.append(dataclasses.replace(p, results=results))
+    return dataclasses.replace(run, packs=packs, options=options)
+
+
+def _unjudged(loaded: LoadedClaim, why: str = "claim.hidden_unjudged") -> ClaimResult:
+    """A claim of a later phase that was not judged: an error that says only ``why`` (what
+    the file did then is not shown: see _merged)."""
     from runner.models import Detail
 
     claim = loaded.claim
@@ -571,7 +595,7 @@ def _unjudged(loaded: LoadedClaim) -> ClaimResult:
         kind=claim.kind,
         status="error",
         duration_ms=0.0,
-        reason=Detail.of("claim.hidden_unjudged"),
+        reason=Detail.of(why),
     )
 
 

@@ -12,7 +12,7 @@ import hashlib
 import os
 import shlex
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -178,6 +178,10 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
             return final_code(_class_run(args, words, packs, learners, options), problems)
         subject: api.Subject = api.LearnerFile(learners[0], entry)
         _other_learners(learners[0], entry or DEFAULT_ENTRY, packs, words)
+        if args.gradescope_results:
+            # before each later phase, the result so far: what stands if the run is stopped
+            # there (a deadline met because of a hidden claim must not show it)
+            options = dataclasses.replace(options, on_phase=_interim(args, words, packs))
         if options.learner_jobs > 1 and usable_cpus() > 1:  # split by what each cost the reference
             from runner.record.costs import recorded_costs
 
@@ -524,6 +528,18 @@ def _gradescope_file(
     if variant is not None or target.is_dir():
         return target / f"{variant or _variant(run, args, None) or 'results'}.json"
     return target
+
+
+def _interim(
+    args: argparse.Namespace, words: Catalog, packs: list[ClaimPack]
+) -> Callable[[api.Run], None]:
+    """Writes a learner's Gradescope result so far (see api.RunOptions.on_phase)."""
+
+    def write(run: api.Run) -> None:
+        path = _gradescope_file(Path(args.gradescope_results), run, args, None)
+        _gradescope(path, run, words, packs, args)
+
+    return write
 
 
 def _gradescope(

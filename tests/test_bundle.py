@@ -411,3 +411,68 @@ def test_a_folder_thousands_deep_still_lets_the_learners_file_be_found(tmp_path)
         remove_tree(str(tmp_path / "d"))  # pytest's own clean-up recurses too
 
     assert (path, problem) == (tmp_path / "mine.py", "")
+
+
+def test_at_the_deadline_the_result_written_before_the_later_claims_stands(tmp_path, monkeypatch):
+    """A file whose hidden call slept past the 540 s deadline got the autograder's own
+    result (score 0, a deadline message, no tests) in place of its visible tests, and one
+    that did not sleep its normal result: a bit of the hidden input per submission (an attack
+    round, 2026-12-07). The engine writes its result so far before each later phase; at the
+    deadline that result stands, its later claims not judged."""
+    import subprocess
+
+    results = tmp_path / "results.json"
+    written = {"score": 3.0, "output": "3 passed", "tests": [{"name": "a", "score": 3.0}]}
+
+    def slow(command, **kwargs):
+        results.write_text(json.dumps(written), encoding="utf-8")  # the phase before
+        raise subprocess.TimeoutExpired(command, kwargs["timeout"], b"", b"")
+
+    monkeypatch.setattr(autograder.subprocess, "run", slow)
+    config = {"messages": {**WORDS, "deadline": "stopped at {seconds} s"}, "modules": [],
+              "lang": "en", "deadline_s": 540}  # fmt: skip
+    assert autograder.judge(tmp_path / "x.py", tmp_path, config, results) is None
+    assert json.loads(results.read_text(encoding="utf-8")) == written
+
+    def stopped_before(command, **kwargs):  # nothing written: the deadline is said
+        raise subprocess.TimeoutExpired(command, kwargs["timeout"], b"", b"")
+
+    monkeypatch.setattr(autograder.subprocess, "run", stopped_before)
+    assert autograder.judge(tmp_path / "x.py", tmp_path, config, results) == "stopped at 540 s"
+
+
+def test_a_learner_judged_alone_in_phases_hands_out_its_result_before_each_later_one(tmp_path):
+    """What the engine hands the grader's writer before the hidden phase: every visible
+    claim judged, the hidden one not judged yet."""
+    import shutil
+
+    from runner import api
+
+    claims = tmp_path / "claims" / MODULE.name
+    shutil.copytree(MODULE, claims, ignore=shutil.ignore_patterns("coverage"))
+    card = claims / "1-support.yaml"
+    text = card.read_text(encoding="utf-8")
+    seen = "  - id: support.gpt2-vocab-32-ctx\n"
+    card.write_text(text.replace(seen, seen + "    visibility: hidden\n"), encoding="utf-8")
+    import contextlib
+    import io
+
+    from runner.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["scaffold", MODULE.name, "--reference", "--claims", str(MODULE)]) == 0
+    learner = tmp_path / "ref.py"
+    learner.write_text(out.getvalue(), encoding="utf-8")
+    handed: list[api.Run] = []
+    options = api.RunOptions(pattern="support.gpt2", on_phase=handed.append)
+    packs = api.load_claims([claims])
+    final = api.run_packs(packs, api.LearnerFile(learner), options)
+    (before,) = handed
+    statuses = {r.id: (r.status, r.reason.code if r.reason else None) for r in before.results}
+    assert statuses["support.gpt2-vocab-32-ctx"] == ("error", "claim.not_judged_in_time")
+    assert statuses["support.gpt2-vocab-1000-ctx"][0] == "passed"
+    assert {r.id: r.status for r in final.results} == {
+        "support.gpt2-vocab-1000-ctx": "passed",
+        "support.gpt2-vocab-32-ctx": "passed",
+    }
