@@ -553,10 +553,20 @@ def _phases(packs: list[ClaimPack], options: RunOptions) -> list[Phase]:
     return [phase for phase in PHASES if phase in present]
 
 
+def _chosen(run: PackRun, options: RunOptions) -> list[LoadedClaim]:
+    """The claims ``run``'s module chose, its challenge claims included."""
+    return [*select(run.pack.claims, options.pattern, run.pack.code.registry), *run.challenge]
+
+
+def _in_order(run: PackRun, results: list[ClaimResult]) -> list[ClaimResult]:
+    """``results`` in the order of ``run``'s module's claims."""
+    order = {c.claim.id: i for i, c in enumerate((*run.pack.claims, *run.challenge))}
+    return sorted(results, key=lambda r: order.get(r.id, len(order)))
+
+
 def _phase_claims(run: PackRun, options: RunOptions) -> list[LoadedClaim]:
     """The claims of ``options.shown``'s phase that ``run``'s module chose."""
-    chosen = select(run.pack.claims, options.pattern, run.pack.code.registry)
-    return [c for c in (*chosen, *run.challenge) if _shown(c) == options.shown]
+    return [c for c in _chosen(run, options) if _shown(c) == options.shown]
 
 
 def _pending(run: Run, options: RunOptions, rest: Sequence[Phase]) -> Run:
@@ -565,15 +575,12 @@ def _pending(run: Run, options: RunOptions, rest: Sequence[Phase]) -> Run:
     before them."""
     packs = []
     for p in run.packs:
-        chosen = select(p.pack.claims, options.pattern, p.pack.code.registry)
         waiting = [
             _unjudged(c, "claim.not_judged_in_time")
-            for c in (*chosen, *p.challenge)
+            for c in _chosen(p, options)
             if _shown(c) in rest
         ]
-        order = {c.claim.id: i for i, c in enumerate((*p.pack.claims, *p.challenge))}
-        results = sorted([*p.results, *waiting], key=lambda r: order.get(r.id, len(order)))
-        packs.append(dataclasses.replace(p, results=results))
+        packs.append(dataclasses.replace(p, results=_in_order(p, [*p.results, *waiting])))
     return dataclasses.replace(run, packs=packs, options=options)
 
 
@@ -628,8 +635,7 @@ def _merged(visible: Run, hidden: Run, options: RunOptions) -> Run:
         return Run(visible.implementation, [], options, load_failure=failure)
     packs = []
     for shown, kept in zip(visible.packs, hidden.packs, strict=True):
-        order = {c.claim.id: i for i, c in enumerate((*shown.pack.claims, *shown.challenge))}
-        results = sorted([*shown.results, *kept.results], key=lambda r: order.get(r.id, len(order)))
+        results = _in_order(shown, [*shown.results, *kept.results])
         spent = shown.duration_ms + kept.duration_ms
         packs.append(dataclasses.replace(shown, results=results, duration_ms=spent))
     return dataclasses.replace(visible, packs=packs, options=options, wall_left=left)

@@ -40,9 +40,9 @@ from runner.pack import (
     ForeignNotImplemented,
     Implementation,
     MissingSubject,
-    PackRefused,
     Registry,
 )
+from runner.pack.outcome import said_by_engine
 from runner.validate import metric_name
 
 # Beyond this many numbers a measured value is judged whole but recorded by its size only:
@@ -249,9 +249,9 @@ def _run(
     except Exception as exc:
         message: str | Msg
         error, message = type(exc).__name__, last_line(exc)
-        said = getattr(exc, "said", None)  # the engine's words for a pack's mistake
-        if isinstance(said, Msg):
-            error, message = _python_name(exc), said
+        said = said_by_engine(exc)  # the engine's words for a pack's mistake
+        if said is not None:
+            error, message = said
         last = session.last_returned if session is not None else None
         course = _fails_on_reference(spec, claim, registry, seed) if session is not None else None
         if course is not None:  # the check's own bug: the course's, not the learner's
@@ -366,16 +366,6 @@ def _count(value: Any, stop: int) -> int:
         else:
             n += 1
     return n
-
-
-def _python_name(exc: BaseException) -> str:
-    """The built-in error an engine's refusal is, as a pack author would name it."""
-    if isinstance(exc, PackRefused):
-        return exc.python_name
-    for kind in type(exc).__mro__:
-        if kind.__module__ == "builtins":
-            return kind.__name__
-    return type(exc).__name__
 
 
 def _where(impl: Implementation, line: int | None) -> str:

@@ -182,18 +182,12 @@ def _import_failed(spec: str, exc: BaseException) -> Msg:
     """Where in the pack's code the import failed: its last frame outside the engine and the
     import system (a registration the engine refuses raises in the engine's code, called from
     the pack's line that registers), and the error's line."""
-    from runner.pack.outcome import PackRefused
+    from runner.pack.outcome import said_by_engine
 
-    where = own_frame(exc)
     lines = str(exc).strip().splitlines()
-    return msg(
-        "pack.import_failed",
-        pack=spec,
-        error=exc.python_name if isinstance(exc, PackRefused) else type(exc).__name__,
-        # a registration the engine refused, in the reader's language
-        message=exc.said if isinstance(exc, PackRefused) else (lines[-1] if lines else "")[:300],
-        where=where,
-    )
+    # a registration the engine refused is said in the reader's language
+    error, message = said_by_engine(exc) or (type(exc).__name__, (lines[-1] if lines else "")[:300])
+    return msg("pack.import_failed", pack=spec, error=error, message=message, where=own_frame(exc))
 
 
 def own_frame(exc: BaseException) -> str:

@@ -40,6 +40,21 @@ class PackRefusedValue(PackRefused, ValueError):
     made another number of cases than its claim asks for)."""
 
 
+def said_by_engine(exc: BaseException) -> tuple[str, Any] | None:
+    """(the built-in error it is, the engine's message) for an exception the engine raised
+    about a pack's mistake with words of its own (a refusal, an undeclared subject), to be
+    shown in the reader's language; None for any other."""
+    from runner.i18n import Msg
+
+    said = getattr(exc, "said", None)
+    if not isinstance(said, Msg):
+        return None
+    if isinstance(exc, PackRefused):
+        return exc.python_name, said
+    kind = next((k for k in type(exc).__mro__ if k.__module__ == "builtins"), type(exc))
+    return kind.__name__, said
+
+
 class ForeignError(Exception):
     """A learner's function raised, in its worker; this carries what it raised, as data."""
 

@@ -32,7 +32,7 @@ from typing import Any, Literal, TypeVar
 import numpy as np
 
 from runner.compare import unchanged
-from runner.i18n import Msg
+from runner.i18n import Msg, msg
 from runner.pack.outcome import PackRefused, PackRefusedValue
 from runner.returned import EARLIER_RESULT, LastResults
 
@@ -94,8 +94,6 @@ class UndeclaredSubject(RuntimeError):
     """A check called a subject it did not declare in ``needs`` (a bug in the check)."""
 
     def __init__(self, name: str) -> None:
-        from runner.i18n import msg
-
         super().__init__(f"the check calls {name}() without declaring it in needs")
         self.said = msg("packdef.undeclared", function=name)
 
@@ -627,8 +625,6 @@ class Registry:
         a check's ``needs``, a subject's ``uses``, a twin's ``replaces`` or a generator's
         ``subject`` names and no ``@subject`` registers (known once the pack is imported)."""
         import difflib
-
-        from runner.i18n import msg
 
         known = list(self.subjects)
         named = [
