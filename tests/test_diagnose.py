@@ -611,6 +611,32 @@ def test_two_mistakes_in_one_claims_functions_are_named_apart(tmp_path, probe_pa
 UNKNOWN = sorted((HERE / "unknown").glob("*.py"))
 
 
+# structure.py's averaging_model (a median of each prefix) passes averaging-cost, whose
+# traced calls up to its largest T take it 12 s (a median sorts every prefix again): a
+# claim that passes names nothing, and its other claims judge the function
+SLOW_AND_PASSED = {"structure.averaging-cost"}
+
+
+def claims_reaching(functions: set[str]) -> list[Any]:
+    """The chapter's claims that call one of ``functions`` or a function using one: the
+    others call only the reference scaffold's code, the same as in a file that passes every
+    claim (test_correct_alternatives), and judging them would only cost time."""
+    reached = set().union(*(REGISTRY.reaching(f) for f in functions & set(REGISTRY.subjects)))
+    return [
+        dataclasses.replace(
+            pack,
+            claims=tuple(
+                c
+                for c in pack.claims
+                if c.claim.id not in SLOW_AND_PASSED
+                and reached & set(REGISTRY.resolve_check(c.claim.check).needs_of(c.claim.inputs))
+            ),
+            complete=False,
+        )
+        for pack in CHAPTER_PACKS
+    ]
+
+
 @pytest.mark.parametrize("fragment", UNKNOWN, ids=[p.stem for p in UNKNOWN])
 def test_a_bug_outside_the_library_is_never_misnamed(tmp_path, probe_packs, fragment):
     path = write_learner(tmp_path, fragment.stem, fragment)
@@ -618,8 +644,8 @@ def test_a_bug_outside_the_library_is_never_misnamed(tmp_path, probe_packs, frag
         n.name for n in ast.parse(fragment.read_text()).body if isinstance(n, ast.FunctionDef)
     }
     failed = []
-    for probe in (None, probe_packs):
-        failed += [r for r in run_learner(path, probe=probe).results if r.status != "passed"]
+    for packs in (claims_reaching(functions), probe_packs):
+        failed += [r for r in run_learner(path, probe=packs).results if r.status != "passed"]
     assert failed
     assert named(failed) == set()
     diagnosed = set()

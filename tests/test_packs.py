@@ -54,7 +54,9 @@ def test_no_name_of_chapter_23_appears_in_the_engine():
         if path.parent.name == "schemas":
             continue  # generated from the models
         text = path.read_text(encoding="utf-8")
-        for name in names:
+        # the regex only where the name is in the text at all (a substring search is cheap;
+        # the regex over every file for every name took seconds)
+        for name in (n for n in names if n in text):
             if re.search(rf"(?<![A-Za-z0-9_.-]){re.escape(name)}(?![A-Za-z0-9_-])", text):
                 found.append(f"{path.relative_to(ROOT)}: {name}")
     assert found == []
