@@ -92,15 +92,16 @@ def claims_for(stem: str) -> ClaimPack:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[ClaimPack, api.Run]]:
-    """Every alternative's run on :func:`claims_for` it, judged as a grader judges a class
-    (``api.run_class``, a judging process of its own), each handed in with its helper
-    module, ``_base.py`` (tests/conftest.py)."""
+    """Every alternative's run on :func:`claims_for` it, judged as a learner's file alone is
+    (``api.run_packs``, a worker of its own; a judging process and a fork server of its own
+    for each, as a class run of one would start, only cost time), each handed in with its
+    helper module, ``_base.py`` (tests/conftest.py)."""
     into = tmp_path_factory.mktemp("alternatives")
     found = {}
     for stem in ALTERNATIVES:
         pack = claims_for(stem)
         folder = handed_in(CORRECT_DIR / f"{stem}.py", into)
-        ((_, run),) = api.run_class([pack], [folder], api.RunOptions())
+        run = api.run_packs([pack], api.LearnerFile(folder), api.RunOptions())
         found[stem] = (pack, run)
     return found
 

@@ -809,10 +809,13 @@ COSTLY_MS = 10.0
 
 @pytest.fixture(scope="module")
 def statuses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
-    """Every mutant's statuses, judged as a grader judges a class (``api.run_class``, two
-    judging processes): the mutants of one function that must fail the same costly claims
-    together, against the claims that call it and that the table (or a test below) names
-    for one of them: a claim no test asks about would only cost time."""
+    """Every mutant's statuses, each judged as a learner's file alone is (``api.run_packs``,
+    a worker of its own; this process the judge, its fork server started once): the
+    mutants of one function that must fail the same costly claims against the claims that
+    call it and that the table (or a test below) names for one of them: a claim no test asks
+    about would only cost time. (A class run of each group, two judging processes with a
+    fork server each, cost 83 s of CPU where this costs 54: a class run's own tests are in
+    test_class_runs.py.)"""
     into = tmp_path_factory.mktemp("mutants")
     costs = recorded_costs([ROOT / "evidence"], [PACK]).get(PACK.meta.id, {})
     classes: dict[tuple[str, frozenset[str]], list[str]] = {}
@@ -828,8 +831,8 @@ def statuses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, st
         calling = claims_calling(function)
         claims = tuple(c for c in calling.claims if c.claim.id in asked)
         pack = dataclasses.replace(calling, claims=claims)
-        judged = api.run_class([pack], folders, options, jobs=2)
-        for stem, (_, run) in zip(stems, judged, strict=True):
+        judged = [api.run_packs([pack], api.LearnerFile(f), options) for f in folders]
+        for stem, run in zip(stems, judged, strict=True):
             assert run.load_failure is None, (stem, run.load_failure)
             found[stem] = {r.id: r.status for r in run.results}
     return found
