@@ -50,12 +50,17 @@ def printable_line(text: str) -> str:
     return "".join(_escaped(ch, frozenset()) for ch in text)
 
 
+_HOLDS_TEXT = (str, list, tuple, dict)
+
+
 def printable_data(value: Any) -> Any:
     """Every string inside ``value`` (dict keys too) made :func:`printable`; lists, tuples
     and dicts rebuilt, anything else as it is."""
     if isinstance(value, str):
         return printable(value)
     if isinstance(value, list):
+        if not any(isinstance(v, _HOLDS_TEXT) for v in value):
+            return list(value)  # numbers (most of what a reply holds): nothing to make printable
         return [printable_data(v) for v in value]
     if isinstance(value, tuple):
         return tuple(printable_data(v) for v in value)

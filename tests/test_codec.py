@@ -72,6 +72,26 @@ def test_plain_values_cross_unchanged(value):
     assert same(decode(encode(value)), value)
 
 
+numbers = st.none() | st.booleans() | st.integers(-(2**60), 2**60) | st.floats()
+
+
+@given(st.lists(numbers, max_size=40) | st.lists(numbers, max_size=40).map(tuple))
+@settings(max_examples=300)
+def test_a_list_of_numbers_crosses_unchanged_whatever_it_mixes(value):
+    """Lists of numbers cross whole (not number by number): those that do not cross as
+    themselves (an int of 2**53 or more, NaN, inf) among them too."""
+    assert same(decode(encode(value)), value)
+    assert same(decode(encode([value, {"v": value}])), [value, {"v": value}])
+
+
+def test_a_header_list_holding_a_non_finite_number_is_refused():
+    for inner in ([1.0, float("nan")], [[2, float("inf")]]):
+        header = json.dumps(inner).encode()  # NaN and Infinity, as json writes them
+        message = codec._HEADER.pack(codec.MAGIC, len(header)) + header
+        with pytest.raises(CodecError, match="non-finite"):
+            decode(message)
+
+
 def test_a_long_double_array_crosses_whole_and_a_scalar_as_its_float():
     """A contract may promise that long double logits stay long double: its arrays cross
     with every bit (judge and worker are one machine); a scalar of it crosses as a Python
@@ -238,8 +258,9 @@ def test_nesting_and_numbers_are_bounded_while_encoding():
         deep = [deep]
     with pytest.raises(CodecError, match="nested more than 32 levels"):
         encode(deep)
-    with pytest.raises(CodecError, match="more than 1,000 numbers"):
+    with pytest.raises(CodecError, match="more than 1,000 numbers") as caught:
         encode([0.5] * 1001, Limits(max_elements=1000))
+    assert caught.value.where == "[999]"  # the number that crossed the limit (and the list)
     with pytest.raises(CodecError, match="more than 1,000 numbers"):
         encode([np.zeros(600), np.zeros(600)], Limits(max_elements=1000))
     # the list counts too: 999 numbers and the list that holds them are 1,000 values
@@ -306,6 +327,9 @@ def test_decoding_limits_bytes_and_numbers():
         decode(encode(list(range(100))), Limits(max_bytes=100))
     with pytest.raises(CodecError, match="more than 50 values"):
         decode(encode(np.zeros(51)), Limits(max_elements=50))
+    with pytest.raises(CodecError, match="more than 50 values"):  # 50 numbers and their list
+        decode(encode([0.5] * 50), Limits(max_elements=50))
+    assert decode(encode([0.5] * 49), Limits(max_elements=50)) == [0.5] * 49
 
 
 @given(st.binary(max_size=300))
@@ -447,3 +471,15 @@ def test_text_is_bounded_in_keys_and_in_all(value, message):
     header = json.dumps(plain(value)).encode()
     with pytest.raises(CodecError):
         decode(struct.pack("<4sI", codec.MAGIC, len(header)) + header, Limits(max_bytes=2**26))
+
+
+def test_every_text_of_a_reply_is_made_printable_numbers_kept_as_they_are():
+    from runner.text import printable_data
+
+    reply = {"a\x1b[2J": [1.5, None, True, 3], "b": [[0.5, "x\u202ey"], ("\x07",)]}
+    shown = printable_data(reply)
+    assert list(shown) == ["a\\x1b[2J", "b"]
+    assert shown["a\\x1b[2J"] == [1.5, None, True, 3]
+    assert shown["b"] == [[0.5, "x\\u202ey"], ("\\x07",)]
+    numbers = [0.25, 2]
+    assert printable_data(numbers) == numbers and printable_data(numbers) is not numbers

@@ -292,6 +292,9 @@ from concurrent.futures import ProcessPoolExecutor
 from runner.learner import share
 from tests.test_share import Session, _result
 
+# Ctrl-C as a terminal's shell gives it: a parent that ignores SIGINT (a test process
+# before this one may have) hands that on, and the signal raised below would do nothing
+signal.signal(signal.SIGINT, signal.default_int_handler)
 real_submit = ProcessPoolExecutor.submit
 
 def submit_then_interrupted(self, *args, **kwargs):

@@ -23,7 +23,7 @@ import inspect
 import math
 import types
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -391,16 +391,41 @@ def _reference_outcomes(subject: str) -> tuple[Any, ...]:
     return tuple(_outcome(reference, case.args, case.kwargs) for case in _cases(subject))
 
 
-@pytest.mark.parametrize("twin_id", sorted(REGISTRY.twins))
+@functools.lru_cache(maxsize=1)
+def _replaced_outcomes(twin_id: str) -> tuple[Any, ...]:
+    """The replaced function's outcomes on its cases, the twin in its place: asked by both
+    tests of a twin, which run one after the other (TWINS below), so kept for the last twin
+    only (a twin of a BPE function takes seconds over its cases)."""
+    subject = REGISTRY.twins[twin_id].replaces
+    wrong = REGISTRY.with_fault(twin_id)[subject]
+    return tuple(_outcome(wrong, case.args, case.kwargs) for case in _cases(subject))
+
+
+def _twin_outcomes(twin_id: str, subject: str) -> Iterable[Any]:
+    """``subject``'s outcomes on its cases with the twin in place."""
+    if subject == REGISTRY.twins[twin_id].replaces:
+        return _replaced_outcomes(twin_id)
+    impl = REGISTRY.with_fault(twin_id)
+    return (_outcome(impl[subject], case.args, case.kwargs) for case in _cases(subject))
+
+
+# Both tests of a twin run one after the other (a module-scoped parameter is how pytest
+# groups tests by its value), so that the second finds the twin's outcomes the first made
+TWINS = pytest.mark.parametrize("twin_id", sorted(REGISTRY.twins), scope="module")
+
+
+@TWINS
 def test_a_twin_differs_from_the_reference_only_where_its_mistake_shows(twin_id):
     twin = REGISTRY.twins[twin_id]
     reference = REGISTRY.reference()[twin.replaces]
-    wrong = REGISTRY.with_fault(twin_id)[twin.replaces]
     shows = SHOWS.get(twin_id)
     differs, unexplained = 0, []
     cases = _cases(twin.replaces)
-    for case, expected in zip(cases, _reference_outcomes(twin.replaces), strict=True):
-        if same(_outcome(wrong, case.args, case.kwargs), expected):
+    wrongs = _replaced_outcomes(twin_id)
+    for case, wrong, expected in zip(
+        cases, wrongs, _reference_outcomes(twin.replaces), strict=True
+    ):
+        if same(wrong, expected):
             continue
         differs += 1
         args, kwargs = _positional(reference, case.args, case.kwargs)
@@ -422,16 +447,18 @@ def _learner(twin_id: str) -> types.ModuleType:
     return module
 
 
-@pytest.mark.parametrize("twin_id", sorted(TWIN_FILES))
+def test_every_twin_has_a_learner_file():
+    assert sorted(TWIN_FILES) == sorted(REGISTRY.twins)
+
+
+@TWINS
 def test_each_learner_file_makes_its_twins_mistake_and_nothing_else(twin_id):
     learner = _learner(twin_id)
-    impl = REGISTRY.with_fault(twin_id)
     compared = 0
     for subject in sorted(REGISTRY.reaching(REGISTRY.twins[twin_id].replaces)):
         if subject not in GENERATORS:
             continue
-        for case in _cases(subject):
-            ours = _outcome(impl[subject], case.args, case.kwargs)
+        for case, ours in zip(_cases(subject), _twin_outcomes(twin_id, subject), strict=True):
             if isinstance(ours, Raised) and MistakeUndefined.__name__ in ours.names:
                 continue  # the mistake has no value of its own here (log10 0)
             theirs = _outcome(getattr(learner, subject), case.args, case.kwargs)

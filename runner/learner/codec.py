@@ -174,8 +174,18 @@ class _Encoder:
         # plain type's own methods, so no override of the subclass decides what is sent
         if isinstance(value, SEQUENCES):
             is_list = isinstance(value, list)
-            elements = list.__iter__(value) if is_list else tuple.__iter__(value)  # type: ignore[arg-type]
-            items = [self.tree(v, depth + 1, f"{where}[{i}]") for i, v in enumerate(elements)]
+            elements = list(list.__iter__(value) if is_list else tuple.__iter__(value))  # type: ignore[arg-type]
+            if (
+                depth < MAX_DEPTH
+                and (self.max is None or self.used + len(elements) <= self.max)
+                and _as_themselves(elements)
+            ):
+                # numbers that cross as themselves, as tree() would send each (a list of
+                # floats is most of what crosses: a path made for each cost more than it)
+                self.used += len(elements)
+                items = elements
+            else:
+                items = [self.tree(v, depth + 1, f"{where}[{i}]") for i, v in enumerate(elements)]
             return items if is_list else {"$t": items}
         if isinstance(value, dict):
             out = {}
@@ -221,6 +231,38 @@ class _Encoder:
         view = data.reshape(-1).data
         self.buffers.append(view)
         return {"$a": name, "shape": list(a.shape), "nbytes": view.nbytes}
+
+
+_SAFE_INT = 2**53  # an int crosses as itself below this, as a marked string from it
+
+
+def _as_themselves(elements: list[Any]) -> bool:
+    """Whether every element is one that :meth:`_Encoder.tree` sends as it is: None, a bool,
+    an int below 2**53 in size, a finite float (exact types: not a subclass)."""
+    for v in elements:
+        cls = type(v)
+        if cls is float:
+            if not math.isfinite(v):
+                return False
+        elif cls is int:
+            if not -_SAFE_INT < v < _SAFE_INT:
+                return False
+        elif cls is not bool and v is not None:
+            return False
+    return True
+
+
+def _json_plain(elements: list[Any]) -> bool:
+    """Whether every element of a header's list is what :meth:`_Reader.value` returns as it
+    is: null, a bool, an int, a finite float (JSON's own types: no subclass)."""
+    for v in elements:
+        cls = type(v)
+        if cls is float:
+            if not math.isfinite(v):
+                return False
+        elif cls is not int and cls is not bool and v is not None:
+            return False
+    return True
 
 
 def _masked(value: np.ndarray) -> bool:
@@ -285,6 +327,9 @@ class _Reader:
                 raise CodecError("a non-finite number outside its marker")
             return tree
         if isinstance(tree, list):
+            if depth < MAX_DEPTH and _json_plain(tree):
+                self.count(len(tree))  # one for each element, as value() counts each
+                return tree  # json.loads made it: a list of its own
             return [self.value(v, depth + 1) for v in tree]
         if not isinstance(tree, dict) or len(tree) not in (1, 2, 3, 4):
             raise CodecError("a malformed value")

@@ -45,7 +45,14 @@ from pydantic import Field
 from runner.compare import Difference, Elements, Policy, Raised, Scaled, first_difference
 from runner.kinds import BOOLS, INTS, NUMBERS, REALS, SEQUENCES
 from runner.pack.outcome import PackRefused, PackRefusedValue, attempt
-from runner.pack.registry import Bilingual, CheckSpec, Implementation, Measurements, Registry
+from runner.pack.registry import (
+    Bilingual,
+    CheckSpec,
+    Implementation,
+    Measurements,
+    Registry,
+    _copy,
+)
 from runner.returned import EARLIER_RESULT
 
 # tuples built once, not unions built at every isinstance() (see runner.kinds)
@@ -119,7 +126,7 @@ def matches_reference(
     for i, (one, expected) in enumerate(zip(made, answers, strict=True)):
         calls.append((i, one, expected))
         calls.extend((i, o, e) for o, e in following.get(i, ()))
-    fresh = [Case(_fresh(one.args), _fresh(one.kwargs), one.label) for _, one, _ in calls]
+    fresh = [Case(_copy(one.args), _copy(one.kwargs), one.label) for _, one, _ in calls]
     answered = impl.attempt_each(subject, fresh)
     repeated = {id(one) for _, one, _ in again}
     for (index, one, expected), answer in zip(calls, answered, strict=True):
@@ -199,7 +206,7 @@ def oracle(
         raise
     answers = []
     for index, one in enumerate(made):
-        expected = attempt(reference, *_fresh(one.args), **_fresh(one.kwargs))
+        expected = attempt(reference, *_copy(one.args), **_copy(one.kwargs))
         if isinstance(expected, Raised) and "ValueError" not in expected.names:
             # our own generator or reference is wrong
             raise RuntimeError(f"the reference raised {expected} on case {index} ({one.label})")
@@ -213,7 +220,7 @@ def oracle(
         for at, one in enumerate(_reordered(original, reference)):
             if at:
                 again.append((index, repeat, answers[index]))
-            expected = attempt(reference, *_fresh(one.args), **_fresh(one.kwargs))
+            expected = attempt(reference, *_copy(one.args), **_copy(one.kwargs))
             if isinstance(expected, Raised) and "ValueError" not in expected.names:
                 raise RuntimeError(f"the reference raised {expected} on {one.label}")
             again.append((index, one, expected))
@@ -519,19 +526,6 @@ def _kind(value: Any) -> str:
     return (
         cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
     )
-
-
-def _fresh(value: Any) -> Any:
-    """A deep copy of the arrays in ``value``, so no call sees what another one did to them."""
-    if isinstance(value, np.ndarray):
-        return value.copy()
-    if isinstance(value, list):
-        return [_fresh(v) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_fresh(v) for v in value)
-    if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
-    return value
 
 
 def _builtin_checks() -> dict[str, CheckSpec]:

@@ -231,15 +231,24 @@ def _size(value: Any) -> int:
     if isinstance(value, str | bytes):
         return 1 + len(value) // 8
     if isinstance(value, list | tuple):
+        if not any(isinstance(v, _DEEP) for v in value):
+            return len(value) + 1  # numbers (most lists a check sends): one each
         return sum(_size(v) for v in value) + 1
     if isinstance(value, dict):
         return sum(_size(k) + _size(v) for k, v in value.items()) + 1
     return 1
 
 
+_DEEP = (np.ndarray, str, bytes, list, tuple, dict)  # what _size or _copy looks inside
+
+
 def _copy(value: Any) -> Any:
+    """A deep copy of the arrays in ``value`` (lists, tuples and dicts rebuilt), so that no
+    call sees what another one did to them."""
     if isinstance(value, np.ndarray):
         return value.copy()
+    if isinstance(value, list | tuple) and not any(isinstance(v, _DEEP) for v in value):
+        return list(value) if isinstance(value, list) else tuple(value)  # numbers only
     if isinstance(value, list):
         return [_copy(v) for v in value]
     if isinstance(value, tuple):
