@@ -335,6 +335,21 @@ def test_report_refuses_evidence_holding_a_lone_surrogate(cli, tmp_path, evidenc
 
 
 # -- the pytest plugin ------------------------------------------------------------------------
+def test_pytest_leaves_the_engines_asserts_alone_and_rewrites_the_tests():
+    """The plugin's distribution has a pytest11 entry point, so pytest would rewrite the
+    asserts of every module of it, compiled from source in every pytest process (bytecode
+    is not written here): the engine's and the pack's are left as they are."""
+
+    def rewritten(name: str) -> bool:
+        loader = getattr(sys.modules[name], "__loader__", None)
+        return type(loader).__name__ == "AssertionRewritingHook"
+
+    loaded = [n for n in list(sys.modules) if n.split(".")[0] in ("runner", "checks")]
+    assert len(loaded) > 20
+    assert [n for n in loaded if rewritten(n)] == []
+    assert rewritten(__name__)  # this test's own module still is
+
+
 def test_pytest_collects_claims_with_one_passing_and_one_failing(pytester):
     module = pytester.path / "claims" / "demo"
     module.mkdir(parents=True)
