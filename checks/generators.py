@@ -1478,6 +1478,12 @@ def gen_causal_mask(rng: np.random.Generator, n: int) -> list[Case]:
             np.random.default_rng(5).standard_normal((1, 2, 2, 3, 3)),
         ),
     ]
+    edges += [  # from a twenty-second round of buggy learners (each once a false pass)
+        *_reshaped(
+            (np.arange(16.0).reshape(4, 4) / 4,),
+            (np.arange(16.0).reshape(2, 2, 2, 2) / 4,),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2008,6 +2014,9 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             np.array([[0.5], [2.0]], dtype=np.float32),
             1.0,
         ),
+    ]
+    edges += [  # from a twenty-second round of buggy learners (each once a false pass)
+        *_reshaped((np.arange(4.0), 1.0), (np.arange(4.0).reshape(2, 2), 1.0)),
     ]
     return _fill(n, edges, rng, draw)
 
@@ -3393,6 +3402,13 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
             np.where(np.isin(np.arange(3200), (3000, 3101)), 5.0, np.linspace(-1.0, 1.0, 3200)),
         ),
     ]
+    edges += [  # from a twenty-second round of buggy learners (each once a false pass)
+        case(
+            "V = 128,256 (Llama 3's vocabulary) tied at the top at 5 and 100,000: the lowest",
+            "V = 128,256（Llama 3 的词表），5 与 100,000 并列最大：取最小下标",
+            np.where(np.isin(np.arange(128_256), (5, 100_000)), 1.0, 0.0),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3559,6 +3575,15 @@ def gen_layer_norm(rng: np.random.Generator, n: int) -> list[Case]:
             500.0 + np.array([[0.0, 0.01, 0.02, 0.03]]),
             np.ones(4),
             np.zeros(4),
+        ),
+    ]
+    edges += [  # from a twenty-second round of buggy learners (each once a false pass)
+        case(
+            "d = 768 (GPT-2 small's width), rows near 5: computed in float64 at this width too",
+            "d = 768（GPT-2 small 的宽度），各行在 5 附近：这个宽度下也用 float64 计算",
+            5.0 + 3.0 * np.random.default_rng(768).standard_normal((2, 768)),
+            1.0 + 0.1 * np.random.default_rng(769).standard_normal(768),
+            0.1 * np.random.default_rng(770).standard_normal(768),
         ),
     ]
     return _fill(n, edges, rng, draw)
@@ -4392,6 +4417,12 @@ def gen_bpe_encode(rng: np.random.Generator, n: int) -> list[Case]:
             (np.frombuffer(b"ab", dtype=np.uint8).copy(), [(97, 98)]),
         ),
     ]
+    edges += [  # from a twenty-second round of buggy learners (each once a false pass)
+        *_other_merges(
+            (np.frombuffer(b"abab", dtype=np.uint8).copy(), [(97, 98)]),
+            (np.frombuffer(b"abab", dtype=np.uint8).copy(), [(98, 97)]),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -4411,6 +4442,41 @@ def _extended(first: tuple[Any, ...], second: tuple[Any, ...]) -> list[Case]:
         case(
             "the last call's input extended: computed afresh",
             "延长上一次调用的输入：重新计算",
+            *second,
+        ),
+    ]
+
+
+def _reshaped(first: tuple[Any, ...], second: tuple[Any, ...]) -> list[Case]:
+    """Two calls in a row, the second's array the first's values in another shape: each is
+    computed for its own shape (a cache keyed by the bytes alone answers the second with the
+    first's result)."""
+    return [
+        case(
+            "the same values as the next call, another shape",
+            "与下一次调用值相同、形状不同",
+            *first,
+        ),
+        case(
+            "the last call's values in another shape: computed for this shape",
+            "上一次调用的值换一个形状：按这个形状计算",
+            *second,
+        ),
+    ]
+
+
+def _other_merges(first: tuple[Any, ...], second: tuple[Any, ...]) -> list[Case]:
+    """Two calls in a row on the same data with as many merges, other ones: each is encoded
+    with its own merges (a cache keyed by the data and the number of merges is not)."""
+    return [
+        case(
+            "the same data and as many merges as the next call, other merges",
+            "与下一次调用数据相同、合并数相同、合并不同",
+            *first,
+        ),
+        case(
+            "the last call's data with as many other merges: encoded with these",
+            "上一次调用的数据配同样多的其他合并：按这些合并编码",
             *second,
         ),
     ]

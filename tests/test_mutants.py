@@ -762,6 +762,11 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv21_softmax_3d_float64_buffer": ("contract.softmax-temperature",),
     "adv21_output_head_chunks_drop_tail": ("contract.output-head",),
     "adv21_bpe_encode_streamed": ("contract.bpe-encode",),
+    "adv22_causal_memo_bytes_no_shape": ("contract.causal-masked-attention",),
+    "adv22_softmax_memo_bytes_no_shape": ("contract.softmax-temperature",),
+    "adv22_bpe_encode_memo_data_and_count": ("contract.bpe-encode",),
+    "adv22_greedy_chunked_ties_later_chunk": ("contract.greedy-token",),
+    "adv22_ln_float32_wide_rows": ("contract.layer-norm",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.
