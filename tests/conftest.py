@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import functools
 import io
 import re
@@ -160,6 +161,18 @@ def _chapter_pack_registry() -> Any:
 
 
 REGISTRY = _chapter_pack_registry()  # chapter 23's pack's registry, as the engine finds it
+
+
+def claims_needing(pack: Any, functions: set[str]) -> Any:
+    """``pack`` with only the claims whose checks call one of ``functions``: the only ones a
+    learner file that differs from a correct one in those functions alone can fail."""
+    registry = pack.code.registry
+    chosen = tuple(
+        c
+        for c in pack.claims
+        if functions & set(registry.resolve_check(c.claim.check).needs_of(c.claim.inputs))
+    )
+    return dataclasses.replace(pack, claims=chosen, complete=False)
 
 
 def in_a_fork(child: Callable[[], None]) -> tuple[int, bytes]:

@@ -15,7 +15,6 @@ the scaffold writes it for a learner, runs the same way. Every claim must pass f
 from __future__ import annotations
 
 import ast
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ from runner import api
 from runner.i18n import catalog
 from runner.learner.scaffold import scaffold
 from runner.load import ClaimPack
-from tests.conftest import MODULE, ROOT, handed_in
+from tests.conftest import MODULE, ROOT, claims_needing, handed_in
 
 CORRECT_DIR = ROOT / "tests" / "learners" / "correct"
 ALTERNATIVES = sorted(p.stem for p in CORRECT_DIR.glob("*.py") if not p.name.startswith("_"))
@@ -81,13 +80,7 @@ def claims_for(stem: str) -> ClaimPack:
     base's functions calls the same objects as ``plain``'s claim does)."""
     if stem == "plain":
         return PACK
-    own = own_subjects(CORRECT_DIR / f"{stem}.py")
-    chosen = tuple(
-        c
-        for c in PACK.claims
-        if own & set(REGISTRY.resolve_check(c.claim.check).needs_of(c.claim.inputs))
-    )
-    return dataclasses.replace(PACK, claims=chosen, complete=False)
+    return claims_needing(PACK, own_subjects(CORRECT_DIR / f"{stem}.py"))
 
 
 @pytest.fixture(scope="module")

@@ -45,7 +45,7 @@ from runner.pack.outcome import Raised, attempt
 from runner.pack.registry import CallLog, CallRecord, Implementation, Measurements
 from runner.record.build import claim_record
 from runner.reporters.text import claim_detail_lines
-from tests.conftest import MODULE, REGISTRY, ROOT
+from tests.conftest import MODULE, REGISTRY, ROOT, claims_needing
 
 HERE = ROOT / "tests" / "learners" / "mistakes"
 TWIN_FILES = {p.stem: p for p in sorted(HERE.glob("*.py"))}
@@ -622,18 +622,12 @@ def claims_reaching(functions: set[str]) -> list[Any]:
     others call only the reference scaffold's code, the same as in a file that passes every
     claim (test_correct_alternatives), and judging them would only cost time."""
     reached = set().union(*(REGISTRY.reaching(f) for f in functions & set(REGISTRY.subjects)))
+    packs = [claims_needing(pack, reached) for pack in CHAPTER_PACKS]
     return [
         dataclasses.replace(
-            pack,
-            claims=tuple(
-                c
-                for c in pack.claims
-                if c.claim.id not in SLOW_AND_PASSED
-                and reached & set(REGISTRY.resolve_check(c.claim.check).needs_of(c.claim.inputs))
-            ),
-            complete=False,
+            p, claims=tuple(c for c in p.claims if c.claim.id not in SLOW_AND_PASSED)
         )
-        for pack in CHAPTER_PACKS
+        for p in packs
     ]
 
 

@@ -35,7 +35,7 @@ from runner import api
 from runner.learner.scaffold import module_subjects
 from runner.load import ClaimPack
 from runner.record.costs import recorded_costs
-from tests.conftest import MODULE, REGISTRY, ROOT, handed_in
+from tests.conftest import MODULE, REGISTRY, ROOT, claims_needing, handed_in
 
 MUTANTS_DIR = ROOT / "tests" / "learners" / "mutants"
 BROKEN = ("failed", "error")
@@ -799,12 +799,7 @@ ASKED_BESIDES = {"averaging_model": {"contract.averaging-model"}}
 def claims_calling(function: str) -> ClaimPack:
     """The module's claims whose checks call ``function``: the only ones a mutant of it can
     break (every other function in the file is the correct base)."""
-    chosen = tuple(
-        c
-        for c in PACK.claims
-        if function in REGISTRY.resolve_check(c.claim.check).needs_of(c.claim.inputs)
-    )
-    return dataclasses.replace(PACK, claims=chosen, complete=False)
+    return claims_needing(PACK, {function})
 
 
 # A claim costing the reference more than this (its recorded evidence) is run only for the

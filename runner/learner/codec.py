@@ -48,6 +48,7 @@ MAX_KEY = 1_000  # a dict key names something (a parameter table's rows): a line
 MAX_TEXT = 1_000_000
 MAX_INT_DIGITS = 4_000  # below Python's 4,300-digit limit on int <-> str conversion
 INTEGER = re.compile(r"-?[0-9]+")
+SAFE_INT = 2**53  # an int crosses as itself below this, as a marked string from it
 
 
 class CodecError(ValueError):
@@ -166,7 +167,7 @@ class _Encoder:
         if cls is int:
             if value.bit_length() > MAX_INT_DIGITS * 3:
                 raise CodecError(f"an integer with over {MAX_INT_DIGITS:,} digits", where)
-            return value if abs(value) < 2**53 else {"$i": str(value)}
+            return value if abs(value) < SAFE_INT else {"$i": str(value)}
         if cls is float:
             return value if math.isfinite(value) else {"$f": repr(value)}
         # a container crosses as the plain one it is a subclass of (an OrderedDict, a
@@ -178,7 +179,7 @@ class _Encoder:
             if (
                 depth < MAX_DEPTH
                 and (self.max is None or self.used + len(elements) <= self.max)
-                and _as_themselves(elements)
+                and _plain_numbers(elements, SAFE_INT)
             ):
                 # numbers that cross as themselves, as tree() would send each (a list of
                 # floats is most of what crosses: a path made for each cost more than it)
@@ -233,34 +234,20 @@ class _Encoder:
         return {"$a": name, "shape": list(a.shape), "nbytes": view.nbytes}
 
 
-_SAFE_INT = 2**53  # an int crosses as itself below this, as a marked string from it
-
-
-def _as_themselves(elements: list[Any]) -> bool:
-    """Whether every element is one that :meth:`_Encoder.tree` sends as it is: None, a bool,
-    an int below 2**53 in size, a finite float (exact types: not a subclass)."""
+def _plain_numbers(elements: list[Any], int_limit: float) -> bool:
+    """Whether every element is None, a bool, an int of magnitude below ``int_limit`` or a
+    finite float, of exactly those types (not a subclass): what :meth:`_Encoder.tree` sends
+    as it is (``int_limit`` SAFE_INT) and what :meth:`_Reader.value` returns as it is from a
+    header (any JSON int: ``math.inf``)."""
     for v in elements:
         cls = type(v)
         if cls is float:
             if not math.isfinite(v):
                 return False
         elif cls is int:
-            if not -_SAFE_INT < v < _SAFE_INT:
+            if not -int_limit < v < int_limit:
                 return False
         elif cls is not bool and v is not None:
-            return False
-    return True
-
-
-def _json_plain(elements: list[Any]) -> bool:
-    """Whether every element of a header's list is what :meth:`_Reader.value` returns as it
-    is: null, a bool, an int, a finite float (JSON's own types: no subclass)."""
-    for v in elements:
-        cls = type(v)
-        if cls is float:
-            if not math.isfinite(v):
-                return False
-        elif cls is not int and cls is not bool and v is not None:
             return False
     return True
 
@@ -327,7 +314,7 @@ class _Reader:
                 raise CodecError("a non-finite number outside its marker")
             return tree
         if isinstance(tree, list):
-            if depth < MAX_DEPTH and _json_plain(tree):
+            if depth < MAX_DEPTH and _plain_numbers(tree, math.inf):
                 self.count(len(tree))  # one for each element, as value() counts each
                 return tree  # json.loads made it: a list of its own
             return [self.value(v, depth + 1) for v in tree]
