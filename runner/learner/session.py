@@ -564,8 +564,7 @@ class LearnerSession:
         self._cpu_read_at = -math.inf
         self._cpu_unread = False
         if process is not None and process.pid is not None:
-            own = self._uid if self.isolation == "own-user" else None
-            _kill_tree(process.pid, own)
+            _kill_tree(process.pid, self._own_uid())
             process.join(timeout=5)
         self._let_go()
         workdir, self._workdir = self._workdir, None
@@ -579,9 +578,8 @@ class LearnerSession:
         for session in list(cls.live):
             process = session._process
             if process is not None and process.pid is not None:
-                own = session._uid if session.isolation == "own-user" else None
                 with contextlib.suppress(Exception):
-                    _kill_tree(process.pid, own)
+                    _kill_tree(process.pid, session._own_uid())
 
     def disown(self) -> None:
         """In a judge forked from this session's (:mod:`.share`): the worker is the
@@ -1189,6 +1187,11 @@ class LearnerSession:
             )
         raise BoundaryError("boundary.exited", {"function": name, "code": code})
 
+    def _own_uid(self) -> int | None:
+        """The user id whose every process a kill of this worker looks for: its own, when
+        it has one and no process namespace holds all its processes (see _kill_tree)."""
+        return self._uid if self.isolation == "own-user" and not self._in_namespaces() else None
+
     def _in_namespaces(self) -> bool:
         """Whether the worker ran in namespaces of its own (below a keeper process)."""
         return bool(self.isolation) and not any(m.startswith("namespaces") for m in self.missing)
@@ -1316,27 +1319,67 @@ def _tree_usage(root: int) -> tuple[float, int]:
                 fields = fh.read().rsplit(b")", 1)[1].split()
             total += sum(int(fields[i]) for i in (11, 12, 13, 14))  # utime stime cutime cstime
             resident += int(fields[21])  # rss, in pages
-            for task in os.listdir(f"/proc/{pid}/task"):
-                with open(f"/proc/{pid}/task/{task}/children", "rb") as fh:
-                    stack += [int(c) for c in fh.read().split()]
+            stack += _children(pid)
         except (OSError, ValueError, IndexError):
             continue  # gone meanwhile, or no /proc
     return total / CLOCK_TICKS, resident * PAGE_BYTES
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid``'s threads started that have not ended (``task/*/children``:
+    an orphan is adopted by the nearest child subreaper, the keeper or the namespace's
+    process 1, so every process a worker started stays below it). OSError when ``pid`` is
+    gone, or where /proc has no ``children`` files."""
+    found: list[int] = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children", "rb") as fh:
+            found += [int(c) for c in fh.read().split()]
+    return found
+
+
+def _walked(root: int) -> set[int] | None:
+    """Every descendant of ``root``, from the ``children`` files of it and of what it
+    started: a few files for a worker's tree, where reading every process's ``stat`` reads
+    a file for each process of the machine. None where the kernel has no such files."""
+    found: set[int] = set()
+    stack = [root]
+    while stack and len(found) < 4096:
+        pid = stack.pop()
+        try:
+            children = _children(pid)
+        except FileNotFoundError:
+            if pid == root and os.path.isdir(f"/proc/{pid}/task"):
+                return None  # a kernel without CONFIG_PROC_CHILDREN
+            continue  # gone meanwhile
+        except (OSError, ValueError):
+            continue
+        for child in children:
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    return found
 
 
 def _kill_tree(pid: int, uid: int | None) -> None:
     """Kill worker ``pid`` and everything it started. Its process group is frozen first
     (SIGSTOP: nothing in it forks any more), then every descendant (the worker is a child
     subreaper, so a process that left the group and lost its parent is still the worker's
-    descendant) and, for a worker with a user id of its own, every process of ``uid``, until
-    a look at /proc finds nothing new; then all of them are killed."""
+    descendant) and, given ``uid`` (a worker with a user id of its own outside namespaces),
+    every process of ``uid``, until a look at /proc finds nothing new; then all of them are
+    killed. A worker in namespaces of its own needs no ``uid``: every process of its user id
+    is in its process namespace, whose process 1 is the keeper's child, a descendant; when
+    it is killed, the kernel kills every process of the namespace."""
     signal_group(pid, signal.SIGSTOP)
     frozen: set[int] = set()
     for _ in range(20):
-        table = _process_table(with_uid=uid is not None)
-        found = _descendants(pid, table)
-        if uid is not None:
-            found |= {p for p, (_, owner) in table.items() if owner == uid}
+        walked = _walked(pid) if uid is None else None
+        if walked is not None:
+            found = walked
+        else:
+            table = _process_table(with_uid=uid is not None)
+            found = _descendants(pid, table)
+            if uid is not None:
+                found |= {p for p, (_, owner) in table.items() if owner == uid}
         new = found - frozen - {pid}
         if not new:
             break
