@@ -197,26 +197,46 @@ def in_a_fork(child: Callable[[], None]) -> tuple[int, bytes]:
     return os.waitstatus_to_exitcode(status), output
 
 
-# The longest modules first, longest first (seconds on this 2-core machine, measured with
-# --durations=0: 65, 55, 48, 39, 38, 37, 27, 20, 18, 17, 16, 16, 13), so that pytest-xdist's
-# two workers end near each other, not one of them alone on the last long module:
-# ``--dist loadfile`` hands out whole files in collection order (pyproject.toml turns off its
-# reordering by the number of tests, which put long modules of few tests last). Only the
-# order of whole files changes; each file's own order stays.
+# Every module of about two seconds or more, longest first (seconds of one worker's wall on this
+# 2-core machine, from a whole run's timeline), so that pytest-xdist's two workers end near
+# each other, the last modules handed out being the shortest: ``--dist loadfile`` hands out
+# whole files in collection order (pyproject.toml turns off its reordering by the number of
+# tests, which put long modules of few tests last). A module not named keeps its place after
+# these; each file's own order stays.
 FIRST = (
-    "test_boundary.py",
-    "test_mutants.py",
-    "test_diagnose.py",
-    "test_correct_alternatives.py",
-    "test_class_runs.py",
-    "test_sandbox.py",
-    "test_cli_run.py",
-    "test_packs.py",
-    "test_outputs.py",
-    "test_faults.py",
-    "test_share.py",
-    "test_twins.py",
-    "test_learner.py",
+    "test_boundary.py",  # 64
+    "test_class_runs.py",  # 59
+    "test_mutants.py",  # 56
+    "test_sandbox.py",  # 54
+    "test_diagnose.py",  # 41
+    "test_correct_alternatives.py",  # 40
+    "test_cli_run.py",  # 33
+    "test_twins.py",  # 32
+    "test_packs.py",  # 30
+    "test_outputs.py",  # 24
+    "test_share.py",  # 23
+    "test_faults.py",  # 23
+    "test_learner.py",  # 23
+    "test_bundle.py",  # 15
+    "test_validate_submissions.py",  # 11
+    "test_feedback.py",  # 11
+    "test_drift.py",  # 11
+    "test_each.py",  # 9
+    "test_report_figures.py",  # 8
+    "test_i18n.py",  # 6
+    "test_compare.py",  # 6
+    "test_validate_hostile.py",  # 6
+    "test_validate_fuzz.py",  # 5
+    "test_record_write.py",  # 5
+    "test_codec.py",  # 4
+    "test_class_report.py",  # 4
+    "test_reference_properties.py",  # 3
+    "test_schemas.py",  # 3
+    "test_audit.py",  # 2
+    "test_bad_claims.py",  # 2
+    "test_safeyaml.py",  # 2
+    "test_beyond.py",  # 2
+    "test_claims_catch_wrong_values.py",  # 2
 )
 
 

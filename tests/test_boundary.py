@@ -51,7 +51,7 @@ LOGITS_CONTRACT = "contract.logits-memory-bytes"
 TIMEOUT = 2.0  # --timeout of every run here: CPU seconds, once per claim a loop touches
 # --wall-timeout of runs whose learner sleeps or blocks (it uses no CPU, so whatever the
 # machine's load, the backstop is what stops it); every other run keeps the default backstop
-SLEEPS = ("--wall-timeout", "3")
+SLEEPS = ("--wall-timeout", "1")
 SLEEPERS = {"call_sleep.py", "call_blocking_read.py", "import_sleep.py", "import_blocking_read.py"}
 MAX_EVIDENCE_BYTES = 1_000_000
 AS_ROOT = os.geteuid() == 0 if hasattr(os, "geteuid") else False
@@ -218,8 +218,8 @@ LOAD_FAILURES = {
     "import_baseexception.py": ("load.raised", r":\d+: Boom while importing the file: not an"),
     "import_infinite_loop.py": (
         "load.timeout", r"importing the file took longer than 2 s of CPU time"),
-    "import_sleep.py": ("load.stalled", r"importing the file waited 3 s without finishing"),
-    "import_blocking_read.py": ("load.stalled", r"importing the file waited 3 s without finishing"),
+    "import_sleep.py": ("load.stalled", r"importing the file waited 1 s without finishing"),
+    "import_blocking_read.py": ("load.stalled", r"importing the file waited 1 s without finishing"),
     "import_segfault.py": ("load.signal", r"killed by SIGSEGV while the file was imported"),
 }  # fmt: skip
 
@@ -349,10 +349,10 @@ CALL_ERRORS = {
         "boundary.timeout",
         r"^logits_memory_bytes\(\) timed out: .* 2 s of CPU time",
     ),
-    "call_sleep.py": ("boundary.stalled", r"^logits_memory_bytes\(\) waited 3 s without finishing"),
+    "call_sleep.py": ("boundary.stalled", r"^logits_memory_bytes\(\) waited 1 s without finishing"),
     "call_blocking_read.py": (
         "boundary.stalled",
-        r"^logits_memory_bytes\(\) waited 3 s without finishing",
+        r"^logits_memory_bytes\(\) waited 1 s without finishing",
     ),
     "call_segfault.py": ("boundary.signal", r"killed by SIGSEGV while logits_memory_bytes\(\) ran"),
     "call_memory.py": ("claim.learner_raised", r"logits_memory_bytes\(\) raised MemoryError"),
@@ -392,7 +392,7 @@ def test_a_misbehaving_function_errors_its_claim_only(cli, work, reference_sourc
     claim = judged.claims[LOGITS]
     assert (claim["status"], claim["reason"]["code"]) == ("error", code)
     assert re.search(message, claim["message"]), claim["message"]
-    if name not in SLEEPERS:  # (those run their one claim: a 3 s backstop fits no other)
+    if name not in SLEEPERS:  # (those run their one claim: a 1 s backstop fits no other)
         assert judged.others() == {"passed"}
     assert_sane(judged, stem=None if name in SLEEPERS else name.removesuffix(".py"))
     assert capfd.readouterr() == ("", "")  # nothing reached the runner's own streams
