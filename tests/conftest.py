@@ -56,6 +56,46 @@ def cli() -> Callable[..., Result]:
     return cli_in_process()
 
 
+# (claims and faults as read, the pack's registry) -> a whole reference run's results: see
+# claims_computed_once. The registry is kept with them: its id is never another's.
+_COMPUTED: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+
+
+@pytest.fixture
+def claims_computed_once(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """The claims and faults of a whole reference run computed once per test process for
+    the same claims, faults and pack code, and handed to every later run as a copy: for the
+    tests of what the command line does with a run's results (what it prints, the evidence
+    it writes, keeps or compares), which would otherwise compute the same 65 claims and 12
+    faults again in every test (1.6 s of CPU each; a claim file edited, a line moved, the
+    pack's code changed or another pack's: computed afresh). A test whose point is computing
+    again (the same values twice: no drift) is marked ``computed_afresh``. Every claim runs
+    for real the first time, and test_faults, test_drift and CI's evidence check run them
+    without this."""
+    import copy
+
+    from runner import api
+    from runner.record.build import code_sha256
+
+    if request.node.get_closest_marker("computed_afresh") is not None:
+        return
+    real = api.run_with_faults
+
+    def once(pack: Any, impl: Any, registry: Any) -> Any:
+        key = (
+            id(registry),
+            code_sha256(pack.code.code_directories()),
+            pack.meta.model_dump_json(),
+            tuple((c.file, c.line, c.claim.model_dump_json()) for c in pack.claims),
+            tuple((f.file, f.line, f.fault.model_dump_json()) for f in pack.faults),
+        )
+        if key not in _COMPUTED:
+            _COMPUTED[key] = (registry, real(pack, impl, registry))
+        return copy.deepcopy(_COMPUTED[key][1])
+
+    monkeypatch.setattr(api, "run_with_faults", once)
+
+
 @pytest.fixture(autouse=True)
 def english_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests read English output unless they ask for Chinese with --lang zh."""

@@ -32,6 +32,8 @@ MANIFEST = "module-manifest-v1.json"
 CLAIM_IDS = claim_ids()
 N = N_CLAIMS
 NOT_WRITTEN_PARTIAL = "evidence not written: only some claims ran (-k or single files)"
+# what the command line does with a run's results: the claims computed once (conftest)
+pytestmark = pytest.mark.usefixtures("claims_computed_once")
 KINDS = {
     kind: sum(c.claim.kind == kind for c in load_packs([CLAIMS / "23-design-tradeoffs"])[0].claims)
     for kind in ("proposition", "contract")
@@ -375,6 +377,7 @@ def test_check_that_raises_is_an_error_and_the_others_still_run(cli, work, modul
 
 
 # -- --check and drift ----------------------------------------------------------------------
+@pytest.mark.computed_afresh
 def test_check_right_after_a_run_finds_no_drift(cli, ran):
     before = snapshot(ran)
 
@@ -388,6 +391,7 @@ def test_check_right_after_a_run_finds_no_drift(cli, ran):
     assert snapshot(ran) == before  # --check writes nothing
 
 
+@pytest.mark.computed_afresh
 def test_check_of_the_module_by_another_path_finds_no_drift(cli, ran):
     """Recorded by ``run claims/``, checked by ``run claims/<module>/``: the same module
     measured again; the command recorded (provenance) is not what --check compares."""

@@ -28,6 +28,8 @@ from tests.conftest import MODULE, REGISTRY, ROOT
 EXAMPLE = ROOT / "examples" / "course" / "claims" / "05-softmax"
 LEARNERS = ROOT / "tests" / "data" / "course"
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+# what the engine does with two packs' results: each pack's claims computed once (conftest)
+pytestmark = pytest.mark.usefixtures("claims_computed_once")
 
 
 # -- the engine knows no chapter --------------------------------------------------------------
