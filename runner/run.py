@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import json
 import time
 import warnings
 import zlib
@@ -147,6 +148,39 @@ def _diagnosable(result: ClaimResult) -> bool:
     return result.status == "error" and reason is not None and reason.code == "claim.learner_raised"
 
 
+def _reference_outcome(spec: Any, claim: Any, registry: Registry, seed: int) -> Any:
+    """What the check measures on the reference (or the course's bug it raises there): it
+    depends on nothing that is judged, so it is computed once per process for the same
+    claim, inputs and seed, and kept on the registry (every failing learner of a class
+    would otherwise run the reference through the claim again; a BPE claim's run is a tenth
+    of a second). What is kept is only read."""
+    from runner.pack.find import own_frame
+
+    try:
+        key = f"{claim.id}|{claim.check}|{seed}|{json.dumps(claim.inputs, sort_keys=True)}"
+    except (TypeError, ValueError):  # inputs that are not JSON: computed each time
+        key = None
+    if key is not None and key in registry.reference_outcomes:
+        return registry.reference_outcomes[key]
+    rng = claim_rng(seed, claim.id) if "rng" in spec.signature.parameters else None
+    reference = registry.reference().restricted(spec.needs_of(claim.inputs))
+    outcome: Any
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            outcome = spec.call(reference, claim.inputs, rng=rng, registry=registry)
+    except Exception as exc:
+        outcome = Detail.of(
+            "claim.course_bug",
+            error=type(exc).__name__,
+            message=last_line(exc),
+            where=own_frame(exc),
+        )
+    if key is not None:
+        registry.reference_outcomes[key] = outcome
+    return outcome
+
+
 def _fails_on_reference(
     spec: Any, claim: Any, registry: Registry, seed: int, failing: Iterable[str] = ()
 ) -> Detail | None:
@@ -154,21 +188,10 @@ def _fails_on_reference(
     whether the check raises on the course's own reference too, or those measures fail
     there too (then it is a bug of the course, said as such, with the pack's line), or
     None. Our code only, in this process; only on a failure's path."""
-    from runner.pack.find import own_frame
-
-    rng = claim_rng(seed, claim.id) if "rng" in spec.signature.parameters else None
-    reference = registry.reference().restricted(spec.needs_of(claim.inputs))
-    try:
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            measured = spec.call(reference, claim.inputs, rng=rng, registry=registry)
-    except Exception as exc:
-        return Detail.of(
-            "claim.course_bug",
-            error=type(exc).__name__,
-            message=last_line(exc),
-            where=own_frame(exc),
-        )
+    outcome = _reference_outcome(spec, claim, registry, seed)
+    if isinstance(outcome, Detail):
+        return outcome.model_copy(deep=True)  # each result its own
+    measured = outcome
     failing = list(failing)
     if not failing or not isinstance(measured, dict):
         return None

@@ -525,6 +525,9 @@ class Registry:
         # the reference's answers to generated cases (runner.pack.contract.oracle): they
         # depend on nothing that is judged, so they are computed once per process
         self.oracle: dict[str, Any] = {}
+        # ... and what each claim's check measures on the reference (runner.run: whether a
+        # learner's failure is the course's bug), for the same reason
+        self.reference_outcomes: dict[str, Any] = {}
 
     # -- registration -------------------------------------------------------------------
     def subject(self, name: str, *, uses: tuple[str, ...] = ()) -> Callable[[F], F]:
