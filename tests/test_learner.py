@@ -771,3 +771,24 @@ def test_a_challenge_claims_inputs_are_checked_as_a_claim_files_are(monkeypatch)
     said = catalog("en").say(message)
     assert "takes no input" in said, said
     assert "没有输入" in catalog("zh").say(message)
+
+
+def test_what_a_claim_measures_on_the_reference_is_kept_per_claim_inputs_and_seed():
+    """A learner's failure is told from the course's bug by the claim's run on the reference,
+    kept once computed (every failing learner of a class would compute it again): for the
+    same claim, inputs and seed only. A claim edited between two runs of one process, or
+    another seed, gets its own."""
+    from runner.run import _reference_outcome
+
+    (pack,) = load_packs([MODULE])
+    claim = pack.claim("support.gpt2-vocab-32-ctx").claim
+    spec = REGISTRY.resolve_check(claim.check)
+    seed = pack.meta.seed
+
+    first = _reference_outcome(spec, claim, REGISTRY, seed)
+    assert _reference_outcome(spec, claim, REGISTRY, seed) is first  # kept
+    other_seed = _reference_outcome(spec, claim, REGISTRY, seed + 1)
+    edited = claim.model_copy(update={"inputs": {**claim.inputs, "length": 33}})
+    longer = _reference_outcome(spec, edited, REGISTRY, seed)
+    assert other_seed is not first and longer is not first
+    assert longer != first  # computed on the edited inputs, not handed the kept one
