@@ -265,39 +265,41 @@ def in_a_fork(child: Callable[[], None]) -> tuple[int, bytes]:
 # tests, which put long modules of few tests last). A module not named keeps its place after
 # these; each file's own order stays.
 FIRST = (
-    "test_boundary.py",  # 64
-    "test_class_runs.py",  # 59
-    "test_mutants.py",  # 56
-    "test_sandbox.py",  # 54
-    "test_diagnose.py",  # 41
-    "test_correct_alternatives.py",  # 40
-    "test_cli_run.py",  # 33
-    "test_twins.py",  # 32
-    "test_packs.py",  # 30
-    "test_outputs.py",  # 24
-    "test_share.py",  # 23
-    "test_faults.py",  # 23
-    "test_learner.py",  # 23
-    "test_bundle.py",  # 15
-    "test_validate_submissions.py",  # 11
-    "test_feedback.py",  # 11
-    "test_drift.py",  # 11
-    "test_each.py",  # 9
-    "test_report_figures.py",  # 8
-    "test_i18n.py",  # 6
+    "test_mutants.py",  # 68
+    "test_boundary.py",  # 65
+    "test_class_runs.py",  # 62
+    "test_sandbox.py",  # 55
+    "test_diagnose.py",  # 45
+    "test_correct_alternatives.py",  # 44
+    "test_twins.py",  # 34
+    "test_faults.py",  # 33
+    "test_outputs.py",  # 30
+    "test_share.py",  # 27
+    "test_learner.py",  # 26
+    "test_validate_submissions.py",  # 23
+    "test_cli_run.py",  # 21
+    "test_bundle.py",  # 19
+    "test_packs.py",  # 18
+    "test_drift.py",  # 14
+    "test_feedback.py",  # 12
+    "test_report_figures.py",  # 12
+    "test_each.py",  # 10
+    "test_validate_fuzz.py",  # 9
+    "test_validate_hostile.py",  # 7
+    "test_codec.py",  # 7
+    "test_record_write.py",  # 6
     "test_compare.py",  # 6
-    "test_validate_hostile.py",  # 6
-    "test_validate_fuzz.py",  # 5
-    "test_record_write.py",  # 5
-    "test_codec.py",  # 4
-    "test_class_report.py",  # 4
+    "test_i18n.py",  # 6
+    "test_class_report.py",  # 5
+    "test_schemas.py",  # 4
     "test_reference_properties.py",  # 3
-    "test_schemas.py",  # 3
-    "test_audit.py",  # 2
-    "test_bad_claims.py",  # 2
-    "test_safeyaml.py",  # 2
-    "test_beyond.py",  # 2
+    "test_safeyaml.py",  # 3
+    "test_bad_claims.py",  # 3
+    "test_reference_edges.py",  # 2
     "test_claims_catch_wrong_values.py",  # 2
+    "test_beyond.py",  # 2
+    "test_audit.py",  # 2
+    "test_smoke.py",  # 2
 )
 
 
