@@ -20,6 +20,7 @@ user, are in tests/test_sandbox.py.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import functools
 import io
@@ -31,6 +32,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from contextlib import redirect_stdout
 from dataclasses import dataclass
@@ -1541,3 +1543,47 @@ def test_output_past_what_is_kept_is_counted_without_being_decoded(chunk, charac
         session._keep_bytes(chunk)
     assert session.capture.output == "0123456789"
     assert session.capture.dropped == 3 * characters
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+def test_a_workers_tree_read_from_its_children_files_is_the_whole_tables():
+    """A kill walks the worker's tree from its processes' ``children`` files (a few files,
+    not one per process of the machine): it finds what the whole process table finds, an
+    orphan adopted by a child subreaper and a process in a session of its own included."""
+    from runner.learner.session import _descendants as from_table
+    from runner.learner.session import _process_table, _walked
+
+    script = textwrap.dedent("""
+        import os, time, ctypes
+        ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER, as the keeper is
+        first = os.fork()
+        if first == 0:  # a child whose own child is orphaned, then adopted by this one
+            if os.fork() == 0:
+                os.setsid()
+                time.sleep(60)
+            os._exit(0)
+        os.waitpid(first, 0)
+        for _ in range(2):
+            if os.fork() == 0:
+                if os.fork() == 0:
+                    time.sleep(60)
+                time.sleep(60)
+        print("ready", flush=True)
+        time.sleep(60)
+    """)
+    root = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert root.stdout is not None and root.stdout.readline() == "ready\n"
+        deadline = time.monotonic() + 30
+        while len(_descendants(root.pid)) < 5 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the last grandchildren starting
+        walked = _walked(root.pid)
+        table = from_table(root.pid, _process_table(with_uid=False))
+        assert walked is not None and len(walked) == 5
+        assert walked == table
+    finally:
+        for pid in _descendants(root.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        root.kill()
+        root.wait()
