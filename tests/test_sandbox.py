@@ -770,3 +770,22 @@ def test_a_clone_asking_for_a_pidfd_is_denied_as_pidfd_open_is(machine):
     assert _run_filter(program, clone, arch, 0x1000 | sigchld) == 0x00050000 | errno.EPERM
     assert _run_filter(program, clone, arch, sigchld) == 0x7FFF0000
     assert _run_filter(program, clone, arch, thread) == 0x7FFF0000
+
+
+@pytest.mark.parametrize("machine", ["x86_64", "aarch64"])
+def test_a_clone_making_a_sibling_is_denied(machine):
+    """clone(CLONE_PARENT) made a sibling of the worker: without namespaces, a child of the
+    fork server, out of the tree a kill walks and (in a process group of its own) out of
+    the worker's group; it outlived the judge (an attack round, 2026-12-07). fork, a
+    thread's flags and posix_spawn's (CLONE_VM | CLONE_VFORK) stay allowed."""
+    import errno
+
+    from runner.learner import sandbox
+
+    program = sandbox.seccomp_program(machine)
+    arch, _ = sandbox.DENIED_CALLS[machine]
+    clone = sandbox.CLONE[machine]
+    sigchld, thread, spawn = 17, 0x3D0F00, 0x4000 | 0x100
+    assert _run_filter(program, clone, arch, 0x8000 | sigchld) == 0x00050000 | errno.EPERM
+    for allowed in (sigchld, thread, spawn | sigchld):
+        assert _run_filter(program, clone, arch, allowed) == 0x7FFF0000

@@ -464,8 +464,8 @@ DENIED_CALLS = {
         },
     ),
 }  # fmt: skip
-# clone makes a process (fork, threads): allowed unless its flags ask for a namespace or a
-# pidfd.
+# clone makes a process (fork, threads): allowed unless its flags ask for a namespace, a
+# pidfd, or the caller's parent as the new process's (CLONE_PARENT).
 # clone3 passes its flags in memory, which a filter cannot read: it fails with ENOSYS, as on a
 # kernel without it, and the C library then uses clone.
 CLONE = {"x86_64": 56, "aarch64": 220}
@@ -490,7 +490,12 @@ NAMESPACE_FLAGS = 0x7E020080  # CLONE_NEW{NS, CGROUP, UTS, IPC, USER, PID, NET, 
 # CLONE_PIDFD hands back a pidfd without pidfd_open: its inode number counts every process
 # the machine has started (a clock and a channel between learners, as pidfd_open's was)
 CLONE_PIDFD = 0x00001000
-CLONE_DENIED_FLAGS = NAMESPACE_FLAGS | CLONE_PIDFD
+# CLONE_PARENT makes the new process a sibling of its maker: outside a process namespace, a
+# worker's sibling is a child of the fork server, out of the tree a kill walks and, given a
+# process group of its own, out of the group too (an attack round, 2026-12-07, left it
+# running after the judge ended). No fork, thread or posix_spawn of the C library asks it.
+CLONE_PARENT = 0x00008000
+CLONE_DENIED_FLAGS = NAMESPACE_FLAGS | CLONE_PIDFD | CLONE_PARENT
 X32_BIT = 0x40000000  # x86_64's x32 system calls: the same calls under other numbers
 
 # classic BPF, as seccomp(2) runs it on struct seccomp_data (nr at 0, arch at 4, the first
