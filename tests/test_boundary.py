@@ -759,6 +759,27 @@ def test_descendants_are_killed_by_user_or_by_descent(
     assert all(_gone_by_name(name) for name in names)
 
 
+@pytest.mark.skipif(not AS_ROOT, reason="a worker that keeps root's user id needs a root judge")
+def test_a_worker_kept_as_root_has_no_capability_left(work, reference_source):
+    """A root judge asked to keep root's user id for its workers (``drop_root=False``)
+    keeps the id, not root's capabilities: with them, the learner's code opened the memory
+    of its namespace's process 1, which runs no system call filter, for writing (an attack
+    round, 2026-12-07)."""
+    from runner import api
+    from runner.learner.session import WorkerLimits
+
+    handed, entry = submission(hostile(work, reference_source, "call_init_memory.py"))
+    limits = WorkerLimits(timeout_s=TIMEOUT, drop_root=False)
+    options = api.RunOptions(pattern=LOGITS, limits=limits)
+
+    run = api.run_packs(api.load_claims([MODULE]), api.LearnerFile(handed, entry[1]), options)
+
+    (result,) = run.results
+    assert result.status == "passed", result.reason
+    assert run.sandbox is not None and run.sandbox["isolation"] == "root"
+    assert "init memory: Permission denied; capabilities 0000000000000000" in (result.output or "")
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="capped where /proc counts")
 def test_a_fork_bomb_is_capped_and_killed(cli, work, reference_source):
     """64 processes beyond what the worker's user runs (its own user id as root), then
@@ -1039,7 +1060,7 @@ def test_every_hostile_fixture_is_judged_here():
         "call_fork_child.py", "call_fork_escape.py", "call_fork_bomb.py", "call_spy.py",
         "call_terminal_escapes.py", "raise_surrogate.py",
         "cost_reset_peak.py", "cost_in_mmap.py", "cost_stop_tracing.py",
-        "return_numpy_scalar.py", "call_oom_score.py",
+        "return_numpy_scalar.py", "call_oom_score.py", "call_init_memory.py",
     }  # fmt: skip
     assert {p.name for p in HOSTILE.glob("*.py")} == tested
 

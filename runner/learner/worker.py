@@ -285,7 +285,11 @@ def confine(
     if uid is not None:
         isolation = _drop_root(uid)
     elif as_root:
+        # root's user id kept (asked for), not its capabilities: with them a learner's code
+        # could open the memory of the namespace's process 1, which runs no system call
+        # filter, for writing (an attack round, 2026-12-07), or signal and trace any process
         isolation = "root"
+        sandbox.drop_capabilities()
     elif namespaced:
         sandbox.drop_capabilities()
     os.chdir(home)
