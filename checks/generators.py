@@ -1339,6 +1339,15 @@ def gen_mlp(rng: np.random.Generator, n: int) -> list[Case]:
             np.ones((5, 2)),
         ),
     ]
+    edges += [  # from a twenty-third round of buggy learners (each once a false pass)
+        case(
+            "invalid: w_in of shape (3, 2) for d = 2 (no (out, in) layout transposed to fit)",
+            "无效：d = 2 时形状为 (3, 2) 的 w_in（不把 (out, in) 布局转置来凑形状）",
+            np.ones((1, 2)),
+            np.ones((3, 2)),
+            np.ones((3, 1)),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 

@@ -767,6 +767,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv22_bpe_encode_memo_data_and_count": ("contract.bpe-encode",),
     "adv22_greedy_chunked_ties_later_chunk": ("contract.greedy-token",),
     "adv22_ln_float32_wide_rows": ("contract.layer-norm",),
+    "adv23_mlp_accepts_transposed_weights": ("contract.position-wise-mlp",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.
