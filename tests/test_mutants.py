@@ -34,7 +34,6 @@ import pytest
 from runner import api
 from runner.learner.scaffold import module_subjects
 from runner.load import ClaimPack
-from runner.record.costs import recorded_costs
 from tests.conftest import MODULE, REGISTRY, ROOT, claims_needing, handed_in
 
 MUTANTS_DIR = ROOT / "tests" / "learners" / "mutants"
@@ -803,39 +802,31 @@ def claims_calling(function: str) -> ClaimPack:
     return claims_needing(PACK, {function})
 
 
-# A claim costing the reference more than this (its recorded evidence) is run only for the
-# mutants that must fail it: the cheap ones are shared by a function's mutants in one class
-COSTLY_MS = 10.0
-
-
 @pytest.fixture(scope="module")
 def statuses(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]:
-    """Every mutant's statuses, each judged as a learner's file alone is (``api.run_packs``,
-    a worker of its own; this process the judge, its fork server started once): the
-    mutants of one function that must fail the same costly claims against the claims that
-    call it and that the table (or a test below) names for one of them: a claim no test asks
-    about would only cost time. (A class run of each group, two judging processes with a
-    fork server each, cost 83 s of CPU where this costs 54: a class run's own tests are in
-    test_class_runs.py.)"""
+    """Every mutant's statuses on the claims the table names for it (and those a test below
+    asks about besides), each mutant judged as a learner's file alone is (``api.run_packs``,
+    a worker of its own; this process the judge, its fork server started once): a claim no
+    test asks about would only cost time (sharing one claim list among a function's
+    mutants cost 16 s more: a claim cheap on the reference, such as the per-position
+    blocks at 4 ms, takes 58 ms through a learner's worker). (A class run of each group,
+    two judging processes with a fork server each, cost 83 s of CPU where judging them
+    alone cost 54: a class run's own tests are in test_class_runs.py.)"""
     into = tmp_path_factory.mktemp("mutants")
-    costs = recorded_costs([ROOT / "evidence"], [PACK]).get(PACK.meta.id, {})
-    classes: dict[tuple[str, frozenset[str]], list[str]] = {}
-    for stem in MUTANTS:
-        function = function_of(MUTANTS_DIR / f"{stem}.py")
-        costly = frozenset(c for c in MUTANTS[stem] if costs.get(c, COSTLY_MS) >= COSTLY_MS)
-        classes.setdefault((function, costly), []).append(stem)
     options = api.RunOptions(diagnose=False)
     found: dict[str, dict[str, str]] = {}
-    for (function, _), stems in classes.items():
-        folders = [handed_in(MUTANTS_DIR / f"{stem}.py", into) for stem in stems]
-        asked = {c for stem in stems for c in MUTANTS[stem]} | ASKED_BESIDES.get(function, set())
+    for stem, must in MUTANTS.items():
+        function = function_of(MUTANTS_DIR / f"{stem}.py")
+        asked = set(must) | ASKED_BESIDES.get(function, set())
         calling = claims_calling(function)
-        claims = tuple(c for c in calling.claims if c.claim.id in asked)
-        pack = dataclasses.replace(calling, claims=claims)
-        judged = [api.run_packs([pack], api.LearnerFile(f), options) for f in folders]
-        for stem, run in zip(stems, judged, strict=True):
-            assert run.load_failure is None, (stem, run.load_failure)
-            found[stem] = {r.id: r.status for r in run.results}
+        pack = dataclasses.replace(
+            calling, claims=tuple(c for c in calling.claims if c.claim.id in asked)
+        )
+        run = api.run_packs(
+            [pack], api.LearnerFile(handed_in(MUTANTS_DIR / f"{stem}.py", into)), options
+        )
+        assert run.load_failure is None, (stem, run.load_failure)
+        found[stem] = {r.id: r.status for r in run.results}
     return found
 
 
