@@ -38,7 +38,7 @@ from runner.load import ClaimPack, LoadedClaim
 from runner.machine import one_blas_thread, usable_cpus
 from runner.models import ClaimResult
 from runner.pack import Implementation, Pack, Registry
-from runner.pools import held_back, signals_deferred, stop_pool
+from runner.pools import end_pool, held_back, signals_deferred, stop_pool
 from runner.problems import Problem
 from runner.run import Diagnoser, run_claim, run_claims, select
 from runner.validate import Packs, load_modules, load_runnable
@@ -447,7 +447,7 @@ def run_class(
                 nexts.append(_next_phase(options, run, phases[1]))
             for k in range(1, len(phases)):
                 # a judge that died broke the last pool: each phase gets its own
-                judges[0].shutdown(wait=True, cancel_futures=True)
+                end_pool(judges[0])
                 judges[0] = _judges(jobs, packs, claim_paths)
                 judged = _each_judged(judges[0], paths, entry, nexts, packs, claim_paths)
                 following: list[RunOptions] = []
@@ -468,7 +468,7 @@ def run_class(
         stop_pool(judges[0])
         raise
     finally:
-        judges[0].shutdown(wait=True, cancel_futures=True)
+        end_pool(judges[0])
 
 
 # A learner's run as it crosses from a judge to the class run and waits on disk: its modules'

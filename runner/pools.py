@@ -55,6 +55,7 @@ def _stop(pool: Any) -> None:
         # already gone is nothing
         with contextlib.suppress(Exception):
             process.terminate()
+    _kill_stragglers(processes, JOIN_S)
     pool.shutdown(wait=True)
     if manager is not None:
         # bounded: should a process this one does not know of hold the pipe, the caller
@@ -63,6 +64,45 @@ def _stop(pool: Any) -> None:
 
 
 JOIN_S = 5.0
+
+
+def end_pool(pool: Any) -> None:
+    """Shut a pool down, its work done or its pool broken: its processes take their
+    sentinels and exit, and the pool's thread joins them. A pool broken by a process that
+    died has had the others sent SIGTERM by that thread, which then joins them: one whose
+    main thread was blocked writing a result nobody reads, while the signal went to another
+    of its threads (OpenBLAS starts its own in a forked process), ran no handler and never
+    ended, and the join waited for ever (a class run hung so once in many, a learner having
+    killed its judge). Past :data:`JOIN_S`, what is left of the pool is killed."""
+    manager = getattr(pool, "_executor_manager_thread", None)  # private, and only for this
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    if not isinstance(manager, threading.Thread):
+        pool.shutdown(wait=True)
+        return
+    manager.join(timeout=JOIN_S)
+    if manager.is_alive():
+        _kill_stragglers(processes, 0.0)
+        manager.join(timeout=JOIN_S)
+
+
+def _kill_stragglers(processes: list[Any], grace_s: float) -> None:
+    """SIGKILL to each of ``processes`` not ended within ``grace_s`` (their sentinels: no
+    reaping here, which the pool's thread does)."""
+    import time
+    from multiprocessing.connection import wait
+
+    sentinels: dict[Any, Any] = {}
+    for process in processes:
+        with contextlib.suppress(Exception):  # closed already: it ended
+            sentinels[process.sentinel] = process
+    pending = set(sentinels)
+    deadline = time.monotonic() + grace_s
+    while pending and time.monotonic() < deadline:
+        pending -= set(wait(list(pending), timeout=max(0.0, deadline - time.monotonic())))
+    for sentinel in pending:
+        with contextlib.suppress(Exception):
+            sentinels[sentinel].kill()
 
 
 def _close_results(results: Any) -> None:

@@ -14,6 +14,8 @@ import json
 import os
 import shutil
 import signal
+import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -633,3 +635,57 @@ def test_a_folder_judged_as_one_learner_beside_other_learners_files_is_said(cli,
     ) in said.err, said.err
     zh = cli(*args, str(tmp_path / "c"), "--lang", "zh")
     assert "alice.py, bob.py 自己也定义了本章的函数" in zh.err, zh.err
+
+
+def _held_in_a_write(_: int) -> None:
+    """A pool process whose SIGTERM handler never runs: the signal goes to another of its
+    threads (the main one blocks it), as it went to OpenBLAS's thread in a judge whose main
+    thread was blocked writing a result nobody read."""
+    import signal
+    import threading
+
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(143))
+    threading.Thread(target=time.sleep, args=(600,), daemon=True).start()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    time.sleep(600)
+
+
+def _dies(_: int) -> None:
+    time.sleep(0.5)
+    os._exit(1)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork and thread signal masks")
+def test_a_broken_pool_whose_other_process_outlives_sigterm_still_ends():
+    """A pool broken by a process that died sends SIGTERM to the others and joins them; one
+    that outlived the signal held that join, and the class run, for ever (a CI run hung so
+    once). end_pool kills what is left of the pool."""
+    import multiprocessing
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from runner.pools import end_pool
+
+    pool = ProcessPoolExecutor(2, multiprocessing.get_context("fork"))
+    held = pool.submit(_held_in_a_write, 0)
+    died = pool.submit(_dies, 0)
+    with pytest.raises(BrokenProcessPool):
+        died.result(timeout=60)
+    processes = list(pool._processes.values())
+    ending = threading.Thread(target=end_pool, args=(pool,), daemon=True)
+    ending.start()
+    ending.join(timeout=120)  # a backstop against a hung suite, not a measure of speed
+
+    assert not ending.is_alive()
+    assert all(p.exitcode is not None or not _alive(p.pid) for p in processes)
+    with pytest.raises(BrokenProcessPool):
+        held.result(timeout=0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
