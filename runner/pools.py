@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
@@ -42,9 +43,14 @@ def stop_pool(pool: Any) -> None:
         _stop(pool)
 
 
+def _internals(pool: Any) -> tuple[Any, list[Any]]:
+    """A pool's manager thread and processes (private, and only for ending it)."""
+    manager = getattr(pool, "_executor_manager_thread", None)
+    return manager, list((getattr(pool, "_processes", None) or {}).values())
+
+
 def _stop(pool: Any) -> None:
-    manager = getattr(pool, "_executor_manager_thread", None)  # private, and only for this
-    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager, processes = _internals(pool)
     results: Any = getattr(pool, "_result_queue", None)
     if isinstance(manager, threading.Thread):
         quiet_settled_futures(manager)
@@ -74,8 +80,7 @@ def end_pool(pool: Any) -> None:
     of its threads (OpenBLAS starts its own in a forked process), ran no handler and never
     ended, and the join waited for ever (a class run hung so once in many, a learner having
     killed its judge). Past :data:`JOIN_S`, what is left of the pool is killed."""
-    manager = getattr(pool, "_executor_manager_thread", None)  # private, and only for this
-    processes = list((getattr(pool, "_processes", None) or {}).values())
+    manager, processes = _internals(pool)
     pool.shutdown(wait=False, cancel_futures=True)
     if not isinstance(manager, threading.Thread):
         pool.shutdown(wait=True)
@@ -89,7 +94,6 @@ def end_pool(pool: Any) -> None:
 def _kill_stragglers(processes: list[Any], grace_s: float) -> None:
     """SIGKILL to each of ``processes`` not ended within ``grace_s`` (their sentinels: no
     reaping here, which the pool's thread does)."""
-    import time
     from multiprocessing.connection import wait
 
     sentinels: dict[Any, Any] = {}

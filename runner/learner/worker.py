@@ -285,12 +285,12 @@ def confine(
     if uid is not None:
         isolation = _drop_root(uid)
     elif as_root:
-        # root's user id kept (asked for), not its capabilities: with them a learner's code
+        isolation = "root"
+    if uid is None and (as_root or namespaced):
+        # no capability left: an ordinary user's worker is root of its user namespace, and
+        # root's user id kept (asked for) is not its capabilities: with them a learner's code
         # could open the memory of the namespace's process 1, which runs no system call
         # filter, for writing (an attack round, 2026-12-07), or signal and trace any process
-        isolation = "root"
-        sandbox.drop_capabilities()
-    elif namespaced:
         sandbox.drop_capabilities()
     os.chdir(home)
     environment = {
