@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks.inputs import Probed
+from checks.measure.common import finite, largest
 from checks.pack import check
 from runner.pack import Implementation, Measurements
 
@@ -54,7 +55,7 @@ def causal_mask_as_deletion(
     worst = 0.0
     for t in range(length):
         expected = _prefix_softmax(scores[t, : t + 1])  # (t+1,)
-        worst = max(worst, float(np.max(np.abs(weights[t, : t + 1] - expected))))
+        worst = largest((worst, float(np.max(np.abs(weights[t, : t + 1] - expected)))))
     row_sums = weights.sum(axis=1)  # (T,)
     upper = weights[np.triu_indices(length, k=1)]
     return {
@@ -105,19 +106,26 @@ def position_dependence(
         return np.asarray(mha(inp, w_q, w_k, w_v, w_o, n_head), dtype=np.float64)  # (T, d)
 
     base_mlp, base_att = run_mlp(x), run_attention(x)
+    mlp_finite, att_finite = finite(base_mlp), finite(base_att)
     mlp_changed = np.zeros((t_len, t_len), dtype=bool)  # [s, t]: output t changed when s moved
     att_changed = np.zeros((t_len, t_len), dtype=bool)
     for s in range(t_len):
         moved = x.copy()
         moved[s] += rng.standard_normal(d)
-        mlp_changed[s] = np.any(run_mlp(moved) != base_mlp, axis=1)
-        att_changed[s] = np.any(run_attention(moved) != base_att, axis=1)
+        out_mlp, out_att = run_mlp(moved), run_attention(moved)
+        mlp_finite, att_finite = mlp_finite and finite(out_mlp), att_finite and finite(out_att)
+        mlp_changed[s] = np.any(out_mlp != base_mlp, axis=1)
+        att_changed[s] = np.any(out_att != base_att, axis=1)
     s_idx, t_idx = np.indices((t_len, t_len))
+
+    def pairs(changed: NDArray[np.bool_], where: NDArray[np.bool_], seen: bool) -> float:
+        return int(np.count_nonzero(changed[where])) if seen else math.nan
+
     return {
-        "mlp_changed_at_s": int(np.count_nonzero(mlp_changed[s_idx == t_idx])),
-        "mlp_changed_elsewhere": int(np.count_nonzero(mlp_changed[s_idx != t_idx])),
-        "attention_changed_s_le_t": int(np.count_nonzero(att_changed[s_idx <= t_idx])),
-        "attention_changed_s_gt_t": int(np.count_nonzero(att_changed[s_idx > t_idx])),
+        "mlp_changed_at_s": pairs(mlp_changed, s_idx == t_idx, mlp_finite),
+        "mlp_changed_elsewhere": pairs(mlp_changed, s_idx != t_idx, mlp_finite),
+        "attention_changed_s_le_t": pairs(att_changed, s_idx <= t_idx, att_finite),
+        "attention_changed_s_gt_t": pairs(att_changed, s_idx > t_idx, att_finite),
     }
 
 
@@ -168,7 +176,7 @@ def heads_as_weight_sets(
         by_heads.append(float(np.max(np.abs(together - apart))) if same else math.inf)
     scale, other = _layout_probe(mha)
     return {
-        "max_abs_difference": max(by_heads),
+        "max_abs_difference": largest(by_heads),
         "max_abs_difference_by_heads": by_heads,
         "heads_checked": list(heads),
         "scale_times_sqrt_head_size": scale,

@@ -11,14 +11,21 @@ depend on T", the KV cache, the averaging model's cost, and published head count
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from checks.inputs import Count, Probed, ProbedList, QuadraticList
-from checks.measure.common import increment_exponent, permutation_residue
+from checks.measure.common import (
+    finite,
+    increment_exponent,
+    largest,
+    permutation_residue,
+    smallest,
+    whole,
+)
 from checks.pack import check
 from runner.pack import Implementation, Measurements, attempt
 
@@ -44,8 +51,11 @@ def _has_tie(p: NDArray[Any]) -> bool:
     return bool(np.any(s[1:] == s[:-1]) or np.count_nonzero(np.isnan(s)) > 1)
 
 
-def _slope(xs: list[int], ys: list[int]) -> float:
-    """The log-log slope of ys against xs (least squares): the exponent p in y ∝ x^p."""
+def _slope(xs: Sequence[int], ys: Sequence[float]) -> float:
+    """The log-log slope of ys against xs (least squares): the exponent p in y ∝ x^p; NaN
+    where a y is not a finite positive number (a count returned as NaN)."""
+    if not all(math.isfinite(y) and y > 0 for y in ys):
+        return math.nan
     return float(np.polyfit(np.log(xs), np.log(ys), 1)[0])
 
 
@@ -227,8 +237,8 @@ def sampling_keeps_the_top(
         "cases": cases,
         "top_changed": changed,
         "reversed_pairs_among_kept": reversed_pairs,
-        "top_probability_range": [min(top_probs), max(top_probs)],
-        "kept_range": [min(kept), max(kept)],
+        "top_probability_range": [smallest(top_probs), largest(top_probs)],
+        "kept_range": [smallest(kept), largest(kept)],
     }
 
 
@@ -289,27 +299,38 @@ def top_p_adapts(
     )
     z = np.asarray(logits, dtype=np.float64)  # (V,)
 
-    def kept_set(q: Any) -> list[int]:
-        kept: list[int] = np.flatnonzero(np.asarray(q) > 0).tolist()
+    def kept_set(q: Any) -> list[int] | None:
+        """The tokens ``q`` keeps (its entries > 0); None when ``q`` is no distribution (a
+        NaN, an infinity or a negative entry), whose tokens are neither kept nor dropped."""
+        probs = np.asarray(q, dtype=np.float64)  # (V,)
+        if not (np.all(np.isfinite(probs)) and np.all(probs >= 0)):
+            return None
+        kept: list[int] = np.flatnonzero(probs > 0).tolist()
         return kept
 
-    top_p_kept = [len(kept_set(top_p(softmax(z, t), p))) for t in temperatures]
-    top_k_kept = [len(kept_set(top_k(softmax(z, t), k))) for t in temperatures]
+    def size(kept: list[int] | None) -> float:
+        return math.nan if kept is None else len(kept)
+
+    top_p_kept = [size(kept_set(top_p(softmax(z, t), p))) for t in temperatures]
+    top_k_kept = [size(kept_set(top_k(softmax(z, t), k))) for t in temperatures]
     t = reorder_temperature
     temperature_first = kept_set(top_p(softmax(z, t), p))
     truncation_first = kept_set(top_p(softmax(z, 1.0), p))
-    # dividing the survivors' logits by T afterwards cannot revive a dropped token
-    survivors = np.asarray(softmax(z[truncation_first], t))
-    truncation_first = [i for i, q in zip(truncation_first, survivors, strict=True) if q > 0]
-    same = all(
-        kept_set(top_k(softmax(z, t_), k)) == kept_set(top_k(softmax(z, 1.0), k))
-        for t_ in temperatures
-    )
+    if truncation_first is not None:
+        # dividing the survivors' logits by T afterwards cannot revive a dropped token
+        survivors = kept_set(softmax(z[truncation_first], t))
+        truncation_first = None if survivors is None else [truncation_first[i] for i in survivors]
+    same = True
+    for t_ in temperatures:
+        either = kept_set(top_k(softmax(z, t_), k)), kept_set(top_k(softmax(z, 1.0), k))
+        same = either[0] is not None and either[0] == either[1]
+        if not same:
+            break
     return {
         "top_p_kept": top_p_kept,
         "top_k_kept": top_k_kept,
-        "kept_temperature_first": len(temperature_first),
-        "kept_truncation_first": len(truncation_first),
+        "kept_temperature_first": size(temperature_first),
+        "kept_truncation_first": size(truncation_first),
         "top_k_same_set_either_order": same,
     }
 
@@ -351,18 +372,25 @@ def greedy_path(
     for z, g, kept_1, p_cold in zip(zs, chosen, top_1, cold, strict=True):
         integers &= isinstance(g, int | np.integer) and not isinstance(g, bool)
         argmax += int(g != int(np.argmax(z)))
-        top1 += int(g != int(np.flatnonzero(np.asarray(kept_1))[0]))
+        # the one token top-1 keeps: a second entry not exactly 0 (a NaN among them) is a
+        # mismatch too
+        kept = np.flatnonzero(np.asarray(kept_1) != 0)
+        top1 += int(kept.size != 1 or g != int(kept[0]))
         mode += int(g != int(np.argmax(np.asarray(p_cold))))
     z = np.asarray(logits, dtype=np.float64)
-    chapter = int(greedy(z))
+    chapter = whole(greedy(z))
     return {
         "mismatches_with_argmax": argmax,
         "mismatches_with_top_1": top1,
         "mismatches_with_low_temperature_mode": mode,
         "returns_integers": bool(integers),
-        "tie_choice": int(greedy(np.asarray(tie_logits, dtype=np.float64))),
+        "tie_choice": whole(greedy(np.asarray(tie_logits, dtype=np.float64))),
         "chapter_greedy": chapter,
-        "chapter_top_probability": float(np.asarray(softmax(z, low_temperature))[chapter]),
+        "chapter_top_probability": (
+            float(np.asarray(softmax(z, low_temperature))[chapter])
+            if isinstance(chapter, int) and 0 <= chapter < z.size
+            else math.nan
+        ),
         "softmax_at_zero": attempt(softmax, z, 0.0),
     }
 
@@ -467,8 +495,8 @@ def per_position_blocks(
         calls = [(x, *weights[name]) for x in inputs]
         return [np.asarray(out, dtype=np.float64) for out in impl.each(name, calls)]
 
-    at_s: list[int] = []
-    elsewhere: list[int] = []
+    at_s: list[float] = []
+    elsewhere: list[float] = []
     alone: list[float] = []
     t_len = lengths[0]
     for name in weights:
@@ -493,14 +521,17 @@ def per_position_blocks(
         changed = np.zeros((t_len, t_len), dtype=bool)  # [s, t]: output t moved when s did
         for s in range(t_len):
             changed[s] = np.any(outs[s] != base, axis=1)
-        at_s.append(int(np.count_nonzero(np.diag(changed))))
-        elsewhere.append(int(np.count_nonzero(changed & ~np.eye(t_len, dtype=bool))))
+        seen = finite(base, *outs[:t_len])
+        at_s.append(int(np.count_nonzero(np.diag(changed))) if seen else math.nan)
+        elsewhere.append(
+            int(np.count_nonzero(changed & ~np.eye(t_len, dtype=bool))) if seen else math.nan
+        )
         together, rows = outs[t_len : t_len + len(xls)], outs[t_len + len(xls) :]
         worst, start = 0.0, 0
         for xl, batch in zip(xls, together, strict=True):
             alone_rows = np.concatenate(rows[start : start + len(xl)], axis=0)
             start += len(xl)
-            worst = max(worst, float(np.max(np.abs(batch - alone_rows))))
+            worst = largest((worst, float(np.max(np.abs(batch - alone_rows)))))
         alone.append(worst)
     # each block against its definition
     x = rng.standard_normal((t_len, d))
@@ -512,7 +543,7 @@ def per_position_blocks(
         "changed_at_s": at_s,
         "changed_elsewhere": elsewhere,
         "rows_alone_difference": alone,
-        "max_rows_alone_difference": max(alone),
+        "max_rows_alone_difference": largest(alone),
         "layer_norm_difference": float(np.max(np.abs(run_each("layer_norm", [x])[0] - ln))),
         "embedding_difference": float(
             np.max(np.abs(run_each("embedding_lookup", [ids])[0] - table[ids]))
@@ -625,11 +656,11 @@ def heads_own_output_blocks(
             c = slice(i * hs, (i + 1) * hs)
             blocks = (w_q[:, c], w_k[:, c], w_v[:, c], w_o[c, :])  # (d, hs) ×3, (hs, d)
             term = np.asarray(mha(x, *blocks, 1), dtype=np.float64)  # (T, d)
-            oracle = max(oracle, float(np.max(np.abs(term - _one_head(x, *blocks)))))
+            oracle = largest((oracle, float(np.max(np.abs(term - _one_head(x, *blocks))))))
             shape = list(term.shape)
             total += term
             sizes.append(sum(b.size for b in blocks))
-        worst = max(worst, float(np.max(np.abs(together - total))))
+        worst = largest((worst, float(np.max(np.abs(together - total)))))
         per_head.append(sizes[0])
         totals.append(sum(sizes))
     return {
@@ -852,7 +883,7 @@ def kv_cache_decoding(
     keys = np.empty((0, d))  # (t, d): one layer's cache, one row per token so far
     values = np.empty((0, d))
     worst = 0.0
-    mismatch = 0
+    mismatch: float = 0
     for t in range(length):
         keys = np.concatenate([keys, x[t : t + 1] @ w_k])  # (t+1, d)
         values = np.concatenate([values, x[t : t + 1] @ w_v])
@@ -863,10 +894,10 @@ def kv_cache_decoding(
             s = keys[:, c] @ q[c] / math.sqrt(hs)  # (t+1,)
             a = np.exp(s - s.max())
             out[c] = (a / a.sum()) @ values[:, c]
-        worst = max(worst, float(np.max(np.abs(out @ w_o - parallel[t]))))
-        counted = int(cache_bytes(1, t + 1, 1, d, keys.itemsize))
-        mismatch = max(mismatch, abs(counted - (keys.nbytes + values.nbytes)))
-    sizes = [int(cache_bytes(1, t, n_layer, model_width, bytes_per_value)) for t in tokens]
+        worst = largest((worst, float(np.max(np.abs(out @ w_o - parallel[t])))))
+        counted = whole(cache_bytes(1, t + 1, 1, d, keys.itemsize))
+        mismatch = largest((mismatch, abs(counted - (keys.nbytes + values.nbytes))))
+    sizes = [whole(cache_bytes(1, t, n_layer, model_width, bytes_per_value)) for t in tokens]
     return {
         "max_abs_difference": worst,
         "cache_bytes_mismatch": mismatch,
@@ -913,7 +944,7 @@ def averaging_cost(
     return {
         "peak_bytes": peaks,
         "peak_bytes_per_position": [p / t for p, t in zip(peaks, lengths, strict=True)],
-        "slope": _slope(lengths, peaks) if min(peaks) > 0 else math.nan,
+        "slope": _slope(lengths, peaks) if smallest(peaks) > 0 else math.nan,
         "growth_exponent": increment_exponent(lengths, peaks),
     }
 
@@ -944,7 +975,7 @@ def published_head_counts(
     parameters counted by the implementation (GPT-2 style: learned positions, biases,
     LayerNorms, tied head, d_ff = 4d), and their heads and head widths by scale."""
     count = impl["transformer_parameter_count"]
-    params: list[int] = []
+    params: list[float] = []
     for _name, n_layer, d_model, n_head, _published in models:
         table = count(
             vocab,
@@ -957,7 +988,7 @@ def published_head_counts(
             biases=True,
             layernorm=True,
         )
-        params.append(int(table["total"]))
+        params.append(whole(table["total"]))
     logs = [math.log10(p) for p in params]
     ratios = [p / float(m[4]) for p, m in zip(params, models, strict=True)]
     heads = [int(m[3]) for m in models]
@@ -967,12 +998,12 @@ def published_head_counts(
     return {
         "parameters": params,
         "relative_to_published": ratios,
-        "largest_deviation_from_published": max(abs(r - 1.0) for r in ratios),
+        "largest_deviation_from_published": largest(abs(r - 1.0) for r in ratios),
         "log10_parameters": logs,
         "heads": heads,
         "head_width": widths,
         "heads_near_1e10": near,
-        "log10_where_heads_reach_90": min(reach) if reach else math.nan,
+        "log10_where_heads_reach_90": smallest(reach) if reach else math.nan,
         "head_width_range": [min(widths), max(widths)],
         "width_growth": int(models[-1][2]) / int(models[0][2]),
         "heads_growth": heads[-1] / heads[0],

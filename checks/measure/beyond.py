@@ -20,7 +20,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from checks.inputs import Probed, Quadratic, QuadraticList
-from checks.measure.common import CHAPTER_GPT2, log10_total, permutation_residue
+from checks.measure.common import (
+    CHAPTER_GPT2,
+    finite,
+    largest,
+    log10_total,
+    permutation_residue,
+    smallest,
+    whole,
+)
 from checks.measure.sampling import DTYPES, underflow_temperature
 from checks.pack import check
 from runner.pack import Implementation, Measurements, Registry
@@ -158,7 +166,7 @@ def flash_tiling_equivalence(
         diffs.append(float(np.max(np.abs(out - naive))) if out.shape == naive.shape else math.inf)
     return {
         "max_abs_difference_by_block": diffs,
-        "max_abs_difference": max(diffs),
+        "max_abs_difference": largest(diffs),
         "blocks_matching": sum(d <= MATCH for d in diffs),
         "feature_permutation_residue": _attention_residue(
             lambda a, b, c: flash(a, b, c, blocks[0]), q, k, v, rng
@@ -226,7 +234,7 @@ def flash_memory_scaling(
         naive = _output(impl["causal_masked_attention"](scores)) @ v  # (T, d_v)
         out = _output(impl["flash_attention"](q, k, v, block))
         same = out.shape == naive.shape
-        worst = max(worst, float(np.max(np.abs(out - naive))) if same else math.inf)
+        worst = largest((worst, float(np.max(np.abs(out - naive))) if same else math.inf))
     for t_len in lengths:
         q, k, v = _qkv(rng, t_len, d_model)
         out, tiled_peak = _peak(impl, "flash_attention", q, k, v, block)
@@ -252,18 +260,23 @@ def flash_memory_scaling(
 # -- linear attention ------------------------------------------------------------------------
 def _causality(
     fn: Callable[..., Any], length: int, d_model: int, rng: np.random.Generator
-) -> tuple[int, int]:
+) -> tuple[float, float]:
     """Perturb position s of q, k and v; count the (s, t) pairs whose output row t changed
-    at all, split into s ≤ t (allowed) and s > t (the future leaking)."""
+    at all, split into s ≤ t (allowed) and s > t (the future leaking); NaN where an output
+    is not finite (no change can be told then)."""
     q, k, v = _qkv(rng, length, d_model)
     base = _output(fn(q, k, v))
+    seen = finite(base)
     changed = np.zeros((length, length), dtype=bool)  # [s, t]
     for s in range(length):
         q2, k2, v2 = q.copy(), k.copy(), v.copy()
         for a in (q2, k2, v2):
             a[s] += rng.standard_normal(d_model)
         out = _output(fn(q2, k2, v2))
+        seen = seen and finite(out)
         changed[s] = np.any(out != base, axis=1)
+    if not seen:
+        return math.nan, math.nan
     s_idx, t_idx = np.indices((length, length))
     return int(np.count_nonzero(changed[s_idx <= t_idx])), int(
         np.count_nonzero(changed[s_idx > t_idx])
@@ -320,8 +333,8 @@ def linear_attention_cost(
         out = _output(linear(q, k, v))
         diffs.append(_relative(out, soft))
         # row 0 sees only itself: every attention returns v_0 there
-        row0 = max(
-            row0, float(np.max(np.abs(out[0] - soft[0]))) if out.shape == soft.shape else math.inf
+        row0 = largest(
+            (row0, float(np.max(np.abs(out[0] - soft[0]))) if out.shape == soft.shape else math.inf)
         )
     linear_peaks, softmax_peaks = [], []
     for t_len in memory_lengths:
@@ -340,7 +353,7 @@ def linear_attention_cost(
         "softmax_growth_exponent": _exponent(naive_lengths, softmax_peaks),
         "linear_peak_fraction": linear_peaks[-1] / (FLOAT64 * memory_lengths[-1] ** 2),
         "relative_difference": diffs,
-        "min_relative_difference": min(diffs),
+        "min_relative_difference": smallest(diffs),
         "row0_difference": row0,
         "changed_s_le_t": le,
         "changed_s_gt_t": gt,
@@ -432,13 +445,13 @@ def moe_scaling(
     unchosen, nonfinite, probe_worst = [], [], 0.0
     for n_experts in experts:
         w_router, w_in, w_out = _moe_weights(rng, d, d_ff, n_experts)
-        count = int(impl["moe_parameter_count"](d, d_ff, n_experts))
+        count = whole(impl["moe_parameter_count"](d, d_ff, n_experts))
         params.append(count)
         mismatch.append(count - (w_router.size + w_in.size + w_out.size))
         y = _output(moe(x, w_router, w_in, w_out, top_k))
         routed = _routed(impl, x, w_router, w_in, w_out, top_k)
-        worst = max(
-            worst, float(np.max(np.abs(y - routed))) if y.shape == routed.shape else math.inf
+        worst = largest(
+            (worst, float(np.max(np.abs(y - routed))) if y.shape == routed.shape else math.inf)
         )
         tokens.append(np.bincount(np.argmax(x @ w_router, axis=1), minlength=n_experts).tolist())
         # The probe: the second half of the experts (those past max(top_k, E // 2)) can never
@@ -461,7 +474,7 @@ def moe_scaling(
         if y_probe.shape != want.shape:
             probe_worst = math.inf
         elif np.all(np.isfinite(y_probe)):
-            probe_worst = max(probe_worst, float(np.max(np.abs(y_probe - want))))
+            probe_worst = largest((probe_worst, float(np.max(np.abs(y_probe - want)))))
     # E = 1, top_k = 1: the router has one choice and a gate of exactly 1
     w_in1 = rng.standard_normal((1, d, d_ff)) / math.sqrt(d)
     w_out1 = rng.standard_normal((1, d_ff, d)) / math.sqrt(d_ff)
@@ -608,8 +621,8 @@ def attention_axis(
         ),
         "flash_relative_difference": flash_diff,
         "linear_relative_difference": linear_diff,
-        "flash_max_relative_difference": max(flash_diff),
-        "linear_min_relative_difference": min(linear_diff),
+        "flash_max_relative_difference": largest(flash_diff),
+        "linear_min_relative_difference": smallest(linear_diff),
         "softmax_memory_exponent": _exponent(naive_lengths, peaks["softmax"]),
         "flash_memory_exponent": _exponent(memory_lengths, peaks["flash"]),
         "linear_memory_exponent": _exponent(memory_lengths, peaks["linear"]),
@@ -654,7 +667,8 @@ def low_temperature_tail(
         z = np.asarray(logits, dtype=dtype)
         p = np.asarray(fn(z, temperature))  # (V,) in the logits' dtype
         order = np.argsort(-np.asarray(logits), kind="stable")
-        out[f"tail_{name}"] = [float(x) for x in p[order[1:]]]
+        # a NaN or an inf anywhere in it: no distribution, and no tail either
+        out[f"tail_{name}"] = [float(x) if finite(p) else math.nan for x in p[order[1:]]]
         nonzero.append(int(np.count_nonzero(p)))
         cdf = np.cumsum(p.astype(np.float64))
         cdf /= cdf[-1]
@@ -662,7 +676,8 @@ def low_temperature_tail(
         second = int(order[1])
 
         def tail(t: float, z: NDArray[Any] = z, i: int = second) -> float:
-            return float(np.asarray(fn(z, t))[i])
+            probs = np.asarray(fn(z, t))  # (V,)
+            return float(probs[i]) if finite(probs) else math.nan
 
         zero_below.append(underflow_temperature(tail))
     out["nonzero_support"] = nonzero

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from checks.measure.common import whole
 from checks.pack import check
 from runner.pack import Implementation, Measurements
 
@@ -46,4 +47,4 @@ def challenge_logits_memory(
     impl: Implementation, batch: int, length: int, vocab: int
 ) -> Measurements:
     """Stage 7 on a nonce-derived (B, T, V) in FP32."""
-    return {"bytes": int(impl["logits_memory_bytes"](batch, length, vocab, 4))}
+    return {"bytes": whole(impl["logits_memory_bytes"](batch, length, vocab, 4))}

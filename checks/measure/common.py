@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,9 +21,53 @@ CHAPTER_GPT2: dict[str, Any] = {
 }
 
 
+# -- worst cases that keep a NaN ---------------------------------------------------------------
+# Python's max and min keep whichever of a NaN and a number they meet first (max(0.0, nan) is
+# 0.0, max(nan, 0.0) is nan): a worst difference taken with them loses a NaN answer, and a stub
+# returning NaN arrays passed four claims that way (an attack round, 2026-12-07). Every worst
+# or best case of what an implementation returned is taken with these: NaN if any value is.
+def largest(values: Iterable[float]) -> float:
+    """The largest of ``values`` (at least one; ints stay ints), NaN when one is NaN."""
+    kept = list(values)
+    if any(v != v for v in kept):  # NaN, and only NaN, differs from itself
+        return math.nan
+    return max(kept)
+
+
+def smallest(values: Iterable[float]) -> float:
+    """The smallest of ``values`` (at least one), NaN when one of them is NaN."""
+    kept = list(values)
+    if any(v != v for v in kept):
+        return math.nan
+    return min(kept)
+
+
+def finite(*arrays: Any) -> bool:
+    """Whether every array holds finite numbers only. A check that moves an input and asks
+    whether an output changed cannot tell from a NaN (which differs from itself) or an
+    infinity (which does not): where it meets one, its counts are NaN."""
+    return all(bool(np.all(np.isfinite(a))) for a in arrays)
+
+
+def whole(value: Any) -> float:
+    """A count or an index an implementation returned, as an int when it is a whole number
+    (an int or a NumPy integer, or a finite float or 0-d array with no fractional part), else
+    NaN, which no tolerance accepts. ``int()`` would truncate 1,234.999 to a right-looking
+    1,234 (an attack round, 2026-12-07) and read "1234" or True as a count."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, bool | np.bool_):
+        return math.nan
+    if isinstance(value, int | np.integer):
+        return int(value)
+    if isinstance(value, float | np.floating) and math.isfinite(value) and value == int(value):
+        return int(value)
+    return math.nan
+
+
 def log10_total(impl: Implementation, config: dict[str, Any]) -> float:
-    total = impl["transformer_parameter_count"](**config)["total"]
-    return math.log10(total)
+    total = whole(impl["transformer_parameter_count"](**config)["total"])
+    return math.log10(total) if total > 0 else math.nan
 
 
 # -- weights of its own: what a run can see of them ------------------------------------------

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from checks.measure.common import finite, largest, smallest, whole
 from checks.pack import check
 from runner.pack import Implementation, Measurements
 
@@ -65,12 +66,12 @@ def parameter_table(
     count = impl["transformer_parameter_count"]
     cfg = {"vocab": vocab, "d_model": d_model, "n_layer": n_layer, "d_ff": d_ff, "n_head": n_head}
     tables = [count(**cfg, context_length=t) for t in context_lengths]
-    totals = [int(table["total"]) for table in tables]
+    totals = [whole(table["total"]) for table in tables]
     first = tables[0]
     return {
-        **{row: int(first[row]) for row in TABLE_ROWS},
+        **{row: whole(first[row]) for row in TABLE_ROWS},
         "totals_by_context": totals,
-        "total_change_across_context": max(totals) - min(totals),
+        "total_change_across_context": largest(totals) - smallest(totals),
     }
 
 
@@ -101,7 +102,8 @@ def context_dependence(
     out: Measurements = {}
     for positions in ("none", "sinusoidal", "rope", "learned"):
         totals = [
-            int(count(**cfg, context_length=t, positions=positions)["total"]) for t in (short, long)
+            whole(count(**cfg, context_length=t, positions=positions)["total"])
+            for t in (short, long)
         ]
         out[f"change_{positions}"] = totals[1] - totals[0]
     out["learned_change_per_position"] = out["change_learned"] / (long - short)
@@ -140,10 +142,10 @@ def gpt2_reconciliation(
     position table or its LayerNorms are kept: the chapter's figure also needs neither."""
     count = impl["transformer_parameter_count"]
     cfg = {"vocab": vocab, "d_model": d_model, "n_layer": n_layer, "d_ff": d_ff, "n_head": n_head}
-    chapter = int(count(**cfg, context_length=n_ctx)["total"])
-    with_positions = int(count(**cfg, context_length=n_ctx, positions="learned")["total"])
-    with_layernorm = int(count(**cfg, context_length=n_ctx, layernorm=True)["total"])
-    real = int(
+    chapter = whole(count(**cfg, context_length=n_ctx)["total"])
+    with_positions = whole(count(**cfg, context_length=n_ctx, positions="learned")["total"])
+    with_layernorm = whole(count(**cfg, context_length=n_ctx, layernorm=True)["total"])
+    real = whole(
         count(**cfg, context_length=n_ctx, positions="learned", biases=True, layernorm=True)[
             "total"
         ]
@@ -186,20 +188,22 @@ def head_parameter_budget(
     call may send to a learner's worker (2^21), so the operator is run at a d' every H
     divides; x has T = 2 positions, and position 1 sees both.
     """
-    counted = [int(impl["attention_parameter_count"](d_model, h)) for h in heads]
+    counted = [whole(impl["attention_parameter_count"](d_model, h)) for h in heads]
     mha = impl["multi_head_attention"]
     d = operator_d_model
     x = rng.standard_normal((2, d))  # (T, d), T = 2
     weights = [rng.standard_normal((d, d)) / math.sqrt(d) for _ in range(4)]  # W_Q, W_K, W_V, W_O
-    read: list[int] = []
+    read: list[float] = []
     for h in heads:
         base = np.asarray(mha(x, *weights, h), dtype=np.float64)  # (T, d)
-        total = 0
+        total: float = 0
+        seen = finite(base)  # a NaN output differs from itself: reading nothing would look read
         for i, w in enumerate(weights):
             moved = list(weights)
             moved[i] = w + rng.standard_normal(w.shape) / math.sqrt(d)  # another array, same shape
             out = np.asarray(mha(x, *moved, h), dtype=np.float64)
+            seen = seen and finite(out)
             if out.shape != base.shape or not np.array_equal(out, base):
                 total += w.size
-        read.append(total)
+        read.append(total if seen else math.nan)
     return {"attention_parameters": counted, "weight_array_parameters": read}

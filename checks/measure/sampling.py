@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from checks.measure.common import finite
 from checks.pack import check
 from runner.pack import Implementation, Measurements, attempt
 
@@ -95,7 +96,8 @@ def temperature_underflow(
         z = np.asarray(logits, dtype=dtype)
 
         def tail(t: float, z: np.ndarray = z) -> float:
-            return float(np.asarray(fn(z, t))[-1])
+            probs = np.asarray(fn(z, t))  # (V,): a NaN or an inf anywhere breaks it all
+            return float(probs[-1]) if finite(probs) else math.nan
 
         out[f"tail_t{probe_temperature:g}_{name}"] = tail(probe_temperature)
         out[f"zero_below_{name}"] = underflow_temperature(tail)

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from checks.inputs import MAX_ENUMERATED, Probed
-from checks.measure.common import CHAPTER_GPT2, log10_total, permutation_residue
+from checks.measure.common import CHAPTER_GPT2, largest, log10_total, permutation_residue
 from checks.pack import check
 from runner.pack import Implementation, Measurements
 
@@ -65,7 +65,7 @@ def chain_rule_exhaustive(
     prefixes: set[tuple[int, ...]] = set()  # every context whose next-token table is used
     for tokens in itertools.product(range(vocab), repeat=length):
         joint_nll = -math.log(float(joint[tokens]))
-        worst = max(worst, abs(float(chain(joint, list(tokens))) - joint_nll))
+        worst = largest((worst, abs(float(chain(joint, list(tokens))) - joint_nll)))
         prefixes.update(tokens[:t] for t in range(length))
         count += 1
     return {

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from checks.measure.common import whole
 from checks.pack import check
 from runner.pack import Implementation, Measurements
 
@@ -181,8 +182,8 @@ def bpe_bill(
     mismatches = out_of_range = mergeable = 0
     pieces_once: list[float] = []
     pieces_often: list[float] = []
-    logits: list[int] = []
-    kv: list[int] = []
+    logits: list[float] = []
+    kv: list[float] = []
     for vocab in vocab_sizes:
         ids = np.asarray(impl["bpe_encode"](data, merges[: vocab - BYTES].tolist()))  # (n,)
         if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
@@ -206,14 +207,15 @@ def bpe_bill(
         pieces_often.append(float(cut[frequent].mean()))
         n = int(ids.shape[0])
         tokens.append(n)
-        logits.append(int(impl["logits_memory_bytes"](1, n, vocab, bytes_per_value)))
-        kv.append(int(impl["kv_cache_bytes"](1, n, n_layer, d_model, bytes_per_value)))
+        logits.append(whole(impl["logits_memory_bytes"](1, n, vocab, bytes_per_value)))
+        kv.append(whole(impl["kv_cache_bytes"](1, n, n_layer, d_model, bytes_per_value)))
 
+    # steps that do not fall (rise): a NaN step is one of them, neither falling nor rising
     def rises(xs: list[int] | list[float]) -> int:
-        return sum(b >= a for a, b in itertools.pairwise(xs))
+        return sum(not b < a for a, b in itertools.pairwise(xs))
 
     def falls(xs: list[int] | list[float]) -> int:
-        return sum(b <= a for a, b in itertools.pairwise(xs))
+        return sum(not b > a for a, b in itertools.pairwise(xs))
 
     per_token = [len(raw) / n for n in tokens]
     return {
