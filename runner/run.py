@@ -23,6 +23,8 @@ import numpy as np
 from runner.compare import Raised
 from runner.i18n import Msg
 from runner.judge import judge, to_plain
+from runner.learner.cost import CheckOverrun, check_limits
+from runner.learner.limits import WorkerLimits
 from runner.load import LoadedClaim
 from runner.models import (
     ClaimResult,
@@ -203,6 +205,17 @@ def _fails_on_reference(
     return Detail.of("claim.course_bug_value", measure=name, actual=show(to_plain(measured[name])))
 
 
+# the judge's limits on a check of our own code (the reference, a fault's twin): its default
+# CPU and wall-clock time per claim (a learner's check has its session's, see
+# Session.judging); a pack's check that loops or sleeps ends as that claim's error instead
+# of holding the run
+OWN_CHECK_LIMITS = WorkerLimits()
+
+
+def _our_checks_limits() -> contextlib.AbstractContextManager[None]:
+    return check_limits(OWN_CHECK_LIMITS.check_cpu_s, OWN_CHECK_LIMITS.check_wall_s)
+
+
 def _run(
     loaded: LoadedClaim,
     impl: Implementation,
@@ -237,7 +250,7 @@ def _run(
     try:
         # Broken implementations divide by zero on purpose; their NaNs are the finding,
         # so NumPy's warnings would only be noise on the terminal.
-        capped = session.judging() if session is not None else contextlib.nullcontext()
+        capped = session.judging() if session is not None else _our_checks_limits()
         with capped, np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             measured = spec.call(view, claim.inputs, rng=rng, registry=registry)
@@ -268,6 +281,10 @@ def _run(
         return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
     except BoundaryError as exc:
         reason = Detail(code=exc.code, params=dict(exc.params))
+        return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
+    except CheckOverrun as exc:
+        code = "claim.check_cpu_limit" if exc.what == "cpu" else "claim.check_wall_limit"
+        reason = Detail.of(code, check=spec.name, seconds=f"{exc.seconds:g}")
         return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
     except Exception as exc:
         message: str | Msg

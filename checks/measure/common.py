@@ -51,18 +51,18 @@ def finite(*arrays: Any) -> bool:
 
 def whole(value: Any) -> float:
     """A count or an index an implementation returned, as an int when it is a whole number
-    (an int or a NumPy integer, or a finite float or 0-d array with no fractional part), else
-    NaN, which no tolerance accepts. ``int()`` would truncate 1,234.999 to a right-looking
-    1,234 (an attack round, 2026-12-07) and read "1234" or True as a count."""
+    (an int or a NumPy integer, or a finite float or 0-d array with no fractional part), NaN
+    for any other number, which no tolerance accepts; TypeError for what is no number (a
+    bool, a string, a dict: the check cannot use it, and says so). ``int()`` would truncate
+    1,234.999 to a right-looking 1,234 (an attack round, 2026-12-07) and read "1234" or True
+    as a count."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
-    if isinstance(value, bool | np.bool_):
-        return math.nan
-    if isinstance(value, int | np.integer):
+    if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
         return int(value)
-    if isinstance(value, float | np.floating) and math.isfinite(value) and value == int(value):
-        return int(value)
-    return math.nan
+    if isinstance(value, float | np.floating):
+        return int(value) if math.isfinite(value) and value == int(value) else math.nan
+    raise TypeError(f"a count must be a whole number, not {type(value).__name__}")
 
 
 def log10_total(impl: Implementation, config: dict[str, Any]) -> float:

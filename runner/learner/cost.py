@@ -9,6 +9,13 @@ and its CPU time by at most ``cpu_s`` (``ITIMER_PROF``, CPU time: a busy machine
 bring it closer). Exceeding either is that claim's error, blamed on the learner's value that
 came back last (:class:`~runner.pack.outcome.BoundaryError` ``boundary.check_cost``); the
 next claim starts with the judge as it was.
+
+Every claim's check, whatever it judges (the reference, a fault's twin, a learner), has a
+wall-clock backstop of its own too (``ITIMER_REAL``), stopped while the judge waits on a
+learner's worker (whose calls have budgets of their own): a pack's check that sleeps or
+blocks would otherwise hold the run, and a class, for ever. Past it, and past the CPU cap
+where no learner is judged, the claim is an error said to be the check's own
+(:class:`CheckOverrun`).
 """
 
 from __future__ import annotations
@@ -26,6 +33,20 @@ from runner.pack.outcome import BoundaryError
 class _OverCpu(BaseException):
     """Raised by the timer inside the check (a BaseException: a check's ``except Exception``
     cannot swallow it)."""
+
+
+class _OverWall(BaseException):
+    """Raised by the wall-clock backstop inside the check."""
+
+
+class CheckOverrun(Exception):
+    """A check ran past its own limit (``what``: "cpu" or "wall", ``seconds``) with no
+    learner's value to blame: the pack's check, not the implementation judged."""
+
+    def __init__(self, what: str, seconds: float) -> None:
+        super().__init__(what)
+        self.what = what
+        self.seconds = seconds
 
 
 def _address_space() -> int | None:
@@ -47,12 +68,13 @@ class Overrun(Exception):
 
 
 @contextlib.contextmanager
-def capped(memory_mib: int, cpu_s: float) -> Iterator[None]:
-    """Run the block with the judge's address space allowed to grow by ``memory_mib`` and its
-    CPU time by ``cpu_s`` (in the main thread; elsewhere memory only): :class:`Overrun` when
-    it would use more; the limits are as they were after."""
+def capped(memory_mib: int, cpu_s: float, wall_s: float = 0.0) -> Iterator[None]:
+    """Run the block with the judge's address space allowed to grow by ``memory_mib`` (0: as
+    it is), its CPU time by ``cpu_s`` and its own wall-clock time (see :func:`wall_paused`)
+    by ``wall_s`` (the timers in the main thread only; 0: none): :class:`Overrun` when it
+    would use more; the limits are as they were after."""
     saved_as = resource.getrlimit(resource.RLIMIT_AS)
-    used = _address_space()
+    used = _address_space() if memory_mib > 0 else None
     lowered = False
     if used is not None:
         soft, hard = saved_as
@@ -63,8 +85,10 @@ def capped(memory_mib: int, cpu_s: float) -> Iterator[None]:
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
                 lowered = True
-    timed = threading.current_thread() is threading.main_thread() and cpu_s > 0
+    main = threading.current_thread() is threading.main_thread()
+    timed, walled = main and cpu_s > 0, main and wall_s > 0
     previous: Any = None
+    previous_alarm: Any = None
     if timed:
 
         def over(signum: int, frame: object) -> None:
@@ -72,32 +96,73 @@ def capped(memory_mib: int, cpu_s: float) -> Iterator[None]:
 
         previous = signal.signal(signal.SIGPROF, over)
         signal.setitimer(signal.ITIMER_PROF, cpu_s)
+    if walled:
+
+        def over_wall(signum: int, frame: object) -> None:
+            raise _OverWall
+
+        previous_alarm = signal.signal(signal.SIGALRM, over_wall)
+        signal.setitimer(signal.ITIMER_REAL, wall_s)
     try:
         yield
     except _OverCpu:
         raise Overrun("cpu") from None
+    except _OverWall:
+        raise Overrun("wall") from None
     except MemoryError:
         raise Overrun("memory") from None
     finally:
         if timed:
             signal.setitimer(signal.ITIMER_PROF, 0)
             signal.signal(signal.SIGPROF, previous)
+        if walled:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous_alarm)
         if lowered:
             with contextlib.suppress(ValueError, OSError):
                 resource.setrlimit(resource.RLIMIT_AS, saved_as)
 
 
 @contextlib.contextmanager
-def check_cost(memory_mib: int, cpu_s: float, session: Any) -> Iterator[None]:
+def wall_paused() -> Iterator[None]:
+    """The block (the judge waiting on a learner's worker) does not count against the
+    check's wall-clock backstop: the worker's calls have budgets of their own."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    left, _ = signal.setitimer(signal.ITIMER_REAL, 0)
+    try:
+        yield
+    finally:
+        if left > 0:
+            signal.setitimer(signal.ITIMER_REAL, left)
+
+
+@contextlib.contextmanager
+def check_limits(cpu_s: float, wall_s: float) -> Iterator[None]:
+    """Run the block (one claim's check on our own code: the reference or a fault's twin)
+    with the judge's CPU time and wall-clock time capped: :class:`CheckOverrun` past them."""
+    try:
+        with capped(0, cpu_s, wall_s):
+            yield
+    except Overrun as exc:
+        raise CheckOverrun(exc.what, cpu_s if exc.what == "cpu" else wall_s) from None
+
+
+@contextlib.contextmanager
+def check_cost(memory_mib: int, cpu_s: float, session: Any, wall_s: float = 0.0) -> Iterator[None]:
     """Run the block (one claim's check on a learner's values) under the judge's own cap.
     ``session.last_returned`` names the learner's function whose value came back last; on
     an overrun its worker is killed (the cap may have stopped the judge mid-exchange), and
-    the next claim starts a fresh one."""
+    the next claim starts a fresh one. The wall-clock backstop (the judge's own time, not
+    its waits on the worker) is the check's: no value of the learner's makes it sleep."""
     try:
-        with capped(memory_mib, cpu_s):
+        with capped(memory_mib, cpu_s, wall_s):
             yield
     except Overrun as exc:
         session.kill()
+        if exc.what == "wall":
+            raise CheckOverrun("wall", wall_s) from None
         function = session.last_returned or "?"
         if exc.what == "cpu":
             raise BoundaryError(

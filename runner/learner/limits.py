@@ -47,6 +47,9 @@ class WorkerLimits:
     # the judge's own cap while a check computes on what the learner's functions returned
     check_memory_mib: int = 2048  # growth of the judge's address space during one check
     check_cpu_s: float = 120.0  # the judge's CPU time during one check
+    # the judge's own wall-clock time during one check, its waits on the worker left out: a
+    # backstop for a pack's check that sleeps or blocks (one check of chapter 23 takes < 1 s)
+    check_wall_s: float = 600.0
 
     @property
     def wall_s(self) -> float:

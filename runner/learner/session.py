@@ -72,6 +72,7 @@ import numpy as np
 from runner.files import remove_tree
 from runner.learner import codec
 from runner.learner.arena import Arena, Watched
+from runner.learner.cost import wall_paused
 from runner.learner.limits import TRACED_BUDGET, WALL_FACTOR, WorkerLimits
 from runner.learner.staging import LoadFailure, Submitted, copy_into, read_submission
 from runner.learner.worker import (
@@ -669,7 +670,8 @@ class LearnerSession:
         """The judge's own cap while a check computes on this learner's values."""
         from runner.learner.cost import check_cost
 
-        return check_cost(self.limits.check_memory_mib, self.limits.check_cpu_s, self)
+        limits = self.limits
+        return check_cost(limits.check_memory_mib, limits.check_cpu_s, self, limits.check_wall_s)
 
     def wall_left(self) -> float:
         """Wall-clock seconds this learner's calls may still wait (see _credit)."""
@@ -1111,7 +1113,9 @@ class LearnerSession:
             if message is not None and got == len(message):
                 self._drain_output(name)  # what it printed before replying
                 return self._decode(message, name, limit)
-            for key, _ in self._selector.select(self._remaining(name)):
+            with wall_paused():
+                ready = self._selector.select(self._remaining(name))
+            for key, _ in ready:
                 if key.fd == output_fd:
                     self._drain_output(name)
                     continue

@@ -1,0 +1,114 @@
+"""A pack's check that loops or sleeps ends as its claim's error, never holds the run.
+
+A pack written from the docs alone (a helper round, 2026-12-07) hung ``run``, ``run --impl``
+and ``inject`` with a check calling ``time.sleep(3600)`` or looping for ever: the course's
+own checks had no limit, and a learner's had a CPU cap only (a sleep uses none). Now every
+check has the judge's CPU cap and a wall-clock backstop that leaves out the judge's waits on
+a learner's worker (the worker's calls have budgets of their own).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from runner import api
+from runner import run as run_module
+from runner.learner.limits import WorkerLimits
+from runner.pack import Implementation, Measurements, Pack
+
+SHORT = WorkerLimits(check_cpu_s=0.5, check_wall_s=2.0)  # the wall: past the CPU cap
+
+
+def _module(tmp_path: Path) -> Path:
+    module = tmp_path / "09-limits"
+    module.mkdir()
+    (module / "module.yaml").write_text(
+        "id: 09-limits\ntitle: {zh: 限制, en: limits}\nversion: 1\nchapter: ch.txt\npack: limits\n",
+        encoding="utf-8",
+    )
+    (module / "ch.txt").write_text("第 9 章\n", encoding="utf-8")
+    claims = "".join(
+        f"  - id: f.{name.replace('_', '-')}\n    statement: {{zh: {name}, en: {name}}}\n    check: {name}\n"
+        "    expect:\n      - {measure: value, value: 2.0, tolerance: {kind: exact}, "
+        "source: test}\n"
+        for name in ("sleeps", "loops", "waits_on_f")
+    )
+    (module / "1-f.yaml").write_text(
+        "proposition: 1\nstage: {zh: 阶段一, en: stage 1}\ntitle: {zh: f, en: f}\nclaims:\n"
+        + claims,
+        encoding="utf-8",
+    )
+    return module
+
+
+def _pack() -> Pack:
+    pack = Pack("limits", code=())
+
+    @pack.subject("f")
+    def f() -> float:
+        """Two."""
+        return 2.0
+
+    @pack.check("sleeps", needs=("f",), measures=("value",))
+    def sleeps(impl: Implementation) -> Measurements:
+        value = impl["f"]()
+        time.sleep(30)  # the pack's bug: a check that blocks
+        return {"value": value}
+
+    @pack.check("loops", needs=("f",), measures=("value",))
+    def loops(impl: Implementation) -> Measurements:
+        value = impl["f"]()
+        end = time.process_time() + 30
+        while time.process_time() < end:  # the pack's bug: a check that spins
+            pass
+        return {"value": value}
+
+    @pack.check("waits_on_f", needs=("f",), measures=("value",))
+    def waits_on_f(impl: Implementation) -> Measurements:
+        return {"value": impl["f"]()}
+
+    return pack
+
+
+def _reasons(run: api.Run) -> dict[str, tuple[str, str | None]]:
+    return {r.id: (r.status, r.reason.code if r.reason else None) for r in run.results}
+
+
+def test_our_checks_that_sleep_or_loop_are_their_claims_errors(tmp_path, monkeypatch):
+    monkeypatch.setattr(run_module, "OWN_CHECK_LIMITS", SHORT)
+    packs = api.load_claims([_module(tmp_path)], packs={"limits": _pack()})
+    start = time.monotonic()
+    run = api.run_packs(packs, api.Reference(), api.RunOptions(faults=False))
+    assert time.monotonic() - start < 20
+    assert _reasons(run) == {
+        "f.sleeps": ("error", "claim.check_wall_limit"),
+        "f.loops": ("error", "claim.check_cpu_limit"),
+        "f.waits-on-f": ("passed", None),
+    }
+
+
+@pytest.mark.parametrize("check", ["sleeps", "loops"])
+def test_a_learners_run_ends_a_check_that_sleeps_or_loops(tmp_path, check):
+    packs = api.load_claims([_module(tmp_path)], packs={"limits": _pack()})
+    learner = tmp_path / "mine.py"
+    learner.write_text("def f():\n    return 2.0\n", encoding="utf-8")
+    options = api.RunOptions(pattern=check, limits=SHORT)
+    run = api.run_packs(packs, api.LearnerFile(learner), options)
+    (result,) = run.results
+    # the sleep is the check's own (no value of the learner's makes the judge sleep); a CPU
+    # overrun is blamed on the value the check was computing on, as for any learner's value
+    code = "claim.check_wall_limit" if check == "sleeps" else "boundary.check_cpu"
+    assert (result.status, result.reason and result.reason.code) == ("error", code)
+
+
+def test_waiting_on_a_learners_slow_function_is_not_the_checks_wall_time(tmp_path):
+    packs = api.load_claims([_module(tmp_path)], packs={"limits": _pack()})
+    learner = tmp_path / "mine.py"
+    learner.write_text("import time\n\ndef f():\n    time.sleep(3)\n    return 2.0\n")
+    run = api.run_packs(
+        packs, api.LearnerFile(learner), api.RunOptions(pattern="waits-on-f", limits=SHORT)
+    )
+    assert [(r.status, r.reason) for r in run.results] == [("passed", None)]
