@@ -410,11 +410,16 @@ def _exception_names() -> frozenset[str]:
 
 def _no_claim(claim_id: str, pack: ClaimPack) -> Msg:
     """A fault names a claim its module does not have: said with the closest ids it has."""
+    close = _close_ids(claim_id, pack)
+    return msg("fault.no_claim", claim=claim_id, module=pack.meta.id, hint=_closest(close))
+
+
+def _close_ids(claim_id: str, pack: ClaimPack) -> list[str]:
+    """The module's claim ids closest to a misspelt one."""
     import difflib  # only for a name that is misspelt
 
     ids = [c.claim.id for c in pack.claims]
-    close = difflib.get_close_matches(claim_id, ids, n=3, cutoff=0.6)
-    return msg("fault.no_claim", claim=claim_id, module=pack.meta.id, hint=_closest(close))
+    return difflib.get_close_matches(claim_id, ids, n=3, cutoff=0.6)
 
 
 def _closest(names: list[str]) -> Msg | str:

@@ -182,3 +182,29 @@ def test_in_chromium_no_axis_label_overlaps(cli, tmp_path, evidence_doc, learner
         assert seen["found"] == [], (name, seen["found"])
         # the reference's page was 16,000 px tall with every claim open, then 44,000
         assert seen["height"] < (4000 if name == "reference" else 8000), (name, seen["height"])
+
+
+def test_a_figure_the_packs_code_cannot_draw_is_said_on_the_page_which_is_written(evidence_doc):
+    """A pack's figure that raises, returns what is no Figure, or names a claim the evidence
+    does not have (a misspelt id in ``claims=``): each is said where the figure would be, at
+    the pack's line where there is one; the page and the other figures are still drawn (a
+    pack written from the docs alone, 2026-12-07, got 'internal error' and no page)."""
+    from checks.pack import pack
+    from runner.pack import FigureSpec
+    from runner.reporters import html
+
+    def raises(data):
+        return data.claims["no-such-claim"]
+
+    broken = [
+        FigureSpec("raises", {"zh": "甲", "en": "a"}, raises),
+        FigureSpec("returns-text", {"zh": "乙", "en": "b"}, lambda data: "oops"),
+        FigureSpec("misspelt", {"zh": "丙", "en": "c"}, lambda data: None, ("no.such-claim",)),
+    ]
+    page = html.build(evidence_doc, catalog("en"), [*pack.figures.values(), *broken])
+    assert (
+        "the raises figure could not be drawn: KeyError: &#x27;no-such-claim&#x27; (test_" in page
+    )
+    assert "the returns-text figure could not be drawn: its function returned str" in page
+    assert "the misspelt figure draws from claim &#x27;no.such-claim&#x27;" in page
+    assert page.count("<figure id='figure-") == len(pack.figures) + 1  # theirs and the matrix

@@ -75,7 +75,7 @@ details.group>summary{font-weight:600}
 details.group[open]>summary{margin-bottom:.3rem}
 pre{background:#f6f6f6;padding:.4rem;font-size:.8rem;white-space:pre-wrap;max-height:14rem;
 overflow:auto}
-code{font-size:.84rem}.muted{color:#777}
+code{font-size:.84rem}.muted{color:#777}.problem{color:#b71c1c}
 """
 
 
@@ -349,9 +349,20 @@ def _passing(evidence: dict[str, Any], claims: list[dict[str, Any]], words: Cata
 def _figure(name: str, caption: str, figure: Any, words: Catalog) -> str:
     if figure is None:
         return f"<p class='muted'>{_e(words('html.no_figure', name=name))}</p>"
+    if isinstance(figure, str):  # what went wrong drawing it (the pack's code)
+        return f"<p class='problem'>{_e(figure)}</p>"
+    try:
+        drawing = html_figures.svg(figure)
+    except Exception as exc:  # a Figure the pack's code made that cannot be saved
+        from runner.run import last_line
+
+        said = words(
+            "html.figure_raised", name=name, error=type(exc).__name__, message=last_line(exc),
+            where="savefig",
+        )  # fmt: skip
+        return f"<p class='problem'>{_e(said)}</p>"
     return (
-        f"<figure id='figure-{_e(name)}'>{html_figures.svg(figure)}"
-        f"<figcaption>{_e(caption)}</figcaption></figure>"
+        f"<figure id='figure-{_e(name)}'>{drawing}<figcaption>{_e(caption)}</figcaption></figure>"
     )
 
 

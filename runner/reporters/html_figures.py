@@ -33,8 +33,10 @@ def drawn(
     words: Catalog,
     figures: Sequence[FigureSpec],
     reference: Mapping[str, Any] | None = None,
-) -> list[tuple[str, str, Figure | None]]:
-    """(name, caption, figure or None) for each of the pack's figures, in order."""
+) -> list[tuple[str, str, Figure | str | None]]:
+    """(name, caption, figure or None) for each of the pack's figures, in order; in place of
+    the figure, what went wrong where the pack's code raised or returned no Figure (the
+    page is still written, the problem said where the figure would be)."""
     data = FigureData(
         claims=_by_id(evidence),
         reference=_by_id(reference) if reference is not None else None,
@@ -44,11 +46,38 @@ def drawn(
         (f.name, words.pick(f.caption), lambda f=f: f.draw(data))  # type: ignore[misc]
         for f in figures
     ]
-    out = []
+    out: list[tuple[str, str, Figure | str | None]] = []
     with _style():
-        for name, caption, make in makers:
-            out.append((name, caption, make()))
+        for spec, (name, caption, make) in zip(figures, makers, strict=True):
+            absent = [c for c in spec.claims if c not in data.claims]
+            if absent:  # said, not drawn from records that may not be the ones meant
+                out.append(
+                    (name, caption, words("html.figure_no_claim", name=name, claim=absent[0]))
+                )
+                continue
+            out.append((name, caption, _made(name, make, words)))
     return out
+
+
+def _made(name: str, make: Callable[[], Any], words: Catalog) -> Figure | str | None:
+    from matplotlib.figure import Figure
+
+    try:
+        figure = make()
+    except Exception as exc:  # the pack's code: its bug, said on its page
+        from runner.pack.find import own_frame
+        from runner.run import last_line
+
+        return words(
+            "html.figure_raised",
+            name=name,
+            error=type(exc).__name__,
+            message=last_line(exc),
+            where=own_frame(exc),
+        )
+    if figure is None or isinstance(figure, Figure):
+        return figure
+    return words("html.figure_not_figure", name=name, kind=type(figure).__name__)
 
 
 def svg(figure: Figure) -> str:
