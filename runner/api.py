@@ -176,18 +176,27 @@ class Run:
         return [str(what) for what in (self.sandbox or {}).get("missing", [])]
 
 
-def load_claims(paths: list[Path], packs: Packs | None = None) -> list[ClaimPack]:
-    """Load and validate modules: each one's pack found, every check resolves in it, every
-    input binds, before any claim runs (InvalidClaims lists every problem of every module)."""
-    return load_runnable(paths, packs)
+def load_claims(
+    paths: Sequence[Path | str] | Path | str, packs: Packs | None = None
+) -> list[ClaimPack]:
+    """Load and validate modules (``paths``: folders of modules or of one module, one or a
+    list): each one's pack found, every check resolves in it, every input binds, before any
+    claim runs (InvalidClaims lists every problem of every module)."""
+    return load_runnable(_paths(paths), packs)
 
 
 def load_each(
-    paths: list[Path], packs: Packs | None = None
+    paths: Sequence[Path | str] | Path | str, packs: Packs | None = None
 ) -> tuple[list[ClaimPack], list[Problem]]:
     """As :func:`load_claims`, one module at a time: the modules that can run, and the
     problems of those that cannot (a module's unknown check or broken pack is its own)."""
-    return load_modules(paths, packs)
+    return load_modules(_paths(paths), packs)
+
+
+def _paths(paths: Sequence[Path | str] | Path | str) -> list[Path]:
+    if isinstance(paths, str | Path):
+        return [Path(paths)]
+    return [Path(p) for p in paths]
 
 
 # -- running ----------------------------------------------------------------------------------

@@ -522,7 +522,7 @@ CASES = [
 
 
 def summary(n: int) -> str:
-    return f"{n} problem{'s' if n != 1 else ''} in claim files; nothing was run or written"
+    return f"{n} problem{'s' if n != 1 else ''} in the modules (claim files or pack code); nothing was run or written"
 
 
 def write_module(root, files):
@@ -702,7 +702,7 @@ def test_claim_file_problems_pinned_in_chinese(cli, tmp_path, monkeypatch):
         "mod/c.yaml:15: 断言 topk.small: expect[0].unit: 应为 'count', 'log10', 'orders', "
         "'MiB', 'bytes', 'ratio', 'probability', 'number' 之一，实际是 'meters'",
         "mod/module.yaml:7: version: 应 >= 1，实际是 0",
-        "断言文件中有 3 个问题；没有运行，也没有写入任何文件",
+        "模块（断言文件或 pack 代码）中有 3 个问题；没有运行，也没有写入任何文件",
     ]
 
 
@@ -860,7 +860,7 @@ def test_two_folders_with_one_module_id_are_a_problem_not_one_evidence_file_over
     assert line.startswith("zcopy/module.yaml: ") and "mod/module.yaml" in line
     assert "each module needs an id of its own" in line
     assert summary_line == (
-        "1 problem in claim files: the module it belongs to was left out; the others ran"
+        "1 problem in a module (its claim files or pack code): the module it belongs to was left out; the others ran"
     )
 
 

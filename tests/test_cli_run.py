@@ -132,9 +132,15 @@ def test_passing_run_prints_a_line_per_claim_and_writes_evidence(cli, work, evid
     lines = result.out.splitlines()
     assert lines[0].startswith(f"{MODULE_ID} v{VERSION} · ")
     assert lines[0].endswith(" · the reference implementation")
-    claim_lines = lines[1:-3]
+    claim_lines = lines[1:-4]
     assert [line.split()[:2] for line in claim_lines] == [["passed", i] for i in CLAIM_IDS]
-    assert lines[-3:] == [f"{N} passed, 0 failed", f"wrote ev/{CURRENT}", f"wrote ev/{MANIFEST}"]
+    faults = len(load_packs([CLAIMS])[0].faults)
+    assert lines[-4:] == [
+        f"faults: all {faults} caught, each as its faults.yaml says (inject --all lists them)",
+        f"{N} passed, 0 failed",
+        f"wrote ev/{CURRENT}",
+        f"wrote ev/{MANIFEST}",
+    ]
 
     ev = work / "ev"
     assert sorted(p.name for p in ev.iterdir()) == [CURRENT, MANIFEST]  # no temporary files left
@@ -765,7 +771,8 @@ def test_a_command_run_outside_the_course_says_how_to_name_its_claims(cli, tmp_p
     monkeypatch.chdir(tmp_path)
     hint = (
         "error: claims: no such folder here: run the command in the course's folder, or name "
-        "its claims (run PATH, validate --claims PATH, report --claims PATH)\n"
+        "its claims (run PATH, validate --claims PATH, report --claims PATH, "
+        "scaffold --claims PATH)\n"
     )
     (tmp_path / "sub.yaml").write_text("schema: learn-llm.evidence.v1\n", encoding="utf-8")
     for args in (("run",), ("validate", "sub.yaml")):

@@ -100,11 +100,13 @@ def matches_reference(
     """Any pack function: the same results as the pack's reference on the generator's cases.
 
     ``cases`` and ``invalid_cases`` (how many of them the contract answers with ValueError)
-    come from the generator alone; ``mismatches`` counts the cases where the implementation
-    disagrees with the reference, ``mismatch_labels`` says which kinds of input, and
+    come from the generator alone; ``mismatches`` counts the calls where the implementation
+    disagrees with the reference: the generator's cases and the engine's own calls of some
+    of them again (as they were, or at once with an input reversed: state kept between calls
+    shows there), so it may exceed ``cases``; ``mismatch_labels`` says which kinds of input, and
     ``first_mismatch`` shows the first one: its inputs (summarized), what the reference
     returned, what the implementation returned, and why they differ. ``inputs_modified``
-    counts the cases whose call changed one of its arguments (an array written in place) or
+    counts the calls (the same calls) that changed one of its arguments (an array written in place) or
     an earlier call's result (a buffer written and handed out again: the caller's earlier
     result changes under it), and ``first_modification`` names the first such case, the
     arguments it changed and whether it changed an earlier result (``earlier_result``).

@@ -92,6 +92,8 @@ def run_lines(run: Run, words: Catalog, verbose: bool = False) -> list[str]:
         if wanting:
             lines += fault_summary_lines(pack_run, wanting, words, score=False)
             closing.append(words("fault.run_wanting", n=len(wanting), module=pack_run.pack.meta.id))
+        elif pack_run.faults:  # one line: they ran, and every one was caught
+            lines.append(words("fault.run_all_caught", n=len(pack_run.faults)))
     lines.append(totals_line(run, words))
     return lines + closing
 
