@@ -39,7 +39,7 @@ def _module(tmp_path: Path) -> Path:
         f"  - id: f.{name.replace('_', '-')}\n    statement: {{zh: {name}, en: {name}}}\n    check: {name}\n"
         "    expect:\n      - {measure: value, value: 2.0, tolerance: {kind: exact}, "
         "source: test}\n"
-        for name in ("sleeps", "loops", "waits_on_f")
+        for name in ("sleeps", "loops", "waits_on_f", "runs_out")
     )
     (module / "1-f.yaml").write_text(
         "proposition: 1\nstage: {zh: 阶段一, en: stage 1}\ntitle: {zh: f, en: f}\nclaims:\n"
@@ -70,6 +70,10 @@ def _pack() -> Pack:
         while time.process_time() < end:  # the pack's bug: a check that spins
             pass
         return {"value": value}
+
+    @pack.check("runs_out", needs=("f",), measures=("value",))
+    def runs_out(impl: Implementation) -> Measurements:
+        raise MemoryError("the check's own")
 
     @pack.check("waits_on_f", needs=("f",), measures=("value",))
     def waits_on_f(impl: Implementation) -> Measurements:
@@ -116,3 +120,13 @@ def test_waiting_on_a_learners_slow_function_is_not_the_checks_wall_time(tmp_pat
         api.RunOptions(pattern="waits-on-f", limits=LIMITS["sleeps"]),
     )
     assert [(r.status, r.reason) for r in run.results] == [("passed", None)]
+
+
+def test_a_checks_own_memory_error_is_its_error_not_a_limit(tmp_path):
+    """Our checks have no memory cap of the judge's: a MemoryError of theirs is said as
+    any exception of theirs is, at the pack's line, not as a limit run past."""
+    packs = api.load_claims([_module(tmp_path)], packs={"limits": _pack()})
+    run = api.run_packs(packs, api.Reference(), api.RunOptions(faults=False, pattern="runs-out"))
+    (result,) = run.results
+    assert result.status == "error" and result.reason is not None
+    assert result.reason.code == "claim.raised_at", result.reason

@@ -110,6 +110,8 @@ def capped(memory_mib: int, cpu_s: float, wall_s: float = 0.0) -> Iterator[None]
     except _OverWall:
         raise Overrun("wall") from None
     except MemoryError:
+        if memory_mib <= 0:  # no cap of ours was lowered: the check's own MemoryError
+            raise
         raise Overrun("memory") from None
     finally:
         if timed:
