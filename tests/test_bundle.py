@@ -259,6 +259,28 @@ def test_a_folder_with_helper_modules_is_judged_by_its_only_top_level_file(layou
     assert results["score"] == results["max_score"]
 
 
+def test_a_file_named_like_an_option_is_judged(layout, correct_source):
+    """The entry reaches the engine as one argument (--entry=NAME): '-solution.py' was read
+    as an option and the learner got 0 with the grader's own usage error (an attack round)."""
+    results = run_autograder(layout, ("-solution.py", correct_source))
+
+    assert gradescope_problems(results) == []
+    assert results["score"] == results["max_score"]
+
+
+def test_a_file_name_that_is_not_utf8_still_gets_a_result_saying_it(layout, correct_source):
+    """Two files, one named with a byte no UTF-8 holds: the result says so with the byte
+    escaped; writing it raised UnicodeEncodeError and left no results.json (an attack
+    round)."""
+    results = run_autograder(
+        layout, ("a.py", correct_source), (os.fsdecode(b"b\xff.py"), correct_source)
+    )
+
+    assert gradescope_problems(results) == []
+    assert results["score"] == 0
+    assert "a.py, b\\udcff.py" in results["output"]
+
+
 def test_an_entry_inside_a_folder_named_like_a_python_file_is_judged(layout, correct_source):
     """submission/x.py/my_impl.py: the engine read the folder x.py as a class, wrote its
     Gradescope results as a folder, and the autograder's fallback then failed on that folder
@@ -321,6 +343,9 @@ WORDS = {
         (["a.py"], "b.py", "no b.py"),
         (["notes.txt"], None, "no python"),
         (["__pycache__/mine.py", ".git/hook.py", "mine.py"], None, "mine.py"),
+        # a hidden file is no entry the engine takes
+        ([".mine.py", "mine.py"], None, "mine.py"),
+        ([".mine.py"], None, "no python"),
     ],
 )
 def test_the_learners_file_in_a_submission_folder(tmp_path, files, entry, found):

@@ -37,6 +37,10 @@ MAX_DEPTH = 16
 
 
 def main() -> int:
+    for stream in (sys.stdout, sys.stderr):  # a strict locale never stops the result
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
     root = Path(os.environ.get("AUTOGRADER_ROOT") or "/autograder")
     source = Path(__file__).resolve().parent
     config: dict[str, Any] = json.loads((source / CONFIG).read_text(encoding="utf-8"))
@@ -50,7 +54,8 @@ def main() -> int:
         say(problem)
         write_fallback(results, problem, started)
         return 0
-    say(words["judging"].format(path=entry.relative_to(root) if root in entry.parents else entry))
+    shown = entry.relative_to(root) if root in entry.parents else entry
+    say(words["judging"].format(path=printable(str(shown))))
     reason = judge(entry, source, config, results)
     if reason is not None:
         say(reason)
@@ -68,7 +73,7 @@ def find_entry(
         return None, words["no_submission"]
     if submission.is_file():
         if submission.suffix != ".py":
-            return None, words["not_python"].format(name=submission.name)
+            return None, words["not_python"].format(name=printable(submission.name))
         return submission, ""
     found: list[Path] = []
     seen = 0
@@ -81,14 +86,16 @@ def find_entry(
             return None, words["too_many"].format(n=MAX_ENTRIES)
         for name in sorted(files):
             path = Path(folder, name)
-            if name.endswith(".py") and not path.is_symlink() and path.is_file():
+            # a hidden file is not a module the engine takes as an entry (nor are links)
+            hidden = name.startswith(".")
+            if name.endswith(".py") and not hidden and not path.is_symlink() and path.is_file():
                 found.append(path)
     depth = {p: len(p.relative_to(submission).parts) for p in found}
     if entry:
         named = sorted((p for p in found if p.name == entry), key=lambda p: (depth[p], str(p)))
         if named:
             return named[0], ""
-        return None, words["no_entry"].format(name=entry)
+        return None, words["no_entry"].format(name=printable(entry))
     if len(found) == 1:
         return found[0], ""
     top = [p for p in found if depth[p] == 1]
@@ -96,7 +103,7 @@ def find_entry(
         return top[0], ""
     if not found:
         return None, words["no_python"]
-    names = ", ".join(str(p.relative_to(submission)) for p in found[:5])
+    names = ", ".join(printable(str(p.relative_to(submission))) for p in found[:5])
     more = "" if len(found) <= 5 else ", …"
     return None, words["several"].format(n=len(found), names=names + more)
 
@@ -109,7 +116,8 @@ def judge(entry: Path, source: Path, config: dict[str, Any], results: Path) -> s
         # -P: nothing of the current folder is imported by the judge; the folder holding the
         # entry is the submission (the learner's own helper modules beside it are theirs)
         command = [sys.executable, "-P", "-m", "runner", "run", *modules]
-        command += ["--impl", str(entry.parent), "--entry", entry.name]
+        # one argument: a name starting with "-" is no option of the engine's
+        command += ["--impl", str(entry.parent), f"--entry={entry.name}"]
         command += ["--gradescope-results", str(results), "--out", str(Path(work, "evidence"))]
         command += ["--lang", config["lang"], *config.get("run_options", [])]
         _remove(results)  # a result left from before must not pass for this run's
@@ -152,7 +160,7 @@ def write_fallback(results: Path, message: str, started: float) -> None:
     """A result Gradescope accepts when the engine gave none: score 0 and why."""
     data = {
         "score": 0.0,
-        "output": message,
+        "output": "\n".join(printable(line) for line in message.split("\n")),
         "visibility": "visible",
         "execution_time": round(time.monotonic() - started),
         "tests": [],
@@ -182,6 +190,14 @@ def show(*streams: bytes | None) -> None:
 
 def say(line: str) -> None:
     print(line, flush=True)
+
+
+def printable(text: str) -> str:
+    """``text`` as it can be shown and written as UTF-8: a file name's undecodable bytes (lone
+    surrogates) and control characters as their escapes."""
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
 
 
 if __name__ == "__main__":
