@@ -792,3 +792,44 @@ def test_what_a_claim_measures_on_the_reference_is_kept_per_claim_inputs_and_see
     longer = _reference_outcome(spec, edited, REGISTRY, seed)
     assert other_seed is not first and longer is not first
     assert longer != first  # computed on the edited inputs, not handed the kept one
+
+
+@pytest.mark.parametrize("swapped", ["a folder", "a file"])
+def test_a_folder_swapped_for_a_link_after_it_was_listed_is_not_read_through(
+    tmp_path, monkeypatch, swapped
+):
+    """A learner who can write its own folder of a class folder swapped a subfolder for a
+    link between the judge's listing and its opening, in a loop: the root judge read the
+    link's target (the course's checks, a classmate's file) into the learner's worker (an
+    attack round, 2026-12-07). Every folder is now opened by descriptor and every name in
+    it relative to that, never following a link: here the swap happens right after each
+    listing, deterministically, and the outside file is never read."""
+    from runner.learner import staging
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text("SECRET = 1\n", encoding="utf-8")
+    submission = tmp_path / "bob"
+    (submission / "sub").mkdir(parents=True)
+    (submission / "my_impl.py").write_text("x = 1\n", encoding="utf-8")
+    (submission / "sub" / "helper.py").write_text("y = 2\n", encoding="utf-8")
+    real_scandir = os.scandir
+
+    def scandir_then_swap(where: Any) -> Any:
+        listed = list(real_scandir(where))
+        target = submission / "sub"
+        if target.is_dir() and not target.is_symlink():
+            if swapped == "a folder":
+                target.rename(tmp_path / "moved")
+                target.symlink_to(outside, target_is_directory=True)
+            else:  # the folder's file swapped for a link to the outside file
+                (target / "helper.py").unlink()
+                (target / "helper.py").symlink_to(outside / "secret.py")
+        return iter(listed)
+
+    monkeypatch.setattr(os, "scandir", scandir_then_swap)
+    read = staging.read_submission(submission)
+
+    assert isinstance(read, staging.Submitted), read
+    assert "my_impl.py" in read.files
+    assert not any(b"SECRET" in data for data in read.files.values())

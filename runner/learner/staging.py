@@ -80,35 +80,21 @@ def read_submission(path: Path, entry: str | None = None) -> Submitted | LoadFai
 def _read_folder(folder: Path, entry: str | None) -> Submitted | LoadFailure:
     shown = printable_line(folder.name)
     files: dict[str, bytes] = {}
-    total = 0
-    stack: list[tuple[Path, str, int]] = [(folder, "", 0)]
-    while stack:
-        here, prefix, depth = stack.pop()
-        try:
-            entries = sorted(os.scandir(here), key=lambda e: e.name)
-        except OSError as exc:
-            return LoadFailure("load.unreadable", {"file": shown, "reason": _reason(exc)})
-        for item in entries:
-            name = item.name
-            if name.startswith(".") or name in SKIPPED or item.is_symlink():
-                continue  # hidden files, caches, and links (never followed out of the folder)
-            inside = f"{prefix}{name}"
-            if item.is_dir(follow_symlinks=False):
-                if depth + 1 < MAX_DEPTH:
-                    stack.append((Path(item.path), inside + "/", depth + 1))
-                continue
-            if not name.endswith(".py") or not item.is_file(follow_symlinks=False):
-                continue
-            if len(files) >= MAX_FILES:
-                return LoadFailure("load.too_many_files", {"file": shown, "limit": MAX_FILES})
-            data = _read_file(Path(item.path), printable_line(inside))
-            if isinstance(data, LoadFailure):
-                return data
-            total += len(data)
-            if total > MAX_TOTAL_BYTES:
-                return LoadFailure("load.too_large", {"file": shown, "bytes": total,
-                                                      "limit": MAX_TOTAL_BYTES})  # fmt: skip
-            files[inside] = data
+    try:
+        # every folder opened by its descriptor, and each name in it relative to that, never
+        # following a link: a folder swapped for a link after it was listed (a learner racing
+        # the judge in a class folder it can write) is not read through, wherever it points
+        fd = os.open(folder, _DIRECTORY)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            return LoadFailure("load.link", {"file": shown})
+        return LoadFailure("load.unreadable", {"file": shown, "reason": _reason(exc)})
+    try:
+        failure = _read_tree(fd, "", 0, files, shown)
+    finally:
+        os.close(fd)
+    if failure is not None:
+        return failure
     top = sorted(p for p in files if "/" not in p)
     chosen = entry or DEFAULT_ENTRY
     if chosen not in files:
@@ -123,14 +109,66 @@ def _read_folder(folder: Path, entry: str | None) -> Submitted | LoadFailure:
     return Submitted(name, chosen, files, folder_sha256(files))
 
 
-def _read_file(path: Path, shown: str) -> bytes | LoadFailure:
-    """A regular file's bytes, read once, or why it cannot be: not a regular file (a
-    directory, /dev/zero, a pipe), too large, unreadable. Opening never blocks, reading
-    never goes past the limit."""
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_DIRECTORY = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOFOLLOW
+
+
+def _read_tree(
+    fd: int, prefix: str, depth: int, files: dict[str, bytes], shown: str
+) -> LoadFailure | None:
+    """The ``*.py`` files under the open folder ``fd`` into ``files`` (by their path inside
+    the submission), folders below read the same way (at most ``depth`` MAX_DEPTH deep: one
+    descriptor per level is open at a time); a LoadFailure for a limit run past."""
+    try:
+        entries = sorted(os.scandir(fd), key=lambda e: e.name)
+    except OSError as exc:
+        return LoadFailure("load.unreadable", {"file": shown, "reason": _reason(exc)})
+    folders = []
+    for item in entries:
+        name = item.name
+        if name.startswith(".") or name in SKIPPED or item.is_symlink():
+            continue  # hidden files, caches, and links (never followed out of the folder)
+        inside = f"{prefix}{name}"
+        if item.is_dir(follow_symlinks=False):
+            if depth + 1 < MAX_DEPTH:
+                folders.append(name)
+            continue
+        if not name.endswith(".py") or not item.is_file(follow_symlinks=False):
+            continue
+        if len(files) >= MAX_FILES:
+            return LoadFailure("load.too_many_files", {"file": shown, "limit": MAX_FILES})
+        data = _read_file(name, printable_line(inside), fd)
+        if isinstance(data, LoadFailure):
+            if data.code == "load.link":  # put in the file's place since it was listed
+                continue
+            return data
+        total = sum(map(len, files.values())) + len(data)  # at most MAX_FILES of them
+        if total > MAX_TOTAL_BYTES:
+            return LoadFailure("load.too_large", {"file": shown, "bytes": total,
+                                                  "limit": MAX_TOTAL_BYTES})  # fmt: skip
+        files[inside] = data
+    for name in folders:
+        try:
+            sub = os.open(name, _DIRECTORY, dir_fd=fd)
+        except OSError:  # a link or a file in its place since it was listed, or gone
+            continue
+        try:
+            failure = _read_tree(sub, f"{prefix}{name}/", depth + 1, files, shown)
+        finally:
+            os.close(sub)
+        if failure is not None:
+            return failure
+    return None
+
+
+def _read_file(path: Path | str, shown: str, dir_fd: int | None = None) -> bytes | LoadFailure:
+    """A regular file's bytes (``path`` inside the open folder ``dir_fd`` when given), read
+    once, or why it cannot be: not a regular file (a directory, /dev/zero, a pipe), too
+    large, unreadable. Opening never blocks, reading never goes past the limit."""
     try:
         # no link followed, even one put in the file's place since it was looked at
-        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-        fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+        flags = os.O_RDONLY | os.O_NONBLOCK | _NOFOLLOW
+        fd = os.open(path, flags, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return LoadFailure("load.link", {"file": shown})
