@@ -155,6 +155,8 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
     inputs = [f for pack in packs for f in pack.files]
     entry = _entry(args.entry)
     learners, as_class = _learner_files(args.impl, entry) if args.impl else ([], False)
+    if as_class:
+        _left_out(args.impl, learners, words)
     refuse_overwriting([args.junit_xml, args.gradescope_results], [*inputs, *learners])
     options = api.RunOptions(
         pattern=args.pattern,
@@ -511,6 +513,33 @@ def _other_learners(folder: Path, entry: str, packs: list[ClaimPack], words: Cat
         message = words("run.entry_beside_learners", folder=display_path(folder), entry=entry,
                         files=shown)  # fmt: skip
         print(printable_line(message), file=sys.stderr)
+
+
+def _left_out(values: list[str], learners: list[Path], words: Catalog) -> None:
+    """What a class folder holds that looks like a submission and is not judged, said on
+    stderr (a learner's _work/ or bob.PY got no row and no word, an attack round): folders
+    whose names start with . or _ (caches and hidden folders: not named), links, and files
+    whose suffix is .py in another case. Other files (a README, notes) are not named."""
+    taken = set(learners)
+    found: list[str] = []
+    for value in values:
+        folder = Path(value)
+        if not folder.is_dir() or folder in taken:
+            continue
+        try:
+            for p in sorted(folder.iterdir()):
+                if p in taken or p.name in ("__pycache__", ".git"):
+                    continue
+                link = p.is_symlink()
+                if link or (p.is_dir() and p.name.startswith(("_", "."))):
+                    found.append(p.name + ("/" if p.is_dir() else ""))
+                elif p.suffix.lower() == ".py" and p.suffix != ".py":
+                    found.append(p.name)
+        except OSError:
+            continue
+    if found:
+        shown = ", ".join(found[:10]) + (f", … ({len(found)})" if len(found) > 10 else "")
+        print(printable_line(words("run.left_out", names=shown)), file=sys.stderr)
 
 
 def _sandbox_warnings(missing: list[str], words: Catalog) -> None:

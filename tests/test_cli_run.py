@@ -780,3 +780,21 @@ def test_a_command_run_outside_the_course_says_how_to_name_its_claims(cli, tmp_p
         assert (done.code, done.err) == (2, hint), args
     named = cli("run", "elsewhere/", "--lang", "en")
     assert (named.code, named.err) == (2, "error: elsewhere: no such file or directory\n")
+
+
+def test_what_a_class_folder_holds_that_is_not_judged_is_said(cli, tmp_path, monkeypatch):
+    """A class folder's _dave/, .erin/, bob.PY and a link got no row and no word (an attack
+    round): each is named on stderr as not judged; a cache, .git and a README are not."""
+    cls = tmp_path / "class"
+    cls.mkdir()
+    (cls / "alice.py").write_text("x = 1\n", encoding="utf-8")
+    for folder in ("_dave", ".erin", "__pycache__", ".git"):
+        (cls / folder).mkdir()
+        (cls / folder / "my_impl.py").write_text("x = 1\n", encoding="utf-8")
+    (cls / "bob.PY").write_text("x = 1\n", encoding="utf-8")
+    (cls / "README.md").write_text("hello\n", encoding="utf-8")
+    (cls / "carol").symlink_to(cls / "_dave", target_is_directory=True)
+    done = cli("run", str(CLAIMS), "--impl", str(cls), "-k", "temperature.table",
+               "--out", str(tmp_path / "ev"), "--lang", "en", "-q")  # fmt: skip
+    (note,) = [line for line in done.err.splitlines() if line.startswith("note: not judged")]
+    assert note.endswith(": .erin/, _dave/, bob.PY, carol/"), note
