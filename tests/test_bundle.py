@@ -259,13 +259,16 @@ def test_a_folder_with_helper_modules_is_judged_by_its_only_top_level_file(layou
     assert results["score"] == results["max_score"]
 
 
-def test_a_file_named_like_an_option_is_judged(layout, correct_source):
+def test_a_file_named_like_an_option_is_judged(layout):
     """The entry reaches the engine as one argument (--entry=NAME): '-solution.py' was read
-    as an option and the learner got 0 with the grader's own usage error (an attack round)."""
-    results = run_autograder(layout, ("-solution.py", correct_source))
+    as an option and the learner got 0 with the grader's own usage error (an attack round).
+    Here the file exits at import: what the result says is about the file, not the grader's
+    command line (judging a whole correct file here would only repeat the tests above)."""
+    results = run_autograder(layout, ("-solution.py", "import os\nos._exit(0)\n"))
 
     assert gradescope_problems(results) == []
-    assert results["score"] == results["max_score"]
+    assert "exited while the file was imported" in results["output"], results["output"]
+    assert "--entry" not in results["output"]
 
 
 def test_a_file_name_that_is_not_utf8_still_gets_a_result_saying_it(layout, correct_source):
