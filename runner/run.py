@@ -168,9 +168,13 @@ def _reference_outcome(spec: Any, claim: Any, registry: Registry, seed: int) -> 
     reference = registry.reference().restricted(spec.needs_of(claim.inputs))
     outcome: Any
     try:
-        with np.errstate(all="ignore"), warnings.catch_warnings():
+        # under our checks' limits: a check that hangs on the reference's values would
+        # otherwise hang every failing learner (a review of the limits)
+        with _our_checks_limits(), np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             outcome = spec.call(reference, claim.inputs, rng=rng, registry=registry)
+    except CheckOverrun as exc:
+        outcome = _overrun(exc, spec.name)
     except Exception as exc:
         outcome = Detail.of(
             "claim.course_bug",
@@ -214,6 +218,12 @@ OWN_CHECK_LIMITS = WorkerLimits()
 
 def _our_checks_limits() -> contextlib.AbstractContextManager[None]:
     return check_limits(OWN_CHECK_LIMITS.check_cpu_s, OWN_CHECK_LIMITS.check_wall_s)
+
+
+def _overrun(exc: CheckOverrun, check: str) -> Detail:
+    """A check that ran past its limit: the course's check, said as such."""
+    code = "claim.check_cpu_limit" if exc.what == "cpu" else "claim.check_wall_limit"
+    return Detail.of(code, check=check, seconds=f"{exc.seconds:g}")
 
 
 def _run(
@@ -283,8 +293,7 @@ def _run(
         reason = Detail(code=exc.code, params=dict(exc.params))
         return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
     except CheckOverrun as exc:
-        code = "claim.check_cpu_limit" if exc.what == "cpu" else "claim.check_wall_limit"
-        reason = Detail.of(code, check=spec.name, seconds=f"{exc.seconds:g}")
+        reason = _overrun(exc, spec.name)
         return ClaimResult(**base, status="error", duration_ms=_ms(start), reason=reason)
     except Exception as exc:
         message: str | Msg

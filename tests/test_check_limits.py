@@ -130,3 +130,50 @@ def test_a_checks_own_memory_error_is_its_error_not_a_limit(tmp_path):
     (result,) = run.results
     assert result.status == "error" and result.reason is not None
     assert result.reason.code == "claim.raised_at", result.reason
+
+
+def test_a_check_that_hangs_on_the_references_values_is_stopped_for_a_failing_learner(
+    tmp_path, monkeypatch
+):
+    """A learner's failing claim runs the check on the reference, to tell the course's bug
+    from the learner's: that run is under our checks' limits too (a review: a check that
+    hangs on the reference's values alone hung every failing learner)."""
+    monkeypatch.setattr(run_module, "OWN_CHECK_LIMITS", LIMITS["sleeps"])
+    pack = Pack("limits", code=())
+
+    @pack.subject("f")
+    def f() -> float:
+        """Two."""
+        return 2.0
+
+    @pack.check("sleeps", needs=("f",), measures=("value",))
+    def sleeps(impl: Implementation) -> Measurements:
+        value = impl["f"]()
+        if value == 2.0:
+            time.sleep(30)  # the course's bug, on the reference's value only
+        return {"value": value}
+
+    for name in ("loops", "waits_on_f", "runs_out"):
+        pack.check(name, needs=("f",), measures=("value",))(lambda impl: {"value": impl["f"]()})
+    packs = api.load_claims([_module(tmp_path)], packs={"limits": pack})
+    learner = tmp_path / "mine.py"
+    learner.write_text("def f():\n    return 3.0\n", encoding="utf-8")
+    run = api.run_packs(packs, api.LearnerFile(learner), api.RunOptions(pattern="sleeps"))
+    (result,) = run.results  # the course's bug, said as such (an error, as any of its bugs)
+    assert result.status == "error"
+    assert result.reason is not None and result.reason.code == "claim.check_wall_limit"
+
+
+def test_a_callers_own_timers_are_as_they_were_after_a_run(tmp_path):
+    """Every claim's limits arm the interval timers; a caller's own watchdog (an alarm, a
+    profiling timer) is disarmed for the claim and set again after, less the time taken."""
+    import signal
+
+    packs = api.load_claims([_module(tmp_path)], packs={"limits": _pack()})
+    signal.setitimer(signal.ITIMER_REAL, 300.0)
+    try:
+        api.run_packs(packs, api.Reference(), api.RunOptions(faults=False, pattern="waits-on-f"))
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    assert 200.0 < left < 300.0

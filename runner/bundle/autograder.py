@@ -87,7 +87,7 @@ def find_entry(
         for name in sorted(files):
             path = Path(folder, name)
             # a hidden file is not a module the engine takes as an entry (nor are links)
-            hidden = name.startswith(".")
+            hidden = name.startswith(".") or "\\" in name  # nor a name the engine refuses
             if name.endswith(".py") and not hidden and not path.is_symlink() and path.is_file():
                 found.append(path)
     depth = {p: len(p.relative_to(submission).parts) for p in found}

@@ -24,8 +24,9 @@ import contextlib
 import resource
 import signal
 import threading
-from collections.abc import Iterator
-from typing import Any
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 from runner.pack.outcome import BoundaryError
 
@@ -86,25 +87,28 @@ def capped(memory_mib: int, cpu_s: float, wall_s: float = 0.0) -> Iterator[None]
                 resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
                 lowered = True
     main = threading.current_thread() is threading.main_thread()
-    timed, walled = main and cpu_s > 0, main and wall_s > 0
-    previous: Any = None
-    previous_alarm: Any = None
-    if timed:
+    armed = [True]  # the handlers raise only while the block runs, never in the clean-up
 
-        def over(signum: int, frame: object) -> None:
-            raise _OverCpu
+    def over(signum: int, frame: object) -> None:
+        if armed[0]:
+            raise _OverCpu if signum == signal.SIGPROF else _OverWall
 
-        previous = signal.signal(signal.SIGPROF, over)
-        signal.setitimer(signal.ITIMER_PROF, cpu_s)
-    if walled:
-
-        def over_wall(signum: int, frame: object) -> None:
-            raise _OverWall
-
-        previous_alarm = signal.signal(signal.SIGALRM, over_wall)
-        signal.setitimer(signal.ITIMER_REAL, wall_s)
+    timers: list[_Armed] = []
+    if main and cpu_s > 0:
+        timers.append(_arm(signal.ITIMER_PROF, signal.SIGPROF, cpu_s, over, time.process_time))
+    if main and wall_s > 0:
+        timers.append(_arm(signal.ITIMER_REAL, signal.SIGALRM, wall_s, over, time.monotonic))
     try:
-        yield
+        try:
+            yield
+        finally:
+            try:  # a timer that fires right as the block ends raises here, and is an overrun
+                armed[0] = False
+            finally:
+                _release(timers)
+                if lowered:
+                    with contextlib.suppress(ValueError, OSError):
+                        resource.setrlimit(resource.RLIMIT_AS, saved_as)
     except _OverCpu:
         raise Overrun("cpu") from None
     except _OverWall:
@@ -113,16 +117,39 @@ def capped(memory_mib: int, cpu_s: float, wall_s: float = 0.0) -> Iterator[None]
         if memory_mib <= 0:  # no cap of ours was lowered: the check's own MemoryError
             raise
         raise Overrun("memory") from None
-    finally:
-        if timed:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            signal.signal(signal.SIGPROF, previous)
-        if walled:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous_alarm)
-        if lowered:
-            with contextlib.suppress(ValueError, OSError):
-                resource.setrlimit(resource.RLIMIT_AS, saved_as)
+
+
+class _Armed(NamedTuple):
+    """A timer capped armed: which, its signal, the handler and timer it replaced (a
+    caller's own watchdog, say), and when, on the timer's clock."""
+
+    timer: int
+    signum: int
+    handler: Any
+    replaced: tuple[float, float]
+    clock: Callable[[], float]
+    started: float
+
+
+def _arm(
+    timer: int, signum: int, seconds: float, handler: Any, clock: Callable[[], float]
+) -> _Armed:
+    previous = signal.signal(signum, handler)
+    replaced = signal.setitimer(timer, seconds)
+    return _Armed(timer, signum, previous, replaced, clock, clock())
+
+
+def _release(timers: list[_Armed]) -> None:
+    """Every timer disarmed first, then each handler and each caller's timer as they were
+    (less the time the block took on that timer's clock)."""
+    for armed in timers:
+        signal.setitimer(armed.timer, 0)
+    for armed in timers:
+        signal.signal(armed.signum, armed.handler)
+        delay, interval = armed.replaced
+        if delay > 0:
+            left = delay - (armed.clock() - armed.started)
+            signal.setitimer(armed.timer, max(left, 1e-6), interval)
 
 
 @contextlib.contextmanager

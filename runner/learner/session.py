@@ -565,8 +565,9 @@ class LearnerSession:
         self._cpu_read_at = -math.inf
         self._cpu_unread = False
         if process is not None and process.pid is not None:
-            _kill_tree(process.pid, self._own_uid())
-            process.join(timeout=5)
+            with wall_paused():  # the worker's time, not the check's
+                _kill_tree(process.pid, self._own_uid())
+                process.join(timeout=5)
         self._let_go()
         workdir, self._workdir = self._workdir, None
         if workdir is not None:
@@ -1059,7 +1060,9 @@ class LearnerSession:
                 sel.register(request_fd, selectors.EVENT_WRITE)
                 if self._output_open:
                     sel.register(output_fd, selectors.EVENT_READ)
-                for key, _ in sel.select(self._remaining(name)):
+                with wall_paused():
+                    ready = sel.select(self._remaining(name))
+                for key, _ in ready:
                     if key.fd == output_fd:
                         self._drain_output(name)
 
@@ -1176,7 +1179,8 @@ class LearnerSession:
         process = self._process
         code = None
         if process is not None:
-            process.join(timeout=min(0.5, max(0.0, self._deadline - time.monotonic())))
+            with wall_paused():
+                process.join(timeout=min(0.5, max(0.0, self._deadline - time.monotonic())))
             code = process.exitcode
         self.kill()
         if code is None:

@@ -150,8 +150,10 @@ def _read_tree(
     for name in folders:
         try:
             sub = os.open(name, _DIRECTORY, dir_fd=fd)
-        except OSError:  # a link or a file in its place since it was listed, or gone
-            continue
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.ENOENT):
+                continue  # a link or a file in its place since it was listed, or gone
+            return LoadFailure("load.unreadable", {"file": shown, "reason": _reason(exc)})
         try:
             failure = _read_tree(sub, f"{prefix}{name}/", depth + 1, files, shown)
         finally:

@@ -85,9 +85,11 @@ def svg(figure: Figure) -> str:
 
     buf = io.StringIO()
     # text stays text (the browser draws CJK); a fixed salt keeps ids stable between runs
-    with _style(), plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "learn-llm"}):
-        figure.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
-    plt.close(figure)
+    try:
+        with _style(), plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "learn-llm"}):
+            figure.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None})
+    finally:
+        plt.close(figure)
     text = buf.getvalue()
     return text[text.index("<svg") :]  # drop the XML declaration and DOCTYPE to inline it
 
