@@ -226,11 +226,14 @@ def fault_problems(
         if fault.id in seen:
             problem(msg("fault.duplicate_id"), "id")
         seen.add(fault.id)
+        reached: frozenset[str] | None = None  # what the fault changes, once its twin is known
         try:
             twin = registry.resolve_twin(fault.id)
         except UnknownName as exc:
             problem(msg("fault.no_twin", hint=_closest(exc.close)), "id")
         else:
+            if twin.kind == "fault" and twin.replaces == fault.replaces:
+                reached = registry.reaching(twin.replaces)
             if twin.kind != "fault":  # a mistake the diagnosis names: no row of the fault table
                 problem(msg("fault.is_mistake"), "id")
             if twin.replaces != fault.replaces:
@@ -238,15 +241,20 @@ def fault_problems(
                     msg("fault.wrong_subject", twin=twin.replaces, declared=fault.replaces),
                     "replaces",
                 )
+
         for i, catcher in enumerate(fault.catchers):
             if absent(catcher):
                 problem(_no_claim(catcher, pack), f"catchers[{i}]")
+            elif (said := _unreached(pack, registry, reached, unchecked, catcher)) is not None:
+                problem(said, f"catchers[{i}]")
         for i, fact in enumerate(fault.observed):
             loaded = pack.claim(fact.claim)
             if loaded is None:
                 if absent(fact.claim):
                     problem(_no_claim(fact.claim, pack), f"observed[{i}].claim")
                 continue
+            if (said := _unreached(pack, registry, reached, unchecked, fact.claim)) is not None:
+                problem(said, f"observed[{i}].claim")
             spec = registry.find_check(loaded.claim.check)
             if spec is not None and fact.measure not in spec.measures:
                 problem(
@@ -270,6 +278,28 @@ def fault_problems(
                             f"observed[{i}].fact.{lang}",
                         )
     return out
+
+
+def _unreached(
+    pack: ClaimPack,
+    registry: Registry,
+    reached: frozenset[str] | None,
+    unchecked: Set[str],
+    claim_id: str,
+) -> Msg | None:
+    """A claim of the module that calls nothing the fault changes (``reached``): its run
+    under the fault is the reference's, so it can neither catch it nor show it."""
+    found = pack.claim(claim_id)
+    spec = registry.find_check(found.claim.check) if found else None
+    if reached is None or found is None or spec is None or claim_id in unchecked:
+        return None
+    try:
+        needs = set(spec.needs_of(found.claim.inputs))
+    except Exception:  # inputs that do not bind: said as the claim's own problem
+        return None
+    if needs & reached or not needs <= set(registry.subjects):
+        return None  # reached, or needing what the pack lacks (the claim's own problem)
+    return msg("fault.unreached", claim=claim_id, reached=", ".join(sorted(reached)))
 
 
 def named_problems(

@@ -684,9 +684,15 @@ class Registry:
             positional = [p.name for p in names if p.kind is not p.KEYWORD_ONLY]
             keywords = {p.name: p.name for p in names if p.kind is p.KEYWORD_ONLY}
             uses = {u: u for u in subject.uses if u in ours.parameters}
+            # and called with its required arguments alone: a parameter the subject gives a
+            # default must have one in the twin (a caller leaving it out gets the default)
+            required = [p for p in names if p.default is p.empty]
+            bare = [p.name for p in required if p.kind is not p.KEYWORD_ONLY]
+            bare_keywords = {p.name: p.name for p in required if p.kind is p.KEYWORD_ONLY}
             try:
                 ours.bind(*positional, **keywords, **uses)
                 ours.bind(**{p.name: p.name for p in names}, **uses)
+                ours.bind(*bare, **bare_keywords, **uses)
             except TypeError:
                 out.append((twin, list(ours.parameters), [p.name for p in names]))
         return out
