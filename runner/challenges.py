@@ -64,8 +64,21 @@ def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[Lo
     from runner.validate import input_problems
 
     where = defined_at(generate)
+    taken = {c.claim.id for c in pack.claims}  # a claim file's id, or one made before
     for index, raw in enumerate(made):
         try:
+            if isinstance(raw, dict) and raw.get("id") in taken:
+                raise UsageError(
+                    "use.bad_challenge", module=pack.meta.id, where=where,
+                    which=_which(raw, index), problem=msg("challenge.id_taken"),
+                )  # fmt: skip
+            if isinstance(raw, dict) and any(
+                isinstance(e, dict) and e.get("value") is not None for e in raw.get("expect") or []
+            ):  # the reference computes it: one written here would be silently replaced
+                raise UsageError(
+                    "use.bad_challenge", module=pack.meta.id, where=where,
+                    which=_which(raw, index), problem=msg("challenge.value_given"),
+                )  # fmt: skip
             spec = registry.resolve_check(raw["check"])
             found = input_problems(spec, raw["inputs"]) if isinstance(raw["inputs"], dict) else []
             if found:  # as a claim file's inputs are checked, before anything runs
@@ -96,6 +109,7 @@ def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[Lo
                 problem=problem,
             ) from None  # fmt: skip
         out.append(LoadedClaim(claim, "<challenge>", None, proposition, STAGE))
+        taken.add(claim.id)
     return out
 
 

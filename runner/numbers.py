@@ -123,7 +123,28 @@ def show_expected(
     shown = show(value, unit)
     if kind == "exact":
         return f"= {shown}"
-    return f"{shown} ± {show_tolerance(tolerance)}"
+    return f"{_to_its_tolerance(value, tolerance, unit) or shown} ± {show_tolerance(tolerance)}"
+
+
+def _to_its_tolerance(value: Any, tolerance: Mapping[str, Any], unit: Any) -> str | None:
+    """A float held to a tolerance finer than its usual digits show (10.8249 ± 1e-06), with
+    the digits the tolerance reaches (10.824946 ± 1e-06); None where the usual ones do."""
+    if not isinstance(value, float) or not math.isfinite(value) or value == 0:
+        return None
+    if unit not in (None, "number", "probability", "ratio"):
+        return None
+    widths = [tolerance.get("abs"), tolerance.get("rel")]
+    if not all(isinstance(w, int | float) and not isinstance(w, bool) for w in widths if w):
+        return None
+    width = max(float(widths[0] or 0.0), float(widths[1] or 0.0) * abs(value))
+    if not width > 0:
+        return None
+    digits = min(17, math.ceil(math.log10(abs(value) / width)) + 1)
+    usual = 4 if unit == "ratio" else 6  # 0.032× shows 3 decimals: about 4 figures
+    if digits <= usual:
+        return None
+    text = f"{value:.{digits}g}"
+    return text + "×" if unit == "ratio" else text
 
 
 def show_tolerance(tol: Mapping[str, Any]) -> str:

@@ -505,6 +505,17 @@ CASES = [
             "YAML reads 2.0e3 as text, not a number: write 2.0e+3 (a point and a signed exponent)"
         ],
     ),
+    # points: true or "2" were taken as 1.0 and 2.0 (a pack author, 2026-12-07), where the
+    # schema says a number and a claim's inputs refuse the same values
+    Case(
+        "points-that-are-no-number",
+        {
+            "c.yaml": variant(
+                ("    check: top_k_support\n", "    check: top_k_support\n    points: true\n")
+            )
+        },
+        ["mod/c.yaml:8: claim topk.small: points: expected a number, got True"],
+    ),
     Case(
         "problems-in-several-files",
         {

@@ -349,6 +349,8 @@ WORDS = {
         # a hidden file is no entry the engine takes
         ([".mine.py", "mine.py"], None, "mine.py"),
         ([".mine.py"], None, "no python"),
+        # without a named entry, my_impl.py beside a helper, as run --impl FOLDER takes it
+        (["my_impl.py", "helper.py"], None, "my_impl.py"),
     ],
 )
 def test_the_learners_file_in_a_submission_folder(tmp_path, files, entry, found):
@@ -359,6 +361,12 @@ def test_the_learners_file_in_a_submission_folder(tmp_path, files, entry, found)
     path, problem = autograder.find_entry(tmp_path, entry, WORDS)
 
     assert (str(path.relative_to(tmp_path)) if path else problem) == found
+
+
+def test_the_autograders_default_entry_is_the_engines():
+    from runner.learner.staging import DEFAULT_ENTRY
+
+    assert autograder.DEFAULT_ENTRY == DEFAULT_ENTRY
 
 
 def test_a_link_is_never_the_learners_file(tmp_path):

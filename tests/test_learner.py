@@ -833,3 +833,29 @@ def test_a_folder_swapped_for_a_link_after_it_was_listed_is_not_read_through(
     assert isinstance(read, staging.Submitted), read
     assert "my_impl.py" in read.files
     assert not any(b"SECRET" in data for data in read.files.values())
+
+
+@pytest.mark.parametrize("slip", ["an-id-taken", "a-value-given"])
+def test_a_challenge_claim_with_a_taken_id_or_a_value_is_refused(monkeypatch, slip):
+    """A challenge claim whose id was a claim file's ran and wrote evidence validate then
+    refused (a duplicate metric); one that gave a value had it replaced silently (a pack
+    author, 2026-12-07): both are the author's misuse, said in one line."""
+    from runner.errors import UsageError
+
+    real = REGISTRY.challenges[PACK.meta.id]
+
+    def slipped(rng):
+        claims = real(rng)
+        if slip == "an-id-taken":
+            claims[0] = {**claims[0], "id": PACK.claims[0].claim.id}
+        else:
+            claims[0] = {**claims[0], "expect": [{**claims[0]["expect"][0], "value": 1.0}]}
+        return claims
+
+    monkeypatch.setitem(REGISTRY.challenges, PACK.meta.id, slipped)
+    with pytest.raises(UsageError) as raised:
+        challenge_claims(PACK, "any", REGISTRY)
+    message = raised.value.message
+    assert message.code == "use.bad_challenge"
+    code = "challenge.id_taken" if slip == "an-id-taken" else "challenge.value_given"
+    assert message.params["problem"].code == code

@@ -1119,3 +1119,15 @@ def test_a_fault_naming_a_claim_it_cannot_reach_is_refused_at_load(tmp_path):
     _, problems = api.load_each([module], packs={"reach": pack})
     said = [(p.field, p.message.code) for p in problems]
     assert said == [("catchers[0]", "fault.unreached"), ("observed[0].claim", "fault.unreached")]
+
+
+@pytest.mark.parametrize("label", [42, {"zh": "中文"}, {"zh": "中文", "en": 3}])
+def test_a_generator_case_whose_label_is_no_text_is_refused(label):
+    """A label of 42, or one in Chinese alone, was taken and shown raw (a pack author,
+    2026-12-07): a label is text, or text in each language."""
+    from runner.pack.contract import Case, _cases
+    from runner.pack.outcome import PackRefused
+
+    with pytest.raises(PackRefused):
+        _cases([Case((1,), {}, label)], "g", 1)
+    assert _cases([Case((1,), {}, {"zh": "甲", "en": "a"})], "g", 1)[0].args == (1,)

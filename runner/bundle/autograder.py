@@ -29,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 CONFIG = "bundle.json"
+# the entry the engine takes in a folder when none is named (runner.learner.staging's; this
+# file runs alone, with Gradescope's Python, so it is written here again: a test holds them equal)
+DEFAULT_ENTRY = "my_impl.py"
 MAX_ENTRIES = 10_000  # files and folders looked at in a submission before giving up
 SKIPPED_DIRS = ("__pycache__", "__MACOSX")
 # folders looked into below the submission's top: os.walk recurses (Python 3.11), and a
@@ -99,6 +102,9 @@ def find_entry(
     if len(found) == 1:
         return found[0], ""
     top = [p for p in found if depth[p] == 1]
+    default = [p for p in top if p.name == DEFAULT_ENTRY]
+    if default:  # as `run --impl FOLDER` takes it: my_impl.py beside the learner's helpers
+        return default[0], ""
     if len(top) == 1:
         return top[0], ""
     if not found:

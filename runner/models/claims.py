@@ -188,7 +188,7 @@ class Claim(Strict):
     notes: Text | None = Field(
         default=None, description="context, and where the chapter's text differs from the run"
     )
-    points: float = Field(
+    points: StrictFloat = Field(
         default=1.0, ge=0, le=1000, description="what the claim is worth in a grade"
     )
     visibility: Visibility = Field(

@@ -36,7 +36,7 @@ are answered by the reference like any case and counted in ``mismatches`` and
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, NamedTuple
 
 import numpy as np
@@ -80,6 +80,16 @@ class Case(NamedTuple):
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
     label: Label
+
+
+def _course_bug(generator: Callable[..., Any], what: str) -> RuntimeError:
+    """The reference refused a case of the pack's generator (a case it cannot take, or a bug
+    of the reference's): said at the generator's line, not the engine's."""
+    from runner.pack.find import defined_at
+
+    exc = RuntimeError(f"the reference's {what}: a case it cannot take, or a bug of its own")
+    exc.pack_line = defined_at(generator)  # type: ignore[attr-defined]
+    return exc
 
 
 def case(label: Label, *args: Any, **kwargs: Any) -> Case:
@@ -210,8 +220,8 @@ def oracle(
     for index, one in enumerate(made):
         expected = attempt(reference, *_copy(one.args), **_copy(one.kwargs))
         if isinstance(expected, Raised) and "ValueError" not in expected.names:
-            # our own generator or reference is wrong
-            raise RuntimeError(f"the reference raised {expected} on case {index} ({one.label})")
+            # our own generator or reference is wrong: said at the generator's line
+            raise _course_bug(spec.fn, f"{subject}() {expected} on case {index} ({one.label})")
         answers.append(expected)
     again: Again = []
     for index in _called_again(made, answers):
@@ -224,7 +234,7 @@ def oracle(
                 again.append((index, repeat, answers[index]))
             expected = attempt(reference, *_copy(one.args), **_copy(one.kwargs))
             if isinstance(expected, Raised) and "ValueError" not in expected.names:
-                raise RuntimeError(f"the reference raised {expected} on {one.label}")
+                raise _course_bug(spec.fn, f"{subject}() {expected} on {one.label}")
             again.append((index, one, expected))
     registry.oracle[key] = (made, answers, again)
     return made, answers, again
@@ -332,6 +342,15 @@ def _cases(made: Any, generator: str, n: int) -> list[Case]:
     out: list[Case] = []
     for index, one in enumerate(made):
         if isinstance(one, Case):
+            label: Any = one.label
+            texts = [label] if isinstance(label, str) else None
+            if isinstance(label, dict) and set(label) == {"zh", "en"}:
+                texts = list(label.values())
+            if texts is None or not all(isinstance(t, str) for t in texts):
+                # shown in the reader's language: text, or text in each language
+                raise PackRefused(
+                    "packdef.gen_label", generator=generator, index=index, label=repr(label)[:80]
+                )
             out.append(one)
         elif (
             isinstance(one, SEQUENCES)
