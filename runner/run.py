@@ -325,7 +325,19 @@ def _run(
         return ClaimResult(**base, status="error", duration_ms=duration, reason=reason)
     unknown = sorted(set(measured) - set(spec.measures))
     if unknown:
-        reason = Detail.of("claim.undeclared", check=spec.name, measures=unknown)
+        import difflib  # only for a check that returned a name it did not declare
+
+        from runner.pack.find import defined_at
+
+        close = difflib.get_close_matches(unknown[0], list(spec.measures), n=1, cutoff=0.6)
+        reason = Detail.of(
+            "claim.undeclared",
+            check=spec.name,
+            measures=unknown,
+            where=defined_at(spec.fn),
+            declared=", ".join(spec.measures),
+            closest=close[0] if close else "-",
+        )
         return ClaimResult(**base, status="error", duration_ms=duration, reason=reason)
     plain = {name: to_plain(value) for name, value in measured.items()}
     for name, value in plain.items():

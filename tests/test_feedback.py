@@ -521,6 +521,7 @@ def test_a_check_that_returns_no_measurements_blames_no_function(reason):
 
     result = _claim_result("error", reason=reason)
     assert blame(result, ("layer_norm",), set(), {}) == ()
-    params = {"check": "chk", "measure": "m", "measures": ["m"], "type": "complex"}
+    params = {"check": "chk", "measure": "m", "measures": ["m"], "type": "complex", "where": "c.py:1",
+              "declared": "n", "closest": "-"}  # fmt: skip
     assert "not of the code judged" in catalog("en")(reason, **params)
     assert "不是被评判代码的问题" in catalog("zh")(reason, **params)

@@ -1131,3 +1131,27 @@ def test_a_generator_case_whose_label_is_no_text_is_refused(label):
     with pytest.raises(PackRefused):
         _cases([Case((1,), {}, label)], "g", 1)
     assert _cases([Case((1,), {}, {"zh": "甲", "en": "a"})], "g", 1)[0].args == (1,)
+
+
+def test_an_undeclared_measure_is_said_at_the_checks_line_with_the_closest(tmp_path):
+    """A check returning a measure it did not declare was said with no line of the pack's
+    and no closest name (a pack author, 2026-12-07)."""
+    from runner.i18n import catalog
+
+    module = _pack_module(tmp_path, "m-undeclared", "undeclared", 1.0)
+    pack = Pack("undeclared", code=())
+
+    @pack.subject("f")
+    def f() -> float:
+        """One."""
+        return 1.0
+
+    @pack.check("value_of_f", needs=("f",), measures=("value",))
+    def value_of_f(impl: Implementation) -> Measurements:
+        return {"valeu": impl["f"]()}
+
+    packs = api.load_claims([module], packs={"undeclared": pack})
+    (result,) = api.run_packs(packs, api.Reference()).results
+    assert result.status == "error" and result.reason is not None
+    said = catalog("en").say(result.reason.msg())
+    assert "test_packs.py:" in said and "closest declared: value" in said, said

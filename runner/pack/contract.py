@@ -359,6 +359,14 @@ def _cases(made: Any, generator: str, n: int) -> list[Case]:
             and isinstance(one[1], dict)
         ):
             out.append(Case(tuple(one[0]), dict(one[1]), "case"))
+        elif isinstance(one, SEQUENCES) and len(one) == 2 and isinstance(one[1], dict):
+            # (x, {}): the arguments are a tuple of them, ((x,), {})
+            raise PackRefused(
+                "packdef.gen_args_not_tuple",
+                generator=generator,
+                index=index,
+                type=type(one[0]).__name__,
+            )
         else:
             raise PackRefused(
                 "packdef.gen_not_case", generator=generator, index=index, type=type(one).__name__
