@@ -163,3 +163,18 @@ def test_a_callers_own_timers_are_as_they_were_after_a_run(tmp_path):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
     assert 200.0 < left < 300.0
+
+
+def test_what_a_learner_prints_is_read_up_to_a_limit_then_its_claims_error(tmp_path):
+    """Printing is cheap for the learner and reading it is not for the judge: 106 GB printed
+    with sendfile cost the judge 4.4 times the learner's CPU (an attack round, 2026-12-07).
+    Past ``output_mib`` in one claim the worker is stopped and the claim errs, said so."""
+    packs = api.load_claims([_module(tmp_path)], packs={"limits": _pack()})
+    learner = tmp_path / "mine.py"
+    learner.write_text(
+        "import sys\n\ndef f():\n    sys.stdout.write('x' * (3 << 20))\n    return 2.0\n",
+        encoding="utf-8",
+    )
+    options = api.RunOptions(pattern="waits-on-f", limits=WorkerLimits(output_mib=1))
+    (result,) = api.run_packs(packs, api.LearnerFile(learner), options).results
+    assert (result.status, result.reason and result.reason.code) == ("error", "boundary.printed")

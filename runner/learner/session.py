@@ -356,6 +356,7 @@ class ClaimCapture:
 
     output: str = ""
     dropped: int = 0  # characters beyond the kept part
+    read: int = 0  # bytes read from the output in all (bounded: see _drain_output)
 
 
 class LearnerSession:
@@ -466,60 +467,63 @@ class LearnerSession:
         os.mkdir(os.path.join(self._workdir, "submission"), 0o700)
         os.mkdir(os.path.join(self._workdir, "root"), 0o700)
         copy_into(self.submitted, os.path.join(self._workdir, "submission"))
-        request_r, request_w = os.pipe()
-        reply_r, reply_w = os.pipe()
-        output_r, output_w = os.pipe()
-        _widen(request_w, reply_w)
-        self._arena = Arena.create()
-        self._uid = sandbox_uid()
-        self._resident_base = math.inf  # until the worker says it is confined
-        setup = {
-            "rlimits": self.limits.rlimits(),
-            "workdir": self._workdir,
-            "entry": self.submitted.entry,
-            "private": list(self.private),
-            "tmp_mib": self.limits.tmp_mib,
-            "environment": sorted(SINGLE_THREADED),
-            "hidden_packages": list(self.hidden_packages),
-            "hidden_directories": list(self.hidden_directories),
-            "drop_root": self.limits.drop_root,
-            "namespaces": self.limits.namespaces,
-            "result_bytes": self.limits.result_mib * 2**20,
-            "result_values": self.limits.result_values,
-            "uid": self._uid,
-            "shared_bytes": len(self._arena.memory) if self._arena is not None else 0,
-        }
-        # the Connection owns the descriptor from here on, and closes it once it is sent
-        shared = Connection(self._arena.give_fd()) if self._arena is not None else None
-        args = (
-            Connection(request_r),
-            Connection(reply_w),
-            Connection(output_w),
-            self.source,
-            list(self.subjects),
-            setup,
-            shared,
-        )
-        try:
-            self._process = _Server.start(serve_connections, args)
-        except (OSError, EOFError, ValueError) as exc:  # no fork (process limit), no server
+        # the judge's timers held back while the worker and its pipes are made: one firing
+        # between the fork and self._process would leave a worker no kill() could find
+        with signals_deferred(signal.SIGALRM, signal.SIGPROF):
+            request_r, request_w = os.pipe()
+            reply_r, reply_w = os.pipe()
+            output_r, output_w = os.pipe()
+            _widen(request_w, reply_w)
+            self._arena = Arena.create()
+            self._uid = sandbox_uid()
+            self._resident_base = math.inf  # until the worker says it is confined
+            setup = {
+                "rlimits": self.limits.rlimits(),
+                "workdir": self._workdir,
+                "entry": self.submitted.entry,
+                "private": list(self.private),
+                "tmp_mib": self.limits.tmp_mib,
+                "environment": sorted(SINGLE_THREADED),
+                "hidden_packages": list(self.hidden_packages),
+                "hidden_directories": list(self.hidden_directories),
+                "drop_root": self.limits.drop_root,
+                "namespaces": self.limits.namespaces,
+                "result_bytes": self.limits.result_mib * 2**20,
+                "result_values": self.limits.result_values,
+                "uid": self._uid,
+                "shared_bytes": len(self._arena.memory) if self._arena is not None else 0,
+            }
+            # the Connection owns the descriptor from here on, and closes it once it is sent
+            shared = Connection(self._arena.give_fd()) if self._arena is not None else None
+            args = (
+                Connection(request_r),
+                Connection(reply_w),
+                Connection(output_w),
+                self.source,
+                list(self.subjects),
+                setup,
+                shared,
+            )
+            try:
+                self._process = _Server.start(serve_connections, args)
+            except (OSError, EOFError, ValueError) as exc:  # no fork (process limit), no server
+                for fd in (request_w, reply_r, output_r):
+                    os.close(fd)
+                self.kill()
+                params = {"function": name, "reason": f"{type(exc).__name__}: {exc}"[:300]}
+                raise BoundaryError("boundary.no_worker", params) from None
+            finally:
+                for conn in args[:3]:
+                    conn.close()
+                if shared is not None:  # the worker has its own descriptor: ours goes
+                    shared.close()
             for fd in (request_w, reply_r, output_r):
-                os.close(fd)
-            self.kill()
-            params = {"function": name, "reason": f"{type(exc).__name__}: {exc}"[:300]}
-            raise BoundaryError("boundary.no_worker", params) from None
-        finally:
-            for conn in args[:3]:
-                conn.close()
-            if shared is not None:  # the worker has its own descriptor: ours goes
-                shared.close()
-        for fd in (request_w, reply_r, output_r):
-            os.set_blocking(fd, False)
-        self._fds = (request_w, reply_r, output_r)
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(reply_r, selectors.EVENT_READ)
-        self._selector.register(output_r, selectors.EVENT_READ)
-        self._output_open = True
+                os.set_blocking(fd, False)
+            self._fds = (request_w, reply_r, output_r)
+            self._selector = selectors.DefaultSelector()
+            self._selector.register(reply_r, selectors.EVENT_READ)
+            self._selector.register(output_r, selectors.EVENT_READ)
+            self._output_open = True
         self._buffer.clear()
         # the worker's first word, before any of the learner's code has run: trustworthy
         self._deadline = time.monotonic() + START_S
@@ -1226,6 +1230,15 @@ class LearnerSession:
                             self._selector.unregister(fd)
                     return
                 read += len(chunk)
+                self.capture.read += len(chunk)
+                if self.capture.read > self.limits.output_mib * 2**20:
+                    # printing is cheap for the learner and reading it is not for the judge
+                    # (106 GB printed with sendfile cost the judge 4.4 times the learner's
+                    # CPU, an attack round): past the limit, the claim's error
+                    self.kill()
+                    raise BoundaryError(
+                        "boundary.printed", {"function": name, "mib": self.limits.output_mib}
+                    )
                 self._keep_bytes(chunk)
             self._remaining(name)
 
