@@ -38,7 +38,9 @@ class WorkerLimits:
     tmp_mib: int = 64  # its /tmp and its /dev/shm, each (in its own namespaces)
     result_mib: int = 16  # one answer of one call
     output_chars: int = 2000  # what is kept of what a claim's calls printed
-    output_mib: int = 64  # what a claim's calls may print in all (the judge reads all of it)
+    # what a claim's calls may print in all: the judge reads all of it (about 1 s of its CPU a
+    # GiB), and a learner's debugging prints of 100 MB are kept trimmed, not refused
+    output_mib: int = 1024
     file_mib: int = 16  # any file the learner's code writes
     result_values: int = 2**21  # numbers in one answer (lists cost the judge far more than arrays)
     drop_root: bool = True  # a root judge's worker runs as a user id of its own
