@@ -154,9 +154,12 @@ def cmd_run(args: argparse.Namespace, words: Catalog) -> int:
     packs, problems = load_each(args.paths, words)
     inputs = [f for pack in packs for f in pack.files]
     entry = _entry(args.entry)
-    learners, as_class = _learner_files(args.impl, entry) if args.impl else ([], False)
-    if as_class:
-        _left_out(args.impl, learners, words)
+    learners, as_class, left_out = (
+        _learner_files(args.impl, entry) if args.impl else ([], False, [])
+    )
+    if left_out:  # what looks like a submission and is not one: said, not judged
+        shown = ", ".join(left_out[:10]) + (f", … ({len(left_out)})" if len(left_out) > 10 else "")
+        print(printable_line(words("run.left_out", names=shown)), file=sys.stderr)
     refuse_overwriting([args.junit_xml, args.gradescope_results], [*inputs, *learners])
     options = api.RunOptions(
         pattern=args.pattern,
@@ -208,15 +211,19 @@ def _entry(value: str | None) -> str | None:
     return value
 
 
-def _learner_files(values: list[str], entry: str | None) -> tuple[list[Path], bool]:
+def _learner_files(values: list[str], entry: str | None) -> tuple[list[Path], bool, list[str]]:
     """Every learner's submission named, and whether this is a class (a folder of them, or
     more than one). A submission is a ``*.py`` file, or a folder that holds its entry module
     (``--entry``, by default my_impl.py): the learner's own modules, as Gradescope hands
     them over. Any other folder is a class: each ``*.py`` directly in it is one learner, and
     each folder in it another (a folder submission). A ``*.py`` that is not a regular file
     (a directory, a link to /dev/zero, a pipe) is kept: its run says why it cannot be
-    loaded."""
+    loaded. Also what a class folder holds that looks like a submission and is not one (a
+    learner's _work/ or bob.PY got no row and no word, an attack round): links, folders
+    whose names start with . or _ (but __pycache__ and .git), files whose suffix is .py in
+    another case; other files (a README, notes) are not named."""
     files: list[Path] = []
+    left_out: list[str] = []
     as_class = len(values) > 1
     wanted = entry or DEFAULT_ENTRY
     for value in values:
@@ -227,12 +234,18 @@ def _learner_files(values: list[str], entry: str | None) -> tuple[list[Path], bo
         elif path.is_dir():
             as_class = True
             try:
-                files += sorted(
-                    p
-                    for p in path.iterdir()
-                    if p.suffix == ".py"
-                    or (p.is_dir() and not p.is_symlink() and not p.name.startswith((".", "_")))
-                )
+                for p in sorted(path.iterdir()):
+                    folder = p.is_dir()
+                    if p.suffix == ".py" or (
+                        folder and not p.is_symlink() and not p.name.startswith((".", "_"))
+                    ):
+                        files.append(p)
+                    elif p.name in ("__pycache__", ".git"):
+                        continue
+                    elif p.is_symlink() or (folder and p.name.startswith(("_", "."))):
+                        left_out.append(p.name + ("/" if folder else ""))
+                    elif p.suffix.lower() == ".py":
+                        left_out.append(p.name)
             except OSError as exc:
                 raise UsageError(
                     "use.cannot_list", path=display_path(path), reason=os_reason(exc)
@@ -245,7 +258,7 @@ def _learner_files(values: list[str], entry: str | None) -> tuple[list[Path], bo
             raise UsageError("use.impl_not_python", path=display_path(path))
     if not files:
         raise UsageError("use.no_learner_files")
-    return files, as_class
+    return files, as_class, left_out
 
 
 def _judges_folders(args: argparse.Namespace) -> tuple[Path, ...]:
@@ -513,33 +526,6 @@ def _other_learners(folder: Path, entry: str, packs: list[ClaimPack], words: Cat
         message = words("run.entry_beside_learners", folder=display_path(folder), entry=entry,
                         files=shown)  # fmt: skip
         print(printable_line(message), file=sys.stderr)
-
-
-def _left_out(values: list[str], learners: list[Path], words: Catalog) -> None:
-    """What a class folder holds that looks like a submission and is not judged, said on
-    stderr (a learner's _work/ or bob.PY got no row and no word, an attack round): folders
-    whose names start with . or _ (caches and hidden folders: not named), links, and files
-    whose suffix is .py in another case. Other files (a README, notes) are not named."""
-    taken = set(learners)
-    found: list[str] = []
-    for value in values:
-        folder = Path(value)
-        if not folder.is_dir() or folder in taken:
-            continue
-        try:
-            for p in sorted(folder.iterdir()):
-                if p in taken or p.name in ("__pycache__", ".git"):
-                    continue
-                link = p.is_symlink()
-                if link or (p.is_dir() and p.name.startswith(("_", "."))):
-                    found.append(p.name + ("/" if p.is_dir() else ""))
-                elif p.suffix.lower() == ".py" and p.suffix != ".py":
-                    found.append(p.name)
-        except OSError:
-            continue
-    if found:
-        shown = ", ".join(found[:10]) + (f", … ({len(found)})" if len(found) > 10 else "")
-        print(printable_line(words("run.left_out", names=shown)), file=sys.stderr)
 
 
 def _sandbox_warnings(missing: list[str], words: Catalog) -> None:

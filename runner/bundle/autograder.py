@@ -200,7 +200,8 @@ def say(line: str) -> None:
 
 def printable(text: str) -> str:
     """``text`` as it can be shown and written as UTF-8: a file name's undecodable bytes (lone
-    surrogates) and control characters as their escapes."""
+    surrogates) and control characters as their escapes (runner.text's rule, written here
+    again: this file must write a result even where the engine cannot be imported)."""
     return "".join(
         c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
     )

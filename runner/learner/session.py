@@ -72,7 +72,7 @@ import numpy as np
 from runner.files import remove_tree
 from runner.learner import codec
 from runner.learner.arena import Arena, Watched
-from runner.learner.cost import wall_paused
+from runner.learner.cost import capped, check_cost, wall_paused
 from runner.learner.limits import TRACED_BUDGET, WALL_FACTOR, WorkerLimits
 from runner.learner.staging import LoadFailure, Submitted, copy_into, read_submission
 from runner.learner.worker import (
@@ -457,6 +457,65 @@ class LearnerSession:
             )
         return None
 
+    def _spawn(self, name: str) -> None:
+        """The worker forked from the server with its pipes and shared memory, recorded
+        (``_process``, ``_fds``, ``_selector``); BoundaryError when none can start."""
+        assert self.submitted is not None and self._workdir is not None
+        request_r, request_w = os.pipe()
+        reply_r, reply_w = os.pipe()
+        output_r, output_w = os.pipe()
+        _widen(request_w, reply_w)
+        self._arena = Arena.create()
+        self._uid = sandbox_uid()
+        self._resident_base = math.inf  # until the worker says it is confined
+        setup = {
+            "rlimits": self.limits.rlimits(),
+            "workdir": self._workdir,
+            "entry": self.submitted.entry,
+            "private": list(self.private),
+            "tmp_mib": self.limits.tmp_mib,
+            "environment": sorted(SINGLE_THREADED),
+            "hidden_packages": list(self.hidden_packages),
+            "hidden_directories": list(self.hidden_directories),
+            "drop_root": self.limits.drop_root,
+            "namespaces": self.limits.namespaces,
+            "result_bytes": self.limits.result_mib * 2**20,
+            "result_values": self.limits.result_values,
+            "uid": self._uid,
+            "shared_bytes": len(self._arena.memory) if self._arena is not None else 0,
+        }
+        # the Connection owns the descriptor from here on, and closes it once it is sent
+        shared = Connection(self._arena.give_fd()) if self._arena is not None else None
+        args = (
+            Connection(request_r),
+            Connection(reply_w),
+            Connection(output_w),
+            self.source,
+            list(self.subjects),
+            setup,
+            shared,
+        )
+        try:
+            self._process = _Server.start(serve_connections, args)
+        except (OSError, EOFError, ValueError) as exc:  # no fork (process limit), no server
+            for fd in (request_w, reply_r, output_r):
+                os.close(fd)
+            self.kill()
+            params = {"function": name, "reason": f"{type(exc).__name__}: {exc}"[:300]}
+            raise BoundaryError("boundary.no_worker", params) from None
+        finally:
+            for conn in args[:3]:
+                conn.close()
+            if shared is not None:  # the worker has its own descriptor: ours goes
+                shared.close()
+        for fd in (request_w, reply_r, output_r):
+            os.set_blocking(fd, False)
+        self._fds = (request_w, reply_r, output_r)
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(reply_r, selectors.EVENT_READ)
+        self._selector.register(output_r, selectors.EVENT_READ)
+        self._output_open = True
+
     def _start(self, name: str) -> dict[str, Any]:
         """A fresh worker with the file imported: its reply (``loaded`` or ``raised``)."""
         self.kill()
@@ -470,60 +529,7 @@ class LearnerSession:
         # the judge's timers held back while the worker and its pipes are made: one firing
         # between the fork and self._process would leave a worker no kill() could find
         with signals_deferred(signal.SIGALRM, signal.SIGPROF):
-            request_r, request_w = os.pipe()
-            reply_r, reply_w = os.pipe()
-            output_r, output_w = os.pipe()
-            _widen(request_w, reply_w)
-            self._arena = Arena.create()
-            self._uid = sandbox_uid()
-            self._resident_base = math.inf  # until the worker says it is confined
-            setup = {
-                "rlimits": self.limits.rlimits(),
-                "workdir": self._workdir,
-                "entry": self.submitted.entry,
-                "private": list(self.private),
-                "tmp_mib": self.limits.tmp_mib,
-                "environment": sorted(SINGLE_THREADED),
-                "hidden_packages": list(self.hidden_packages),
-                "hidden_directories": list(self.hidden_directories),
-                "drop_root": self.limits.drop_root,
-                "namespaces": self.limits.namespaces,
-                "result_bytes": self.limits.result_mib * 2**20,
-                "result_values": self.limits.result_values,
-                "uid": self._uid,
-                "shared_bytes": len(self._arena.memory) if self._arena is not None else 0,
-            }
-            # the Connection owns the descriptor from here on, and closes it once it is sent
-            shared = Connection(self._arena.give_fd()) if self._arena is not None else None
-            args = (
-                Connection(request_r),
-                Connection(reply_w),
-                Connection(output_w),
-                self.source,
-                list(self.subjects),
-                setup,
-                shared,
-            )
-            try:
-                self._process = _Server.start(serve_connections, args)
-            except (OSError, EOFError, ValueError) as exc:  # no fork (process limit), no server
-                for fd in (request_w, reply_r, output_r):
-                    os.close(fd)
-                self.kill()
-                params = {"function": name, "reason": f"{type(exc).__name__}: {exc}"[:300]}
-                raise BoundaryError("boundary.no_worker", params) from None
-            finally:
-                for conn in args[:3]:
-                    conn.close()
-                if shared is not None:  # the worker has its own descriptor: ours goes
-                    shared.close()
-            for fd in (request_w, reply_r, output_r):
-                os.set_blocking(fd, False)
-            self._fds = (request_w, reply_r, output_r)
-            self._selector = selectors.DefaultSelector()
-            self._selector.register(reply_r, selectors.EVENT_READ)
-            self._selector.register(output_r, selectors.EVENT_READ)
-            self._output_open = True
+            self._spawn(name)
         self._buffer.clear()
         # the worker's first word, before any of the learner's code has run: trustworthy
         self._deadline = time.monotonic() + START_S
@@ -673,8 +679,6 @@ class LearnerSession:
 
     def judging(self) -> contextlib.AbstractContextManager[None]:
         """The judge's own cap while a check computes on this learner's values."""
-        from runner.learner.cost import check_cost
-
         limits = self.limits
         return check_cost(limits.check_memory_mib, limits.check_cpu_s, self, limits.check_wall_s)
 
@@ -686,8 +690,6 @@ class LearnerSession:
         """The judge's own cap while the diagnosis replays this learner's calls on the
         twins: a check's memory, and the CPU time the learner's claim itself may use (a
         diagnosis takes milliseconds; Overrun past them, the worker untouched)."""
-        from runner.learner.cost import capped
-
         return capped(self.limits.check_memory_mib, self.limits.timeout_s)
 
     def implementation(self) -> Implementation:
