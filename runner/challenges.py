@@ -32,10 +32,35 @@ def course_challenges(packs: list[ClaimPack], nonce: str) -> dict[str, list[Load
     error when no module has one (a nonce nothing uses is a grader's mistake to hear of)."""
     if not nonce or len(nonce) > MAX_NONCE or not nonce.isprintable():
         raise UsageError("use.bad_nonce", limit=MAX_NONCE)
+    _refuse_misnamed(packs)
     having = [p for p in packs if p.meta.id in p.code.registry.challenges]
     if packs and not having:
         raise UsageError("use.no_challenge", module=", ".join(p.meta.id for p in packs))
     return {p.meta.id: challenge_claims(p, nonce, p.code.registry) for p in having}
+
+
+def _refuse_misnamed(packs: list[ClaimPack]) -> None:
+    """A challenge registered under an id close to, and not, the id of a loaded module its
+    pack serves is a misspelt id: without this its module would silently get no challenge.
+    (An id far from every loaded module may belong to a module of the pack not in this run.)"""
+    import difflib
+
+    loaded = {p.meta.id for p in packs}
+    for pack in packs:
+        if pack.meta.id in pack.code.registry.challenges:
+            continue
+        stray = [m for m in pack.code.registry.challenges if m not in loaded]
+        close = difflib.get_close_matches(pack.meta.id, stray, n=1, cutoff=0.8)
+        if close:
+            generate = pack.code.registry.challenges[close[0]]
+            from runner.pack.find import defined_at
+
+            raise UsageError(
+                "use.challenge_misnamed",
+                module=pack.meta.id,
+                registered=close[0],
+                where=defined_at(generate),
+            )
 
 
 def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[LoadedClaim]:

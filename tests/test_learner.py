@@ -859,3 +859,35 @@ def test_a_challenge_claim_with_a_taken_id_or_a_value_is_refused(monkeypatch, sl
     assert message.code == "use.bad_challenge"
     code = "challenge.id_taken" if slip == "an-id-taken" else "challenge.value_given"
     assert message.params["problem"].code == code
+
+
+def test_a_challenge_under_a_misspelt_module_id_is_refused_naming_both():
+    """A challenge registered as ``@pack.challenge("23-design-tradeof")`` left its module with
+    no challenge and said nothing (a pack round found the risk); an id far from every loaded
+    module may serve a module of the pack not in this run, and is left alone."""
+    from types import SimpleNamespace
+
+    from runner.challenges import course_challenges
+    from runner.errors import UsageError
+
+    def made(rng):  # pragma: no cover - never called: the run is refused first
+        return []
+
+    def pack(module: str, challenges: dict) -> SimpleNamespace:
+        registry = SimpleNamespace(challenges=challenges)
+        return SimpleNamespace(
+            meta=SimpleNamespace(id=module), code=SimpleNamespace(registry=registry)
+        )
+
+    misspelt = pack("23-design-tradeoffs", {"23-design-tradeof": made})
+    with pytest.raises(UsageError) as raised:
+        course_challenges([misspelt], "n1")
+    message = raised.value.message
+    assert message.code == "use.challenge_misnamed"
+    assert message.params["registered"] == "23-design-tradeof"
+    assert message.params["module"] == "23-design-tradeoffs"
+    assert message.params["where"].startswith("test_learner.py:")
+    elsewhere = pack("23-design-tradeoffs", {"07-optimizers": made})
+    with pytest.raises(UsageError) as raised:
+        course_challenges([elsewhere], "n1")
+    assert raised.value.message.code == "use.no_challenge"
