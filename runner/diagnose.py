@@ -366,6 +366,9 @@ class Diagnoser:
     _diagnosed: dict[str, list[tuple[_Evidence, Diagnosis]]] = field(default_factory=dict)
     stopped: bool = False  # a diagnosis went past the judge's cap: no more are made
     kept: int = 0  # the scalars of the calls pooled so far (POOL_BUDGET)
+    # the claim being diagnosed: its functions' diagnoses and evidence so far (kept when
+    # the judge's cap stops it midway: a first difference found is still shown)
+    _current: list[tuple[_Evidence, Diagnosis]] = field(default_factory=list)
 
     def __call__(self, loaded: LoadedClaim, log: CallLog, impl: Implementation) -> list[Diagnosis]:
         if not log.complete or self.stopped:
@@ -376,6 +379,7 @@ class Diagnoser:
         budget = _Budget(self.budget)
         out = []
         logged = []
+        self._current = []
         for name, calls in _by_function(log):
             if name not in self.registry.subjects:
                 continue
@@ -385,6 +389,7 @@ class Diagnoser:
             diagnosis = self._against_reference(name, evidence, budget)
             if diagnosis is not None:
                 self._diagnosed.setdefault(name, []).append((evidence, diagnosis))
+                self._current.append((evidence, diagnosis))
                 out.append(diagnosis)
         for name in logged:
             if name in self._diagnosed:
@@ -392,10 +397,23 @@ class Diagnoser:
         return out
 
     def unfinished(self, loaded: LoadedClaim) -> list[Diagnosis]:
-        """The claim's diagnoses when making them went past the judge's cap: not made, and
-        none of a later claim is (the evidence pooled so far is half compared)."""
+        """The claim's diagnoses when making them went past the judge's cap: no mistake
+        named, and none of a later claim's is made (the evidence pooled so far is half
+        compared); where the replay on the reference had found the first differing call
+        (it comes before the twins), that call is still shown."""
         self.stopped = True
-        return self._not_made(loaded)
+        found = [
+            Diagnosis(
+                function=d.function,
+                calls=d.calls,
+                first_difference=evidence.first_difference,
+                complete=False,
+            )
+            for evidence, d in self._current
+            if evidence.first_difference is not None
+        ]
+        shown = {d.function for d in found}
+        return found + [d for d in self._not_made(loaded) if d.function not in shown]
 
     def _not_made(self, loaded: LoadedClaim) -> list[Diagnosis]:
         spec = self.registry.resolve_check(loaded.claim.check)

@@ -919,6 +919,40 @@ def test_a_log_that_stopped_recording_gives_an_incomplete_diagnosis():
     assert "called too often to compare every call" in line
 
 
+def test_a_diagnosis_stopped_by_the_judges_cap_still_shows_the_first_differing_call(
+    monkeypatch,
+):
+    """The cap on a learner's diagnosis (its claim's CPU time) stopped a bpe_train that raised
+    on the chapter's text while four BPE twins replayed 768 merges: the learner got "called
+    too often" and no call at all, in that claim and every later one. The replay on the
+    reference, which found the first differing call, comes before the twins: it is kept."""
+    from runner.learner.cost import Overrun
+    from runner.run import _diagnosed
+
+    loaded, log = _log_of("temperature-multiplied", "temperature.table")
+
+    def over(self: Diagnoser, *args: Any) -> None:
+        raise Overrun("cpu")  # as the judge's timer firing while a twin is replayed
+
+    monkeypatch.setattr(Diagnoser, "_reproduces", over)
+
+    class Session:
+        def diagnosing(self) -> Any:
+            import contextlib
+
+            return contextlib.nullcontext()
+
+    diagnoser = Diagnoser(REGISTRY)
+    (diagnosis,) = _diagnosed(diagnoser, loaded, log, REGISTRY.reference(), Session())  # type: ignore[arg-type]
+    assert diagnoser.stopped and not diagnosis.complete and not diagnosis.matches
+    assert diagnosis.function == "softmax_temperature" and diagnosis.first_difference
+    for lang, said in (("en", "ran out of its CPU time"), ("zh", "CPU 时间")):
+        text = text_of(ClaimResult.model_validate({**_blank(), "diagnosis": [diagnosis]}), lang)
+        assert said in text and ("first difference" in text or "第一处不同" in text), text
+    (later,) = diagnoser(loaded, log, REGISTRY.reference())  # a later claim: none is made
+    assert not later.complete and later.first_difference is None
+
+
 def _blank() -> dict[str, Any]:
     return {
         "id": "x",

@@ -219,10 +219,13 @@ def diagnosis_lines(d: Diagnosis, words: Catalog) -> list[str]:
         if not d.complete:
             lines.append("  " + words("diagnose.partial"))
         return lines
-    if not d.complete:
-        return [words("diagnose.incomplete", function=d.function)]
-    lines = [words("diagnose.none", function=d.function, **n)]
     first = d.first_difference
+    if not d.complete and not first:
+        return [words("diagnose.incomplete", function=d.function)]
+    if d.complete:
+        lines = [words("diagnose.none", function=d.function, **n)]
+    else:  # the judge's cap stopped it after the reference's replay found where it differs
+        lines = [words("diagnose.unfinished", function=d.function)]
     if first:
         code = "diagnose.first_difference_at" if first.get("at") else "diagnose.first_difference"
         lines.append(
