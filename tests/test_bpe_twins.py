@@ -65,4 +65,6 @@ def test_each_bpe_twin_gives_a_plain_loops_merges(how):
         assert _bpe_loop(data, vocab_size, **how) == plain_loop(data, vocab_size, **how)
     text = np.frombuffer("aaaa ab ab 词表词表 aaaaa".encode() * 3, dtype=np.uint8)
     assert _bpe_loop(text, 300, **how) == plain_loop(text, 300, **how)
+    twice = np.tile(rng.integers(0, 256, 120).astype(np.uint8), 2)  # ids past 255, ties of 1
+    assert _bpe_loop(twice, 500, **how) == plain_loop(twice, 500, **how)
     assert _bpe_loop(np.zeros(0, np.uint8), np.int64(400), **how) == []
