@@ -45,7 +45,7 @@ from runner.record import (
 )
 from runner.reporters import json_out, text
 from runner.run import select
-from runner.text import printable_line
+from runner.text import distinct_lines, printable_line
 
 MAX_TIMEOUT_S = 3600
 DEFAULT_OUT = "evidence/"
@@ -376,7 +376,7 @@ def _class_run(
 ) -> int:
     pending_commit = start_measured_commit(*_measured(packs))
     variants = learner_variants([p.stem for p in learners], RESERVED_VARIANTS)
-    names = [printable_line(display_path(p)) for p in learners]
+    names = distinct_lines([display_path(p) for p in learners])
     results = api.run_class(
         packs,
         learners,

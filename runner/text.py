@@ -50,6 +50,24 @@ def printable_line(text: str) -> str:
     return "".join(_escaped(ch, frozenset()) for ch in text)
 
 
+def distinct_lines(texts: list[str]) -> list[str]:
+    """Each text as :func:`printable_line` shows it, told apart where two show alike (a
+    file named ``a\x01.py`` escapes to what ``a\\x01.py`` is as it stands): a text shown
+    as it is keeps its name, an escaped one that meets a name already taken is numbered
+    (``a\\x01.py (2)``), so a class's rows never name two learners the same."""
+    shown = [printable_line(t) for t in texts]
+    taken = {s for t, s in zip(texts, shown, strict=True) if s == t}
+    out = []
+    for text, name in zip(texts, shown, strict=True):
+        if name != text or name in out:
+            base, n = name, 1
+            while name in taken or name in out:
+                n += 1
+                name = f"{base} ({n})"
+        out.append(name)
+    return out
+
+
 _HOLDS_TEXT = (str, list, tuple, dict)
 
 

@@ -1610,3 +1610,29 @@ def test_a_workers_tree_read_from_its_children_files_is_the_whole_tables():
                 os.kill(pid, signal.SIGKILL)
         root.kill()
         root.wait()
+
+
+def test_two_learners_whose_names_show_alike_get_rows_told_apart(cli, work):
+    """``a\\x01.py`` escapes to what ``a\\\\x01.py`` is as it stands: a class report named
+    both learners the same (an attack round's finding). The name shown as it is keeps it;
+    the escaped one is numbered."""
+    from runner.text import distinct_lines
+
+    assert distinct_lines(["a\x01.py", "a\\x01.py", "b.py"]) == [
+        "a\\x01.py (2)",
+        "a\\x01.py",
+        "b.py",
+    ]
+    # a numbered name that is itself a classmate's name as it stands is numbered past it
+    assert distinct_lines(["x\x1b.py", "x\\x1b.py", "x\\x1b.py (2)"]) == [
+        "x\\x1b.py (3)",
+        "x\\x1b.py",
+        "x\\x1b.py (2)",
+    ]
+    folder = work / "class"
+    folder.mkdir()
+    for name in ("a\x01.py", "a\\x01.py"):
+        (folder / name).write_text("import sys\n\nsys.exit(0)\n", encoding="utf-8")
+    result = cli("run", str(MODULE), "--impl", str(folder), "--lang", "en", "-q", "--out", "ev")
+    rows = [line.split("  ")[1] for line in result.out.splitlines() if "SystemExit" in line]
+    assert sorted(r.rsplit("/", 1)[-1] for r in rows) == ["a\\x01.py", "a\\x01.py (2)"], rows
