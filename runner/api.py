@@ -289,7 +289,7 @@ def _learner_run(
         claims: list[tuple[int, LoadedClaim, Callable[[], ClaimResult]]] = []
         for at, pack in enumerate(packs):
             registry = pack.code.registry
-            diagnoser = _diagnoser(registry, pack.claims) if options.diagnose else None
+            diagnoser = _diagnoser(pack, registry) if options.diagnose else None
             chosen = select(pack.claims, options.pattern, registry)
             for loaded in chosen + challenges.get(pack.meta.id, []):
                 if options.shown is not None and options.shown != _shown(loaded):
@@ -379,10 +379,10 @@ def _hidden(packs: list[ClaimPack]) -> tuple[list[str], list[str]]:
     return list(dict.fromkeys(names)), list(dict.fromkeys(directories))
 
 
-def _diagnoser(registry: Registry, claims: tuple[LoadedClaim, ...]) -> Diagnoser:
+def _diagnoser(pack: ClaimPack, registry: Registry) -> Diagnoser:
     from runner.diagnose import diagnoser
 
-    return diagnoser(registry, claims)
+    return diagnoser(registry, pack.claims, (lf.fault.id for lf in pack.faults))
 
 
 def _challenges(packs: list[ClaimPack], options: RunOptions) -> dict[str, list[LoadedClaim]]:

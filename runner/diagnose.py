@@ -360,6 +360,9 @@ class Diagnoser:
     registry: Registry
     budget: int = WORK_BUDGET
     caps: Mapping[str, Caps] = field(default_factory=dict)  # function -> its claims' caps
+    # the faults the module declares (faults.yaml), beside every mistake: a fault's twin
+    # no row declares is never run by inject, so no claim is shown to catch it; None: all
+    faults: frozenset[str] | None = None
     _impls: dict[str, Implementation] = field(default_factory=dict)
     _candidates: dict[str, list[TwinSpec]] = field(default_factory=dict)
     _evidence: dict[str, list[_Evidence]] = field(default_factory=dict)
@@ -496,6 +499,7 @@ class Diagnoser:
                 t
                 for t in self.registry.twins.values()
                 if name in self.registry.reaching(t.replaces)
+                and (t.kind == "mistake" or self.faults is None or t.id in self.faults)
             ]
             self._candidates[name] = sorted(reaching, key=lambda t: t.replaces != name)
         return self._candidates[name]
@@ -559,10 +563,14 @@ def _difference(
     }
 
 
-def diagnoser(registry: Registry, claims: Iterable[LoadedClaim] = ()) -> Diagnoser:
+def diagnoser(
+    registry: Registry, claims: Iterable[LoadedClaim] = (), faults: Iterable[str] | None = None
+) -> Diagnoser:
     """The engine's diagnoser for one learner's run of one module (see
-    :func:`runner.run.run_claim`), as strict as the module's whole-function ``claims``."""
-    return Diagnoser(registry, caps=caps_of(claims))
+    :func:`runner.run.run_claim`), as strict as the module's whole-function ``claims``,
+    naming the pack's mistakes and the ``faults`` the module declares (None: every twin)."""
+    declared = None if faults is None else frozenset(faults)
+    return Diagnoser(registry, caps=caps_of(claims), faults=declared)
 
 
 __all__ = ["WORK_BUDGET", "Diagnoser", "diagnoser", "replay", "same", "summarize_inputs"]

@@ -142,6 +142,7 @@ def runnable_problems(packs: list[ClaimPack], partial: bool = False) -> list[Pro
                 where = f"{first.file}:{first.line}"
                 problem(msg("claim.duplicate_id", where=where), "id", ("id",))
             seen_ids.setdefault(claim.id, loaded)
+            here: dict[str, int] = {}  # this claim's metrics: evidence holds each once
             for i, exp in enumerate(claim.expect):
                 metric = metric_name(claim.id, exp.measure, exp.metric)
                 other = seen_metrics.get(metric)
@@ -152,6 +153,13 @@ def runnable_problems(packs: list[ClaimPack], partial: bool = False) -> list[Pro
                         f"expect[{i}].metric",
                         ("expect", i, "metric"),
                     )
+                elif metric in here:
+                    problem(
+                        msg("claim.metric_twice_here", metric=metric, other=here[metric]),
+                        f"expect[{i}].metric",
+                        ("expect", i, "metric"),
+                    )
+                here.setdefault(metric, i)
                 seen_metrics.setdefault(metric, loaded)
             try:
                 spec = registry.resolve_check(claim.check)
@@ -165,6 +173,14 @@ def runnable_problems(packs: list[ClaimPack], partial: bool = False) -> list[Pro
                 continue
             for field, message, at in input_problems(spec, claim.inputs):
                 problem(message, field, at)
+            if claim.expect and all(e.measure in spec.context for e in claim.expect):
+                # each is computed from the inputs alone: any implementation would pass it
+                problem(
+                    msg("claim.context_only", check=spec.name, measures=", ".join(
+                        m for m in spec.measures if m not in spec.context) or "-"),
+                    "expect",
+                    ("expect",),
+                )  # fmt: skip
             for field, message in named_problems(spec, claim.inputs, registry):
                 problem(message, f"inputs.{field}", ("inputs", field))
             for i, exp in enumerate(claim.expect):

@@ -1155,3 +1155,72 @@ def test_an_undeclared_measure_is_said_at_the_checks_line_with_the_closest(tmp_p
     assert result.status == "error" and result.reason is not None
     said = catalog("en").say(result.reason.msg())
     assert "test_packs.py:" in said and "closest declared: value" in said, said
+
+
+def test_two_expectations_of_one_claim_naming_one_metric_are_refused(tmp_path):
+    """Two ``expect`` items of one claim with one ``metric:`` loaded and wrote evidence that
+    the runner's own validate then rejected, and correct learners' submissions with it (a
+    pack author, 2026-12-07): refused on load, as two claims sharing one are."""
+    module = _pack_module(tmp_path, "m-twice", "twice", 1.0)
+    claims = module / "1-f.yaml"
+    text = claims.read_text(encoding="utf-8")
+    item = text[text.index("      - measure: value") :]
+    claims.write_text(
+        text.replace(item, item.replace("measure: value\n", "measure: value\n        metric: v\n"))
+        + item.replace("measure: value\n", "measure: value\n        metric: v\n"),
+        encoding="utf-8",
+    )
+    _, problems = api.load_each([module], packs={"twice": _constant_pack("twice", 1.0)})
+    said = [(p.field, p.message.code) for p in problems]
+    assert said == [("expect[1].metric", "claim.metric_twice_here")]
+
+
+def test_a_claim_expecting_only_context_measures_is_refused(tmp_path):
+    """A claim whose only expectation was a measure its check computes from the inputs alone
+    passed for every implementation, earned its points and marked the function right (a
+    pack author, 2026-12-07): it can never fail, so it is refused on load."""
+    module = _pack_module(tmp_path, "m-context", "context", 1.0)
+    pack = Pack("context", code=())
+
+    @pack.subject("f")
+    def f() -> float:
+        """One."""
+        return 1.0
+
+    @pack.check("value_of_f", needs=("f",), measures=("value", "real"), context=("value",))
+    def value_of_f(impl: Implementation) -> Measurements:
+        return {"value": 1.0, "real": impl["f"]()}
+
+    _, problems = api.load_each([module], packs={"context": pack})
+    assert [(p.field, p.message.code) for p in problems] == [("expect", "claim.context_only")]
+    assert problems[0].message.params["measures"] == "real"
+
+
+def test_a_fault_twin_no_row_of_faults_yaml_declares_is_never_named_to_a_learner(tmp_path):
+    """A ``@pack.twin`` with no row in faults.yaml: inject never ran it and said "all caught",
+    while the diagnosis named it to learners (a pack author, 2026-12-07). A module may use
+    a pack and declare only some of its faults (or none), so such a twin is not refused: it
+    is inert, as inject already treated it. A mistake is named as ever."""
+    from runner.diagnose import diagnoser
+
+    module = _pack_module(tmp_path, "m-orphan", "orphan", 1.0)
+    pack = _constant_pack("orphan", 1.0)
+    text = {"zh": "甲", "en": "a"}
+
+    @pack.twin("f-off", replaces="f", explanation=text, where=text)
+    def f_off() -> float:
+        return 2.0
+
+    @pack.mistake("f-off-by-more", replaces="f", explanation=text, where=text)
+    def f_off_by_more() -> float:
+        return 3.0
+
+    (loaded,) = api.load_claims([module], packs={"orphan": pack})
+    registry = loaded.code.registry
+    assert [t.id for t in diagnoser(registry, loaded.claims, ()).candidates("f")] == [
+        "f-off-by-more"
+    ]
+    assert [t.id for t in diagnoser(registry, loaded.claims, ["f-off"]).candidates("f")] == [
+        "f-off",
+        "f-off-by-more",
+    ]
