@@ -1723,6 +1723,16 @@ def gen_mha(rng: np.random.Generator, n: int) -> list[Case]:
             *_mha(np.random.default_rng(264), 264, 4, 1, 4, 4),
         ),
     ]
+    edges += [  # from a twenty-fifth round of buggy learners (each once a false pass)
+        case(
+            "T=1, float32 x and weights: projections at float64 precision",
+            "T=1，float32 的 x 与权重：投影按 float64 精度",
+            *(
+                a.astype(np.float32) if isinstance(a, np.ndarray) else a
+                for a in _mha(np.random.default_rng(2503), 1, 8, 2, 4, 8)
+            ),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2482,6 +2492,9 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             np.int8(100),
         ),
     ]
+    edges += [  # from a twenty-fifth round of buggy learners (each once a false pass)
+        *_one_row_typed(np.random.default_rng(2501), 2),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -2642,7 +2655,59 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             (np.array([[-1.0, 0.4]]), np.array([[0.7, -0.3]]), np.array([[0.2, 0.3, -1.5]])),
         ),
     ]
+    edges += [  # from a twenty-fifth round of buggy learners (each once a false pass)
+        *_one_row_typed(np.random.default_rng(2502)),
+        case(
+            "q, k as (4, 2): the same bytes as the next case's (2, 4)",
+            "q、k 为 (4, 2)：与下一例的 (2, 4) 字节相同",
+            np.arange(8.0).reshape(4, 2) / 8,
+            np.arange(8.0).reshape(4, 2) / 8,
+            np.ones((4, 2)),
+        ),
+        case(
+            "q, k as (2, 4): the same bytes as the last case's (4, 2)",
+            "q、k 为 (2, 4)：与上一例的 (4, 2) 字节相同",
+            np.arange(8.0).reshape(2, 4) / 8,
+            np.arange(8.0).reshape(2, 4) / 8,
+            np.ones((2, 4)),
+        ),
+        case(
+            "float64 q, k, v: the same bytes as the next case's int64",
+            "float64 的 q、k、v：与下一例的 int64 字节相同",
+            np.eye(2),
+            np.eye(2),
+            np.array([[1.0, 2.0], [3.0, 4.0]]),
+        ),
+        case(
+            "int64 q, k, v: the same bytes as the last case's float64 (a cache keyed by dtype)",
+            "int64 的 q、k、v：与上一例的 float64 字节相同（缓存须按 dtype 区分）",
+            np.eye(2).view(np.int64),
+            np.eye(2).view(np.int64),
+            np.array([[1.0, 2.0], [3.0, 4.0]]).view(np.int64),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
+
+
+def _one_row_typed(r: np.random.Generator, *block: int) -> list[Case]:
+    """T = 1 in float32 and in integers (then ``block``, for flash): a shortcut at T = 1
+    returning v as given keeps its dtype, where the result is float64 (every T = 1 case
+    was float64)."""
+    q, k, v = _qkv(r, 1, 3, 2)
+    return [
+        case(
+            "T=1, float32 q, k, v: a float64 result",
+            "T=1，float32 的 q、k、v：结果为 float64",
+            *(a.astype(np.float32) for a in (q, k, v)),
+            *block,
+        ),
+        case(
+            "T=1, integer q, k, v: a float64 result",
+            "T=1，整数 q、k、v：结果为 float64",
+            *_qkv_integer(r, 1, 3, 2),
+            *block,
+        ),
+    ]
 
 
 # -- edges of argument checking: each from a generator of its own, so adding one does not

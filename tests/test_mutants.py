@@ -102,6 +102,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "structure.averaging-model",
     ),
     "avg_tril_matrix": ("structure.averaging-cost",),
+    "avg_tril_kept_per_length": ("structure.averaging-cost",),
     # transformer_parameter_count
     "count_default_12_heads": ("contract.transformer-parameter-count",),
     "count_flags_truthy": ("contract.transformer-parameter-count",),
@@ -169,6 +170,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "review.attention-axis",
     ),
     # multi_head_attention
+    "mha_t1_raw_projection": ("contract.multi-head-attention",),
     "mha_interleaved_heads": (
         "contract.multi-head-attention",
         "multihead.equals-concatenated-heads",
@@ -265,6 +267,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "logits_int32_wraps": ("contract.logits-memory-bytes",),
     "logits_float_product": ("contract.logits-memory-bytes",),
     # flash_attention
+    "flash_t1_returns_v": ("contract.flash-attention",),
     "flash_diagonal_off_by_one": (
         "contract.flash-attention",
         "beyond.flash-equals-naive",
@@ -299,6 +302,8 @@ MUTANTS: dict[str, tuple[str, ...]] = {
         "review.attention-axis",
     ),
     # linear_attention
+    "linear_t1_returns_v": ("contract.linear-attention",),
+    "linear_cache_bytes_only": ("contract.linear-attention",),
     "linear_no_normalizer": (
         "contract.linear-attention",
         "beyond.linear-attention",
