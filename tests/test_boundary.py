@@ -1636,3 +1636,22 @@ def test_two_learners_whose_names_show_alike_get_rows_told_apart(cli, work):
     result = cli("run", str(MODULE), "--impl", str(folder), "--lang", "en", "-q", "--out", "ev")
     rows = [line.split("  ")[1] for line in result.out.splitlines() if "SystemExit" in line]
     assert sorted(r.rsplit("/", 1)[-1] for r in rows) == ["a\\x01.py", "a\\x01.py (2)"], rows
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_way_a_worker_is_stopped_while_importing_has_words(lang):
+    """An import stopped over the learner's memory limit (five children of 600 MB each) was
+    said as ``load.memory``, which had no message: the class report raised KeyError and
+    every later learner of the class got no row, evidence or result (attack round 26). Each
+    boundary code, met while importing, is said in each language."""
+    from runner.i18n import catalog
+    from runner.learner.session import _load_failure
+    from runner.pack.outcome import BoundaryError
+
+    words = catalog(lang)
+    params = {"function": "f", "mib": 2048, "seconds": 20, "what": "a str", "at": "[0]"}
+    params |= {"code": 1, "signal": "SIGKILL", "reason": "r", "limit": 1, "bytes": 2}
+    for code in [c for c in words.entries if c.startswith("boundary.")]:
+        failure = _load_failure(BoundaryError(code, params))
+        said = words(failure.code, file="mallory.py", **failure.params)
+        assert said.startswith("mallory.py"), (code, said)

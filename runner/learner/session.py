@@ -436,9 +436,7 @@ class LearnerSession:
         try:
             reply = self._start("")
         except BoundaryError as exc:
-            return LoadFailure(
-                exc.code.replace("boundary.", "load.", 1), _without_function(exc.params)
-            )
+            return _load_failure(exc)
         finally:
             self.load_output = self.end_claim().output
         if reply.get("status") == "raised":
@@ -1481,6 +1479,18 @@ def _utf8() -> Any:
     import codecs
 
     return codecs.getincrementaldecoder("utf-8")("replace")
+
+
+def _load_failure(exc: BoundaryError) -> LoadFailure:
+    """What stopped an import, said as the import's failure: ``boundary.X`` as ``load.X``,
+    or, for a code with no import form, as the worker stopped with that code (a code with
+    no message once made the class run's report raise, and lost every later learner)."""
+    from runner.i18n import catalog
+
+    code = exc.code.replace("boundary.", "load.", 1)
+    if code not in catalog("en").entries:
+        return LoadFailure("load.stopped", {"code": exc.code})
+    return LoadFailure(code, _without_function(exc.params))
 
 
 def _without_function(params: Mapping[str, Any]) -> dict[str, Any]:
