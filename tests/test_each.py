@@ -399,6 +399,54 @@ def test_a_learner_whose_calls_compute_is_not_stopped_by_the_learners_allowance(
             s.end_claim()
 
 
+BURNER_SLEEPER = """
+import time
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    end = time.process_time() + 0.3
+    while time.process_time() < end:
+        pass
+    time.sleep(1.5)
+    return batch * length * vocab * bytes_per_value
+"""
+
+
+def test_computing_earns_no_allowance_for_the_sleep_after_it(tmp_path, monkeypatch):
+    """Each call computed just under its CPU budget, then slept: CPU time earned 10 times
+    itself on the allowance, so the sleeps were never stopped (7 claims × 20 s, 141 s where
+    a sleeper alone was stopped at 31 s; about 4.5 h a learner at the defaults: an attack
+    round, 2026-12-07). What a call earns is the time it computed or waited for a CPU, twice
+    over: on an idle machine (no wait for a CPU, as read here) 0.6 s a call, against 1.8 s."""
+    from runner.learner import session as session_module
+    from runner.pack import BoundaryError
+
+    monkeypatch.setattr(session_module, "_delay_of", lambda pid, delays: {**delays, pid: 0.0})
+    path = tmp_path / "learner.py"
+    path.write_text(BURNER_SLEEPER, encoding="utf-8")
+    limits = WorkerLimits(timeout_s=5, wall_timeout_s=30, learner_wall_s=1.0)
+    codes = []
+    with LearnerSession(path, ["logits_memory_bytes"], limits) as s:
+        assert s.open() is None
+        for _ in range(3):
+            s.begin_claim()
+            try:
+                s.implementation()["logits_memory_bytes"](2, 3, 5)
+                codes.append("answered")
+            except BoundaryError as exc:
+                codes.append(exc.code)
+            s.end_claim()
+    assert "boundary.learner_stalled" in codes, codes
+
+
+def test_what_a_call_earns_on_the_allowance():
+    from runner.learner.session import _earned
+
+    assert _earned(20.0, None) == 200.0  # the kernel does not say: CPU time alone, 10 ×
+    assert _earned(20.0, 0.0) == 40.0  # computed, then slept: the sleep is not earned
+    assert _earned(20.0, 180.0) == 200.0  # a machine 10 times busy: all it waited, at most 10 ×
+    assert _earned(2.0, 3.0) == 10.0
+
+
 def test_an_import_that_outlasts_the_learners_allowance_is_a_load_failure_in_words(tmp_path):
     from runner.i18n import catalog
 

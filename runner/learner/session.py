@@ -109,6 +109,9 @@ START_S = 60.0
 WORKDIR_PREFIX = "learn-llm-worker-"  # then the judge's process id: whose it is
 PIPE_BYTES = 1 << 20  # a request's or reply's pipe holds this much (the unprivileged maximum)
 CPU_POLL_S = 0.05  # how often the worker's CPU time is read while the judge waits
+# a learner's wall-clock allowance grows by this many times the seconds its processes
+# computed or waited for a CPU (see LearnerSession._earned)
+RUN_SLACK = 2.0
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -407,6 +410,11 @@ class LearnerSession:
         self._cpu_read_at = -math.inf  # when _cpu_seen was read (time.monotonic())
         self._cpu_charged = 0.0  # the current worker's CPU time charged to claims so far
         self._cpu_unread = False  # an exchange ended with no reading after it
+        # seconds the current worker's processes waited for a CPU (runnable, not running),
+        # as CPU time above: None where the kernel does not say (schedstat)
+        self._delay_seen: float | None = 0.0
+        self._delay_base = self._delay_charged = 0.0
+        self._delays: dict[int, float] = {}  # each process's own, as last read
         self._process: Any = None
         self._uid = 0  # the user id of its worker (see sandbox_uid), drawn as each starts
         self._resident = 0  # bytes its worker's processes hold, as last read from /proc
@@ -567,11 +575,9 @@ class LearnerSession:
     def kill(self) -> None:
         """Kill the worker and everything it started (see :func:`_kill_tree`)."""
         process, self._process = self._process, None
-        self._credit(self._cpu_seen - self._cpu_charged)  # read, not yet charged
+        self._credit(*self._uncharged())  # read, not yet charged
         # the next worker's time starts at its zero
-        self._cpu_seen = self._cpu_base = self._cpu_charged = 0.0
-        self._cpu_read_at = -math.inf
-        self._cpu_unread = False
+        self._restart_clocks()
         if process is not None and process.pid is not None:
             with wall_paused():  # the worker's time, not the check's
                 _kill_tree(process.pid, self._own_uid())
@@ -598,9 +604,16 @@ class LearnerSession:
         self._process = None
         self._workdir = None
         self._let_go()
+        self._restart_clocks()
+
+    def _restart_clocks(self) -> None:
         self._cpu_seen = self._cpu_base = self._cpu_charged = 0.0
         self._cpu_read_at = -math.inf
         self._cpu_unread = False
+        if self._delay_seen is not None:
+            self._delay_seen = 0.0
+        self._delay_base = self._delay_charged = 0.0
+        self._delays = {}
 
     def _let_go(self) -> None:
         """Close this process's side of the worker: its pipes, and the shared memory."""
@@ -986,6 +999,7 @@ class LearnerSession:
                 self.kill()
                 raise BoundaryError("boundary.timeout", self._timeout_params(name))
         self._cpu_base = self._cpu_charged
+        self._delay_base = self._delay_charged
         self._cpu_spent = self._cpu_seen - self._cpu_charged  # read, not yet charged
         self._cpu_limit = self._budget
         self._deadline = started + self._wall_budget
@@ -1005,18 +1019,23 @@ class LearnerSession:
         """Read the worker's CPU time and charge the claim what it used since the last
         charge."""
         self._worker_cpu()
-        self._credit(self._cpu_seen - self._cpu_charged)
+        self._credit(*self._uncharged())
         self._cpu_charged = self._cpu_seen
+        self._delay_charged = self._delay_seen or 0.0
         self._cpu_unread = False
 
-    def _credit(self, used: float) -> None:
+    def _uncharged(self) -> tuple[float, float | None]:
+        """CPU seconds and seconds waiting for a CPU read and not yet charged."""
+        delay = None if self._delay_seen is None else self._delay_seen - self._delay_charged
+        return self._cpu_seen - self._cpu_charged, delay
+
+    def _credit(self, used: float, delayed: float | None) -> None:
         """Charge the claim ``used`` CPU seconds; the learner's wall-clock allowance grows by
-        WALL_FACTOR times them, as a claim's backstop does with its CPU budget: it bounds
-        waiting that computing does not account for (a sleeper's), so neither a larger
-        --timeout nor a busy machine (up to WALL_FACTOR processes per core) stops a learner
+        what they earn (see _earned): it bounds waiting that computing does not account for
+        (a sleeper's), so neither a larger --timeout nor a busy machine stops a learner
         whose calls compute."""
         self._budget -= used
-        self._wall.value += WALL_FACTOR * used
+        self._wall.value += _earned(used, delayed)
 
     def _worker_cpu(self) -> float:
         """CPU seconds the worker and every process it started have used (Linux: /proc;
@@ -1024,8 +1043,17 @@ class LearnerSession:
         process = self._process
         if process is None or process.pid is None:
             return self._cpu_seen
-        used, self._resident = _tree_usage(process.pid)
+        used, self._resident, delays = _tree_usage(process.pid)
         self._cpu_read_at = time.monotonic()
+        if delays is None or self._delay_seen is None:
+            self._delay_seen = None  # the kernel does not say: CPU time alone earns
+        else:
+            # the most any one process waited since the last reading: processes waiting on
+            # each other for the cores (a hundred forks) earn no more than one that waits
+            # for other work on the machine
+            grown = (d - self._delays.get(pid, 0.0) for pid, d in delays.items())
+            self._delay_seen += max(0.0, *grown)
+            self._delays = delays
         # a process that ended unwaited takes its time with it: never count backwards
         self._cpu_seen = max(self._cpu_seen, used)
         self._cpu_spent = max(self._cpu_spent, self._cpu_seen - self._cpu_base)
@@ -1086,7 +1114,10 @@ class LearnerSession:
                 "boundary.memory", {"function": name, "mib": self.limits.memory_mib}
             )
         # what this exchange has computed so far is credited to the allowance (see _credit)
-        allowance = self._allowance_end + WALL_FACTOR * max(0.0, self._cpu_seen - self._cpu_base)
+        delayed = None if self._delay_seen is None else self._delay_seen - self._delay_base
+        allowance = self._allowance_end + _earned(
+            max(0.0, self._cpu_seen - self._cpu_base), delayed
+        )
         remaining = min(self._deadline, allowance) - now
         if remaining <= 0:
             self.kill()
@@ -1323,12 +1354,28 @@ class RemoteFunction:
         return f"<learner function {self.__name__}>"
 
 
-def _tree_usage(root: int) -> tuple[float, int]:
+def _earned(used: float, delayed: float | None) -> float:
+    """The wall-clock seconds a learner's processes earn on its allowance by computing for
+    ``used`` CPU seconds and waiting ``delayed`` seconds for a CPU (runnable while other work
+    ran): RUN_SLACK times both, never more than WALL_FACTOR times the CPU time. What they
+    earn is time they were not sleeping: a call that computed 20 s and then slept 180 s
+    earned the sleep as well when CPU time alone earned 10 times itself, and held a judge
+    for hours (an attack round, 2026-12-07); on a machine 10 times busy, a call that computed
+    20 s and waited 180 s for the CPU earns its 200 s, as CPU time alone did. Where the kernel does not say how long a
+    process waited (``delayed`` None), CPU time alone earns, WALL_FACTOR times itself."""
+    if delayed is None:
+        return WALL_FACTOR * used
+    return min(WALL_FACTOR * used, RUN_SLACK * (used + max(0.0, delayed)))
+
+
+def _tree_usage(root: int) -> tuple[float, int, dict[int, float] | None]:
     """CPU seconds (user and system) of ``root`` and its descendants, with what they reaped
-    from children that ended, and the bytes resident in their memory now (each process's,
-    summed), read from /proc (``task/*/children`` links each process to the ones it
-    started)."""
+    from children that ended, the bytes resident in their memory now (each process's,
+    summed), and each process's seconds waiting for a CPU (its main thread's ``run_delay``
+    in ``/proc/<pid>/schedstat``; None where the kernel keeps none), read from /proc
+    (``task/*/children`` links each process to the ones it started)."""
     total = resident = 0
+    delays: dict[int, float] | None = {}
     stack, seen = [root], set[int]()
     while stack and len(seen) < 4096:
         pid = stack.pop()
@@ -1343,7 +1390,22 @@ def _tree_usage(root: int) -> tuple[float, int]:
             stack += _children(pid)
         except (OSError, ValueError, IndexError):
             continue  # gone meanwhile, or no /proc
-    return total / CLOCK_TICKS, resident * PAGE_BYTES
+        if delays is not None:
+            delays = _delay_of(pid, delays)
+    return total / CLOCK_TICKS, resident * PAGE_BYTES, delays
+
+
+def _delay_of(pid: int, delays: dict[int, float]) -> dict[int, float] | None:
+    """``delays`` with ``pid``'s seconds waiting for a CPU; None where /proc has no such
+    figure (a process gone meanwhile is left out)."""
+    try:
+        with open(f"/proc/{pid}/schedstat", "rb") as fh:
+            delays[pid] = int(fh.read().split()[1]) / 1e9  # cpu ns, run_delay ns, slices
+    except FileNotFoundError:  # gone meanwhile, or a kernel without the file
+        return delays if not os.path.exists(f"/proc/{pid}/stat") else None
+    except (OSError, ValueError, IndexError):
+        return None
+    return delays
 
 
 def _children(pid: int) -> list[int]:
