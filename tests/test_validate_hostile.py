@@ -965,3 +965,164 @@ def test_only_branches_tags_and_head_lead_to_the_learners_commits(tmp_path):
         "peeled": "commit",
         "packed-old": "unreachable",
     }
+
+
+# -- attack round 27 ---------------------------------------------------------------------------
+def _dangling(repo: Path) -> str:
+    """A commit no branch, tag or HEAD leads to (the learner's HEAD left where it was)."""
+    (repo / "other.txt").write_text("x\n", encoding="utf-8")
+    git(repo, "add", "other.txt")
+    git(repo, "commit", "-q", "-m", "second")
+    git(repo, "reset", "-q", "--hard", LEARNER_HEAD)
+    sha = git(repo, "rev-parse", "HEAD@{1}")
+    git(repo, "reflog", "expire", "--expire=now", "--all")
+    return sha
+
+
+@pytest.mark.parametrize("how", ["lock", "bad-name", "peeled", "worktree-own"])
+def test_a_ref_git_itself_would_not_read_does_not_make_a_commit_the_learners(cli, work, how):
+    """A dangling commit named only by a ref git ignores was accepted (git fsck calls it
+    unreachable): a branch being written (``foo.lock``), a name check-ref-format refuses
+    (``a..b``), a forged peeled line after a tag in packed-refs, a branch file in a linked
+    worktree's own folder (git reads branches from the common folder only)."""
+    repo = work / "repo"
+    sha = _dangling(repo)
+    gitdir = repo / ".git"
+    if how == "lock":
+        (gitdir / "refs" / "heads" / "foo.lock").write_text(sha + "\n", encoding="utf-8")
+    elif how == "bad-name":
+        (gitdir / "refs" / "heads" / "a..b").write_text(sha + "\n", encoding="utf-8")
+    elif how == "peeled":
+        git(repo, "tag", "-a", "-m", "t", "v1")
+        git(repo, "pack-refs", "--all")
+        packed = gitdir / "packed-refs"
+        lines = packed.read_text(encoding="utf-8").splitlines()
+        at = next(i for i, line in enumerate(lines) if line.endswith("refs/tags/v1"))
+        lines.insert(at + 1, "^" + sha)
+        packed.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    else:
+        git(repo, "worktree", "add", "-q", "--detach", str(work / "wt"), LEARNER_HEAD)
+        own = gitdir / "worktrees" / "wt" / "refs" / "heads"
+        own.mkdir(parents=True)
+        (own / "hidden").write_text(sha + "\n", encoding="utf-8")
+    result = validate(cli, submit(work, sha), "--repo", "repo")
+    assert "no branch, tag or HEAD leads to it" in result.out, result.out
+    assert validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo").code == 0
+
+
+def test_an_artifact_the_commit_holds_as_a_link_or_without_its_contents_is_a_problem(cli, work):
+    """A commit holding a symlink (to /etc/shadow, to .git/config) where the working tree has
+    a file of that name, and a commit listing a file whose contents the repository lacks,
+    were accepted (attack round 27)."""
+    repo = work / "repo"
+    (repo / "results" / "link.json").symlink_to("/etc/shadow")
+    git(repo, "add", "results/link.json")
+    git(repo, "commit", "-q", "-m", "a link")
+    (repo / "results" / "link.json").unlink()
+    (repo / "results" / "link.json").write_text("{}\n", encoding="utf-8")
+    head = git(repo, "rev-parse", "HEAD")
+    text = submit(work, head)
+    path = work / text
+    path.write_text(
+        path.read_text("utf-8").replace(
+            f"  - {ARTIFACT}\n", f"  - {ARTIFACT}\n  - results/link.json\n  - {ARTIFACT}/\n"
+        ),
+        "utf-8",
+    )
+    result = validate(cli, text, "--repo", "repo")
+    assert result.out.splitlines()[1:] == [
+        f"  $.artifacts[1]: 'results/link.json' is a symbolic link in commit {head}: an artifact "
+        "is a file the commit holds",
+        f"  $.artifacts[2]: '{ARTIFACT}/' is not a file; artifacts are files the run wrote",
+    ]
+    blob = git(repo, "rev-parse", f"HEAD:{ARTIFACT}")
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    result = validate(cli, submit(work, head), "--repo", "repo")
+    assert result.out.splitlines()[1:] == [
+        f"  $.artifacts[0]: '{ARTIFACT}' is listed in commit {head}, but its contents are not in "
+        "the repository"
+    ]
+
+
+def test_many_packs_and_long_delta_instructions_are_refused_within_their_budgets():
+    """6,000 empty packs beside 20,000 commits, and deltas of one-byte inserts building a
+    gigabyte a byte at a time, held validate past 120 s (attack round 27): a repository of
+    more than MAX_PACKS packs is not read, and the deltas' instructions are counted."""
+    from runner.submission import gitobjects
+
+    base = b"x" * 10
+    one_byte_inserts = _varint_bytes(10) + _varint_bytes(20) + b"\x01y" * 20
+    body, ops = gitobjects._apply_delta(base, one_byte_inserts, 1 << 20, "blob")
+    assert body == b"y" * 20 and ops == 20
+    with pytest.raises(gitobjects.Unreadable):
+        gitobjects._apply_delta(base, one_byte_inserts, 1 << 20, "blob", ops_left=19)
+    assert gitobjects.MAX_PACKS <= 1000
+
+
+def test_a_packs_count_past_the_limit_is_said_not_read(cli, work, monkeypatch):
+    from runner.submission import gitobjects
+
+    repo = work / "repo"
+    git(repo, "gc", "-q", "--prune=now")
+    monkeypatch.setattr(gitobjects, "MAX_PACKS", 0)
+    result = validate(cli, submit(work, LEARNER_HEAD), "--repo", "repo")
+    assert "more than 0 pack files; not read" in result.out, result.out
+
+
+def _varint_bytes(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+@pytest.mark.parametrize(
+    "environment",
+    [
+        "py3.12;/home/alice/.venv",
+        "file:///home/alice/venv",
+        "py%3B%2Fhome%2Falice%2F",
+        "/root",
+        "py at /opt",
+        "machine-name.example.com",
+        "alice@laptop",
+        "2001:db8::1",
+        "fe80::1%eth0",
+    ],
+)
+def test_an_environment_naming_a_path_user_or_host_another_way_is_refused(cli, work, environment):
+    data = good_data()
+    data["environment"] = environment
+    (work / "sub.json").write_text(json.dumps(data), encoding="utf-8")
+    result = validate(cli, "sub.json")
+    assert result.code == 1 and "$.environment" in result.out, result.out
+
+
+@pytest.mark.parametrize(
+    "environment",
+    [
+        "Python 3.11.7 (main, Dec  8 2023, 18:21:37) [GCC 11.4.0]",
+        "python@3.11 via Homebrew, macOS 14.4, arm64",
+        "CPython/3.11/x86_64, numpy 2.4.6; openblas 0.3.27",
+    ],
+)
+def test_an_ordinary_environment_line_still_passes(cli, work, environment):
+    data = good_data()
+    data["environment"] = environment
+    (work / "sub.json").write_text(json.dumps(data), encoding="utf-8")
+    assert validate(cli, "sub.json").code == 0
+
+
+@pytest.mark.parametrize("key", ["artifacts", "licenses", "known_failures"])
+def test_a_template_list_left_empty_or_a_seed_not_the_modules_is_a_problem(cli, work, key):
+    """``artifacts: []`` proved no artifact at all, and any seed passed (attack round 27):
+    the template shows an item to replace in each list, and seed 0, the module's."""
+    data = good_data()
+    data[key] = []
+    data["seed"] = 7
+    (work / "sub.json").write_text(json.dumps(data), encoding="utf-8")
+    lines = validate(cli, "sub.json").out.splitlines()[1:]
+    assert any(line.startswith(f"  $.{key}: {key} lists nothing") for line in lines), lines
+    assert any(line.startswith("  $.seed: seed 7 is not module") for line in lines), lines

@@ -1477,6 +1477,8 @@ tip: thanks
         f"  $.environment: 'CPython 3.11.7 at /home/alice/llm' contains a path; {SANITIZE}",
         "  $.verified_at: 2999-01-01 is in the future",
         "  $.cost.gross_usd: -1 is less than the minimum of 0",
+        "  $.licenses: licenses lists nothing: the template's item is to be replaced by what "
+        'this run has (an artifact it wrote, a licence it used, a known failure or "none")',
     ]
 
 

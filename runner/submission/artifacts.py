@@ -54,6 +54,10 @@ def _committed(item: str, commit: str, ctx: Context) -> Msg | None:
         return msg("sub.artifact_unchecked", item=shown, commit=commit, why=found)
     if found == "missing":
         return msg("sub.artifact_uncommitted", item=shown, commit=commit)
+    if found == "symlink":
+        return msg("sub.artifact_link_in_commit", item=shown, commit=commit)
+    if found == "absent":
+        return msg("sub.artifact_no_blob", item=shown, commit=commit)
     if found != "file":
         return msg("sub.artifact_not_file", item=shown)
     return None
@@ -92,7 +96,7 @@ def artifact_problem(item: str, repo: Path | None) -> Msg | None:
         return msg("sub.artifact_absolute", item=shown)
     if ".." in parts:
         return msg("sub.artifact_escape", item=shown)
-    if not parts:
+    if not parts or item[-1:] in ("/", "\\"):  # a trailing separator names a folder
         return msg("sub.artifact_not_file", item=shown)
     if ".git" in parts:
         return msg("sub.artifact_git", item=shown)

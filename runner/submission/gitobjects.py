@@ -61,6 +61,13 @@ MAX_READ_BYTES = 1 << 28
 # deltas applied, over every object one repository's reads rebuild: empty deltas build no
 # byte, and 5,000 commits each at the end of one chain of 4,095 of them took 99 s
 MAX_DELTAS = 1_000_000
+# instructions of those deltas, over the repository's reads: each is a step of a Python
+# loop, and deltas of one-byte inserts built 1 GiB a byte at a time (a 9 MB repository of
+# 42 such chains held validate past 120 s; a real repository's reads take thousands)
+MAX_DELTA_OPS = 5_000_000
+# packs an object is looked for in: each lookup asks every pack (6,000 empty packs beside
+# 20,000 commits held validate past 120 s); git's gc packs a repository past 50
+MAX_PACKS = 256
 # what a rebuilt object is kept for, as the base of the next object whose chain passes it
 # (git's delta base cache): a chain many objects share is rebuilt once
 KEPT_BASE_BYTES = 1 << 26
@@ -99,7 +106,7 @@ class Lookup:
     name: str = ""  # the full sha, for "commit" and "unreachable"
 
 
-Entry = Literal["file", "folder", "module", "missing"]
+Entry = Literal["file", "folder", "module", "missing", "symlink", "absent"]
 
 
 class Unreadable(Exception):
@@ -259,6 +266,8 @@ class GitObjects:
             from dulwich.object_format import DEFAULT_OBJECT_FORMAT
             from dulwich.pack import Pack
 
+            if sum(n.endswith(".pack") for n in names) > MAX_PACKS:
+                raise Unreadable(msg("sub.git.too_many_packs", limit=MAX_PACKS, unit="count"))
             try:
                 for name in sorted(n for n in names if n.endswith(".pack")):
                     base = os.path.join(folder, name[: -len(".pack")])
@@ -318,54 +327,57 @@ class GitObjects:
 
     def _tips(self) -> set[str]:
         """The shas HEAD and the branches and tags hold (loose and packed, remote-tracking
-        branches included), in either gitdir: not the other refs, which hold what is no
-        longer the learner's history (refs/original after a rewrite, refs/stash)."""
-        gitdir, common = self._gitdirs()
+        branches included): not the other refs, which hold what is no longer the learner's
+        history (refs/original after a rewrite, refs/stash)."""
+        gitdir, folder = self._gitdirs()
         found: set[str] = set()
-        for folder in dict.fromkeys((gitdir, common)):
-            head = os.path.join(folder, "HEAD")
-            if os.path.lexists(head):
-                _add_sha(found, read_regular(head, MAX_GITFILE))
-            packed = os.path.join(folder, "packed-refs")
-            if os.path.lexists(packed):
-                kept = False  # a peeled line (^sha) belongs to the ref above it
-                for line in read_regular(packed, MAX_REF_FILE).splitlines():
-                    if line[:1] == b"^":
-                        if kept:
-                            _add_sha(found, line[1:41])
-                    elif line[:1] not in (b"#", b""):
-                        kept = line[41:].startswith(HISTORY_REFS)
-                        if kept:
-                            _add_sha(found, line[:40])
-            # refs and each of its folders read are checked here (a symlinked one would lead
-            # to another repository's); os.walk follows no symlinked folder below them, and a
-            # folder it cannot list is not skipped
-            own = _own_folder(os.path.join(folder, "refs"))
-            for kind in HISTORY_REFS if own else ():
-                refs = os.path.join(folder, os.fsdecode(kind.rstrip(b"/")))
-                walked = os.walk(refs, onerror=_raise) if _own_folder(refs) else iter(())
-                for top, _, files in walked:
-                    for name in files:
-                        if len(found) > MAX_REFS:
-                            raise Unreadable(
-                                msg("sub.git.too_many_refs", limit=MAX_REFS, unit="count")
-                            )
-                        path = os.path.join(top, name)
-                        if stat.S_ISREG(os.lstat(path).st_mode):
-                            _add_sha(found, read_regular(path, MAX_GITFILE))
+        head = os.path.join(gitdir, "HEAD")
+        if os.path.lexists(head):
+            _add_sha(found, read_regular(head, MAX_GITFILE))
+        # branches and tags are the common folder's: git reads none from a linked worktree's
+        # own folder, and an object only such a file names is dangling to git
+        refs_read = 0  # MAX_REFS counts refs, not the commits they name
+        packed = os.path.join(folder, "packed-refs")
+        if os.path.lexists(packed):
+            # a peeled line (^sha) only repeats what the tag above it points to: the walk
+            # reads the tag itself (one forged after a tag named a dangling commit)
+            for line in read_regular(packed, MAX_REF_FILE).splitlines():
+                if line[:1] not in (b"#", b"^", b"") and _history_ref(line[41:]):
+                    refs_read += 1
+                    _add_sha(found, line[:40])
+        # refs and each of its folders read are checked here (a symlinked one would lead
+        # to another repository's); os.walk follows no symlinked folder below them, and a
+        # folder it cannot list is not skipped
+        own = _own_folder(os.path.join(folder, "refs"))
+        for kind in HISTORY_REFS if own else ():
+            refs = os.path.join(folder, os.fsdecode(kind.rstrip(b"/")))
+            walked = os.walk(refs, onerror=_raise) if _own_folder(refs) else iter(())
+            for top, _, files in walked:
+                for name in files:
+                    refs_read += 1
+                    if refs_read > MAX_REFS:
+                        raise Unreadable(msg("sub.git.too_many_refs", limit=MAX_REFS, unit="count"))
+                    path = os.path.join(top, name)
+                    ref = os.fsencode(os.path.relpath(path, folder))
+                    if _history_ref(ref) and stat.S_ISREG(os.lstat(path).st_mode):
+                        _add_sha(found, read_regular(path, MAX_GITFILE))
+        if refs_read > MAX_REFS:
+            raise Unreadable(msg("sub.git.too_many_refs", limit=MAX_REFS, unit="count"))
         return found
 
     def _walk(self, tips: set[str]) -> set[str]:
         """Every commit the tips lead to through tags and parents (at most MAX_WALK)."""
         seen: set[str] = set()
+        absent: set[str] = set()  # looked for once: a commit may name 340,000 missing parents
         queue = deque(sorted(tips))
         while queue:
             name = queue.popleft()
-            if name in seen:
+            if name in seen or name in absent:
                 continue
             try:
                 kind, body = self._read(name, want=("commit", "tag"))
             except FileNotFoundError:
+                absent.add(name)
                 continue  # a ref to nothing, a shallow clone's missing parent
             if kind == "tag":
                 seen.add(name)
@@ -405,11 +417,22 @@ class GitObjects:
                 tree = sha
             elif mode == 0o160000:
                 return "module"
-            elif last:
-                return "file"  # a blob: a file, executable or not, or a symlink
-            else:
+            elif not last:
                 return "missing"  # a file is not a folder
+            elif mode == 0o120000:
+                return "symlink"  # a link's target is no file the commit holds
+            else:
+                return "file" if self._holds_blob(sha) else "absent"
         return "folder"
+
+    def _holds_blob(self, sha: str) -> bool:
+        """Whether the database holds the blob ``sha`` (its type read, not its contents): a
+        tree may list a file whose contents the repository does not have."""
+        try:
+            kind, _ = self._read(sha, want=())
+        except (FileNotFoundError, KeyError):
+            return False
+        return kind == "blob"
 
     def _root(self, commit: str) -> str:
         """The sha of ``commit``'s tree (its commit object read once, whatever the paths)."""
@@ -475,6 +498,21 @@ def _guarded(answer: Callable[[], T]) -> T | Msg:
 
 def _raise(exc: OSError) -> None:
     raise exc
+
+
+def _history_ref(name: bytes) -> bool:
+    """Whether ``name`` (``refs/heads/main``) is a branch or tag git itself would read: a
+    name ``git check-ref-format`` refuses (``a..b``, a part that starts with a dot or ends
+    in ``.lock``, control characters, `` ~^:?*[\\``, ``@{``) is no ref of the learner's
+    history, nor is a ref being written (``main.lock``)."""
+    if not name.startswith(HISTORY_REFS) or len(name) > 1024:
+        return False
+    if b".." in name or b"@{" in name or name.endswith((b"/", b".")) or b"//" in name:
+        return False
+    if any(c < 0x20 or c == 0x7F or c in b" ~^:?*[\\" for c in name):
+        return False
+    return all(part and not part.startswith(b".") and not part.endswith(b".lock")
+               for part in name.split(b"/"))  # fmt: skip
 
 
 def _add_sha(into: set[str] | deque[str], text: bytes) -> None:
@@ -550,6 +588,7 @@ class _Built:
 
     made: int = 0  # bytes
     deltas: int = 0
+    ops: int = 0  # the deltas' instructions
     kept_bytes: int = 0
     kept: dict[tuple[int, int], tuple[int, bytes]] = field(default_factory=dict)
 
@@ -609,7 +648,10 @@ def _packed(
         if chain:  # a base other objects' chains may pass
             built.keep((fd, offset), type_num, body)
     for at, delta_at, delta_size in reversed(chain):
-        body = _apply_delta(body, _inflate(fd, delta_at, delta_size), limit, kind)
+        body, ops = _apply_delta(
+            body, _inflate(fd, delta_at, delta_size), limit, kind, MAX_DELTA_OPS - built.ops
+        )
+        built.ops += ops
         built.made += len(body)
         built.deltas += 1
         if built.made > MAX_BUILT_BYTES:
@@ -687,8 +729,11 @@ def _varint(data: bytes, at: int) -> tuple[int, int]:
             return value, at
 
 
-def _apply_delta(base: bytes, delta: bytes, limit: int, kind: str) -> bytes:
-    """git's delta format, with the result bounded by ``limit`` before it is built."""
+def _apply_delta(
+    base: bytes, delta: bytes, limit: int, kind: str, ops_left: int = MAX_DELTA_OPS
+) -> tuple[bytes, int]:
+    """git's delta format, with the result bounded by ``limit`` before it is built and its
+    instructions by ``ops_left``; the result and how many instructions it took."""
     source, at = _varint(delta, 0)
     target, at = _varint(delta, at)
     if source != len(base):
@@ -696,9 +741,13 @@ def _apply_delta(base: bytes, delta: bytes, limit: int, kind: str) -> bytes:
     if target > limit:
         raise Unreadable(msg("sub.git.too_large_kind", kind=kind, size=target, unit="bytes"))
     out = bytearray()
+    ops = 0
     while at < len(delta):
         op = delta[at]
         at += 1
+        ops += 1
+        if ops > ops_left:
+            raise Unreadable(msg("sub.git.too_many_delta_ops", limit=MAX_DELTA_OPS, unit="count"))
         if op & 0x80:  # copy from the base
             start = length = 0
             for i in range(4):
@@ -722,7 +771,7 @@ def _apply_delta(base: bytes, delta: bytes, limit: int, kind: str) -> bytes:
             raise BadObject("malformed-delta")
     if len(out) != target:
         raise BadObject("delta-does-not-fit-base")
-    return bytes(out)
+    return bytes(out), ops
 
 
 def _safe_opener(path: str, flags: int) -> int:

@@ -24,8 +24,10 @@ UNSANITIZED_KEYS = {"user", "username", "login", "host", "hostname", "node", "ho
 # a path from the root (/home/, \home\ as Windows writes one on the current drive), a drive
 # (C:\), a share (\\server\), or a home folder named from where it hangs (home/alice, Users\alice)
 PATH_LIKE = re.compile(
-    r"(?:^|[\s=:'\"(])(?:~[/\\]|/[^\s/]+/|\\[^\s\\]+\\|[A-Za-z]:\\|\\\\[^\s\\]+\\"
-    r"|(?:home|users)[/\\][^\s/\\])",
+    r"(?:^|[^\w.])(?:~[/\\]|/[^\s/]+/|\\[^\s\\]+\\|[A-Za-z]:[\\/]|\\\\[^\s\\]+\\"
+    r"|(?:home|users)[/\\][^\s/\\])"
+    # a folder from the root every machine has, alone: /root, /home, /opt
+    r"|(?:^|[^\w.])/(?:root|home|users|opt|srv|mnt|media|tmp|var|usr|etc|workspace)\b",
     re.IGNORECASE,
 )
 # one of those keys given a value inside a line of text: "CPython 3.11, user=alice"
@@ -39,11 +41,24 @@ TILDE = re.compile(r"~(?!=)")
 SLASHES = str.maketrans(
     {"\u2215": "/", "\u2044": "/", "\u29f8": "/", "\u2571": "/", "\u29f5": "\\"}
 )
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+")
+EMAIL = re.compile(r"[\w.+-]+@[A-Za-z][\w-]*\.[\w.-]+")  # not python@3.11
+# a user at a host, as a prompt shows it (alice@laptop); not a version pin (python@3.11)
+USER_AT = re.compile(r"[A-Za-z][\w.+-]*@[A-Za-z][\w-]*")
 HOST_LIKE = re.compile(
     r"\b[\w-]+\.(?:local|lan|internal|corp|home)\b"  # a machine on a private network
     r"|\b[a-z][\w-]*(?:\.[a-z][\w-]*){2,}\.[a-z]{2,}\b"  # host.dept.example.edu (3+ dots)
+    # machine.example.com: two dots, a common top-level domain last
+    r"|\b[a-z][\w-]*\.[a-z][\w-]*\.(?:com|net|org|edu|gov|io|dev|ai|cn|de|uk|jp|fr|ca|au"
+    r"|in|ru|br|nl|ch|se|kr|tw|hk|sg)\b"
     r"|\b(?:\d{1,3}\.){3}\d{1,3}\b",  # an IPv4 address
+    re.IGNORECASE,
+)
+
+
+# an IPv6 address: eight groups, or fewer around a "::" (not a time: 18:21:37 has no "::")
+IPV6 = re.compile(
+    r"(?<![\w:])(?:(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}"
+    r"|(?:[0-9a-f]{1,4}:){0,6}:(?::?[0-9a-f]{1,4}){0,6})(?![\w:])",
     re.IGNORECASE,
 )
 
@@ -88,7 +103,8 @@ def verified_at(doc: Submission, ctx: Context) -> Iterator[Finding]:
 def environment(doc: Submission, ctx: Context) -> Iterator[Finding]:
     for at, value in walk(doc.data.get("environment"), ("environment",)):
         key = at[-1] if len(at) > 1 else None
-        if isinstance(key, str) and key.lower() in UNSANITIZED_KEYS:
+        # "User Name", "user_name", "HOST-NAME" as "username", "hostname"
+        if isinstance(key, str) and re.sub(r"[\s_-]", "", key.lower()) in UNSANITIZED_KEYS:
             yield at, msg("sub.env_key", key=key)
         elif isinstance(value, str) and doc.filled(at):
             if len(value) > MAX_ENV_TEXT:
@@ -102,8 +118,17 @@ def environment(doc: Submission, ctx: Context) -> Iterator[Finding]:
                 yield at, msg("sub.env_path", value=printable_line(value))
             elif "@" in text and EMAIL.search(text):
                 yield at, msg("sub.env_email", value=printable_line(value))
-            elif "." in text and HOST_LIKE.search(text):
+            elif _names_a_host(text):
                 yield at, msg("sub.env_host", value=printable_line(value))
+
+
+def _names_a_host(text: str) -> bool:
+    """A user at a host (alice@laptop), a host name, an IPv4 or IPv6 address."""
+    if "@" in text and USER_AT.search(text):
+        return True
+    if "." in text and HOST_LIKE.search(text):
+        return True
+    return ("::" in text or text.count(":") >= 7) and IPV6.search(text) is not None
 
 
 def _as_read(value: str) -> str:

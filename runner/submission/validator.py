@@ -15,7 +15,7 @@ from pathlib import Path
 from runner.i18n import msg
 from runner.load import ClaimPack, display_path
 from runner.problems import Problem
-from runner.submission import artifacts, evidence, metrics, provenance, schema, values
+from runner.submission import artifacts, evidence, filled, metrics, provenance, schema, values
 from runner.submission.context import Context, MetricIndex, Submission
 from runner.submission.files import SubmissionFile, read_submission
 from runner.submission.parse import Parsed, parse_submission
@@ -37,6 +37,7 @@ RULES: tuple[Rule, ...] = (
     provenance.verified_at,
     provenance.environment,
     artifacts.artifacts,
+    filled.template_filled,
 )
 
 
