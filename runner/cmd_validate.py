@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from runner import progress
 from runner.errors import UsageError
 from runner.exits import EXIT_FOUND_WANTING, EXIT_OK
+from runner.files import refuse_special
 from runner.i18n import Catalog
 from runner.load import display_path
 
@@ -65,6 +66,7 @@ def cmd_validate(args: argparse.Namespace, words: Catalog) -> int:
         raise UsageError("use.no_submissions")
     if args.junit_xml is not None:
         _not_an_input(Path(args.junit_xml), files)
+        refuse_special([Path(args.junit_xml)])
     _safe_output()
     # text and JSON Lines print each file's verdict as it is judged; one JSON document only
     # at the end, so a large batch shows progress (a bar on a terminal, else a line a file)

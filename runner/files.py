@@ -64,6 +64,25 @@ def refuse_overwriting(outputs: list[str | None], inputs: list[Path]) -> None:
     hit = overwritten_input(named, inputs)
     if hit is not None:
         raise UsageError("use.output_is_input", path=display_path(hit))
+    refuse_special(named)
+
+
+def refuse_special(outputs: list[Path]) -> None:
+    """Misuse (``use.output_special``) when an output names a device, a FIFO or a socket: a
+    report is written beside it and renamed over it, which would replace ``/dev/null``
+    itself for a grader who runs as root (an attack round, 2026-12-07)."""
+    import stat
+
+    from runner.errors import UsageError
+    from runner.load import display_path
+
+    for path in outputs:
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            continue  # not there yet: written as a new file
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            raise UsageError("use.output_special", path=display_path(path))
 
 
 def shipped(module_file: str, *parts: str) -> str:

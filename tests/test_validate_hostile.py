@@ -1126,3 +1126,24 @@ def test_a_template_list_left_empty_or_a_seed_not_the_modules_is_a_problem(cli, 
     lines = validate(cli, "sub.json").out.splitlines()[1:]
     assert any(line.startswith(f"  $.{key}: {key} lists nothing") for line in lines), lines
     assert any(line.startswith("  $.seed: seed 7 is not module") for line in lines), lines
+
+
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_a_report_over_a_device_or_a_fifo_is_refused_and_it_is_left_as_it_was(cli, work, command):
+    """``--junit-xml`` over a FIFO (or /dev/null, as root) was written beside it and renamed
+    over it, replacing the device with a file (attack round 27): misuse, nothing replaced."""
+    fifo = work / "pipe"
+    os.mkfifo(fifo)
+    (work / "sub.yaml").write_text(GOOD_YAML, encoding="utf-8")
+    if command == "validate":
+        result = validate(cli, "sub.yaml", "--junit-xml", "pipe")
+    else:
+        result = cli("run", str(MODULE), "-k", "support.gpt2-vocab-32", "--junit-xml", "pipe")
+    assert result.code == 2 and "a device, a FIFO or a socket" in result.err, result.err
+    assert stat_is_fifo(fifo)
+
+
+def stat_is_fifo(path: Path) -> bool:
+    import stat
+
+    return stat.S_ISFIFO(os.lstat(path).st_mode)

@@ -165,6 +165,9 @@ def stage(path: Path, text: str | Iterable[str]) -> tuple[Path, str]:
     shown = display_path(path)
     if path.is_dir():
         raise EvidenceError("io.is_directory", path=shown)
+    if path.is_char_device() or path.is_block_device() or path.is_fifo() or path.is_socket():
+        # renamed over, the device itself would be replaced (/dev/null, for root)
+        raise EvidenceError("io.special", path=shown)
     if not path.parent.is_dir():
         raise EvidenceError("io.no_directory", path=shown)
     tmp = None
