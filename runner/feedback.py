@@ -19,7 +19,7 @@ A function is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -101,9 +101,14 @@ class PackFeedback:
         return [f for f in self.functions if f.verdict == verdict]
 
 
-def pack_feedback(pack_run: PackRun, results: Sequence[ClaimResult] | None = None) -> PackFeedback:
+def pack_feedback(
+    pack_run: PackRun,
+    results: Sequence[ClaimResult] | None = None,
+    course: Collection[str] = (),
+) -> PackFeedback:
     """The feedback of one module's run (``results``: a part of its results, e.g. only those
-    a learner may see now; all of them by default)."""
+    a learner may see now; all of them by default; ``course``: the functions every module
+    of the run asks for, none of them a misspelling of another module's)."""
     chosen = list(pack_run.results if results is None else results)
     registry = pack_run.pack.code.registry
     loaded = {c.claim.id: c for c in (*pack_run.pack.claims, *pack_run.challenge)}
@@ -133,7 +138,7 @@ def pack_feedback(pack_run: PackRun, results: Sequence[ClaimResult] | None = Non
             fb.wrong_uses = [g for g in spec.uses if g in found and found[g].verdict == "wrong"]
     # the file's own names, not the contract's: a function of the contract it defines is no
     # misspelling of another (adam_step beside an adamw_step that is written but waits)
-    others = [d for d in pack_run.defined if d not in registry.subjects]
+    others = [d for d in pack_run.defined if d not in registry.subjects and d not in course]
     for fb in found.values():
         if fb.verdict == "not_written" and others and fb.name not in pack_run.defined:
             fb.near = misspelt(fb.name, others)

@@ -525,3 +525,19 @@ def test_a_check_that_returns_no_measurements_blames_no_function(reason):
               "declared": "n", "closest": "-"}  # fmt: skip
     assert "not of the code judged" in catalog("en")(reason, **params)
     assert "不是被评判代码的问题" in catalog("zh")(reason, **params)
+
+
+def test_a_function_another_module_of_the_run_asks_for_is_no_misspelling(tmp_path):
+    """Judged with a second module beside chapter 23, a learner's correctly named
+    norm_parameter_count (the other module's, passing its claims) was said to be
+    attention_parameter_count misspelt, three ways (a pack author, 2026-12-07)."""
+    source = (
+        "def norm_parameter_count(d_model, n_layer):\n    return 2 * d_model * (2 * n_layer + 1)\n"
+    )
+    (tmp_path / "my_impl.py").write_text(source, encoding="utf-8")
+    options = api.RunOptions(pattern="contract.attention-parameter-count")
+    run_ = api.run_packs([PACK], api.LearnerFile(tmp_path / "my_impl.py"), options)
+    alone = {f.name: f.near for f in pack_feedback(run_.packs[0]).functions}
+    assert alone["attention_parameter_count"] == "norm_parameter_count"  # a file of one module
+    beside = pack_feedback(run_.packs[0], course={"norm_parameter_count"})
+    assert {f.name: f.near for f in beside.functions}["attention_parameter_count"] is None

@@ -70,7 +70,8 @@ def results(run: Run, words: Catalog, modules: Sequence[Module] = ()) -> dict[st
         if run.implementation.get("kind") == "learner":
             # what each function's claims found, from the claims the learner sees now
             visible = [r for r in pack_run.results if r.visibility == "visible"]
-            summary += text.feedback_lines(pack_feedback(pack_run, visible), words)
+            course = text.course_functions(run)
+            summary += text.feedback_lines(pack_feedback(pack_run, visible, course), words)
     got, most = run.points()
     output = text.totals(shown, words)
     if later:

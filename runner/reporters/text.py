@@ -85,7 +85,9 @@ def run_lines(run: Run, words: Catalog, verbose: bool = False) -> list[str]:
             pack_run, run.implementation, words, verbose, collapse=learner and not verbose
         )
         if learner:
-            lines += feedback_lines(pack_feedback(pack_run), words, verbose)
+            lines += feedback_lines(
+                pack_feedback(pack_run, course=course_functions(run)), words, verbose
+            )
     closing = []  # why a run whose claims all passed still exits 1: its last lines say so
     for pack_run in run.packs:  # a reference run's faults: said only when one is wanting
         wanting = [f for f in pack_run.faults or [] if not f.caught or not f.observed_as_declared]
@@ -96,6 +98,11 @@ def run_lines(run: Run, words: Catalog, verbose: bool = False) -> list[str]:
             lines.append(words("fault.run_all_caught", n=len(pack_run.faults)))
     lines.append(totals_line(run, words))
     return lines + closing
+
+
+def course_functions(run: Run) -> set[str]:
+    """The functions every module of ``run`` asks a learner for."""
+    return {name for p in run.packs for name in p.pack.code.registry.subjects}
 
 
 def load_failure_line(run: Run, words: Catalog) -> str:
