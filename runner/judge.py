@@ -150,6 +150,14 @@ def _shape_mismatch(d: Difference) -> Detail | None:
         return Detail.of(code + suffix, at=at)
     if d.kind == "length":
         return Detail.of("judge.length" + suffix, n=len(d.expected), got=len(d.actual), at=at)
+    if d.kind == "type":  # "38400" for 38400 showed as the same number, with no word of why
+        number = isinstance(d.expected, int | float) and not isinstance(d.expected, bool)
+        if number and isinstance(d.actual, str):
+            return Detail.of("judge.text_for_number" + suffix, got=d.actual[:80], at=at)
+        if number and isinstance(d.actual, bool):
+            return Detail.of("judge.bool_for_number" + suffix, got=d.actual, at=at)
+        if isinstance(d.expected, str) and not isinstance(d.actual, str):
+            return Detail.of("judge.not_text" + suffix, at=at)
     return None
 
 

@@ -603,3 +603,22 @@ def test_a_tolerance_bound_that_is_text_is_shown_not_raised():
 
     assert show_tolerance({"abs": "0.005"}) == "'0.005'"
     assert show_tolerance({"abs": 0.005, "rel": [1e-9, "x"]}) == "max(0.005, [1e-09, 'x'] (rel))"
+
+
+@pytest.mark.parametrize(
+    ("actual", "code"),
+    [("38400", "judge.text_for_number"), (True, "judge.bool_for_number")],
+)
+def test_a_measure_of_the_wrong_type_says_so(actual, code):
+    """A check returning "38400" for 38400 failed as `expected = 38,400, actual 38400`,
+    with no word of why (a pack author, 2026-12-07)."""
+    from runner.i18n import catalog
+    from runner.models import Expectation
+
+    exp = Expectation.model_validate(
+        {"measure": "count", "value": 38400, "tolerance": {"kind": "exact"}, "source": "s"}
+    )
+    verdict, detail = judge(exp, actual)
+    assert verdict == "failed" and detail is not None and detail.code == code
+    for lang in ("en", "zh"):
+        assert catalog(lang)(detail.code, **detail.params)
