@@ -154,11 +154,17 @@ def show_tolerance(tol: Mapping[str, Any]) -> str:
             return f"{v:g}"
         return printable_line(repr(v))[:40]
 
-    def fmt(b: Any) -> str:
-        return "[" + ", ".join(one(v) for v in b) + "]" if isinstance(b, list) else one(b)
+    def percent(v: Any) -> str:
+        # a relative bound as a percentage: notation both languages read ("(rel)" was English)
+        if isinstance(v, int | float) and not isinstance(v, bool):
+            return f"{v * 100:g}%"
+        return one(v)
+
+    def fmt(b: Any, each: Any = one) -> str:
+        return "[" + ", ".join(each(v) for v in b) + "]" if isinstance(b, list) else each(b)
 
     absolute, relative = tol.get("abs"), tol.get("rel")
     if relative is None:
         return fmt(absolute) if absolute is not None else "0"
-    rel = f"{fmt(relative)} (rel)"
+    rel = fmt(relative, percent)
     return rel if absolute is None else f"max({fmt(absolute)}, {rel})"
