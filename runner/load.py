@@ -388,6 +388,24 @@ def to_model(model: type[M], doc: Document, path: Path, problems: list[Problem])
                 continue  # reported as the misspelling that left it missing
             if err["type"] in PYDANTIC_CODES and path_in_data in said:
                 continue  # a union's other member ("expected a list" after "a number")
+            if err["type"] in ("extra_forbidden", "invalid_key") and _in_text(
+                doc.data, path_in_data
+            ):
+                # {zh: 得到 36,864，而不是 38,400, en: ...}: the commas split a flow mapping's
+                # unquoted text into keys; one problem, at the text, saying to quote it
+                path_in_data = path_in_data[:-1]
+                if path_in_data in said:
+                    continue
+                said.add(path_in_data)
+                claim, field = split_claim(doc.data, path_in_data)
+                problems.append(
+                    Problem.in_file(
+                        display_path(path), doc.line_of(path_in_data), msg("claim.text_unquoted"),
+                        claim=claim, field=field or None,
+                        kind="fault" if path_in_data[:1] == ("faults",) else "claim",
+                    )
+                )  # fmt: skip
+                continue
             said.add(path_in_data)
             message = describe_error(err)
             fixed = number_as_text(err.get("input"))
@@ -429,6 +447,17 @@ def _misspellings(
         if close:
             out[path] = (*path[:-1], close[0])
     return out
+
+
+def _in_text(data: Any, path: tuple[int | str, ...]) -> bool:
+    """Whether ``path`` is a key of a text in both languages (a mapping holding zh or en)."""
+    node = data
+    for part in path[:-1]:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return False
+    return isinstance(node, dict) and ("zh" in node or "en" in node) and len(path) > 0
 
 
 def data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[int | str, ...]:

@@ -11,7 +11,8 @@ import re
 import shutil
 import time
 from dataclasses import dataclass
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import numpy as np
 import pytest
@@ -990,3 +991,23 @@ def test_a_dtype_the_contract_check_cannot_meet_is_refused_in_dtype_rtol():
     assert input_problems(spec, {**inputs, "dtype_rtol": {"float32": 2e-6}}) == []
     ((field, _, _),) = input_problems(spec, {**inputs, "dtype_rtol": {"float33": 2e-6}})
     assert "dtype_rtol" in field and "float33" in field, field
+
+
+def test_a_bilingual_text_split_by_its_commas_is_one_problem_saying_to_quote_it():
+    """``{zh: 得到 36,864，而不是 38,400, en: ...}``: YAML reads the commas as separators, and
+    the author was told of an unknown key ``864，而不是 38`` and "keys should be strings, got
+    400" (a pack author, 2026-12-07)."""
+    from runner.load import to_model
+    from runner.models.claims import FaultsFile
+    from runner.safeyaml import parse
+
+    text = (
+        "faults:\n  - id: x\n    title: {zh: a, en: b}\n    replaces: f\n"
+        '    expected_signal: {zh: GPT-2 small 得到 36,864，而不是 38,400, en: "x"}\n'
+        "    catchers: [a]\n    observed: []\n"
+    )
+    problems: list[Any] = []
+    to_model(FaultsFile, parse(text.encode()), Path("faults.yaml"), problems)
+    said = [(p.line, p.field, p.message.code) for p in problems]
+    assert said[0] == (5, "expected_signal", "claim.text_unquoted"), said
+    assert [s for s in said if s[1] and s[1].startswith("expected_signal")] == [said[0]]
