@@ -483,3 +483,21 @@ def test_every_text_of_a_reply_is_made_printable_numbers_kept_as_they_are():
     assert shown["b"] == [[0.5, "x\\u202ey"], ("\\x07",)]
     numbers = [0.25, 2]
     assert printable_data(numbers) == numbers and printable_data(numbers) is not numbers
+
+
+def test_text_in_an_answer_is_refused_on_the_judges_side_too():
+    """A learner's code that replaced the worker's encoder sent every number as text ("1.5"),
+    and 22 claims read it as the number (attack round 26): the judge decodes an answer with
+    no text in it, as the worker's own encoder sends it; text elsewhere in a reply stays."""
+    from runner.learner.codec import CodecError, decode, encode
+
+    forged = encode({"status": "returned", "value": [1.0, "1.5"]})  # no answer= : a forgery
+    with pytest.raises(CodecError):
+        decode(forged, answer="value")
+    nested = encode({"status": "returned", "value": {"probs": ["0.5"]}})
+    with pytest.raises(CodecError):
+        decode(nested, answer="value")
+    honest = encode({"status": "returned", "value": {"probs": [0.5]}}, answer="value")
+    assert decode(honest, answer="value") == {"status": "returned", "value": {"probs": [0.5]}}
+    said = encode({"status": "raised", "type": "ValueError", "message": "k must be >= 1"})
+    assert decode(said, answer="value")["message"] == "k must be >= 1"

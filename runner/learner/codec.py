@@ -259,11 +259,20 @@ def _masked(value: np.ndarray) -> bool:
 
 
 # -- decoding -------------------------------------------------------------------------------
-def decode(message: bytes | bytearray, limits: Limits | None = None, shared: Any = None) -> Any:
+def decode(
+    message: bytes | bytearray,
+    limits: Limits | None = None,
+    shared: Any = None,
+    *,
+    answer: str | None = None,
+) -> Any:
     """The value a message describes. Trusts nothing: CodecError for anything malformed.
     ``shared``, a writable buffer (the worker's mapping of the memory the judge shares with
     it), is where arrays named by their place are: they come back as views of it, not
-    copies. Without it, a message that names one is malformed."""
+    copies. Without it, a message that names one is malformed. With ``answer``, the entry
+    of that name in a top-level dict holds no text, as :func:`encode` sends it: a worker
+    whose encoder the learner's code replaced sent "1.5" for 1.5, and checks read it as
+    the number (an attack round, 2026-12-07)."""
     limits = limits or Limits()
     if len(message) > limits.max_bytes:
         raise CodecError(f"{len(message):,} bytes, over the limit of {limits.max_bytes:,}")
@@ -276,7 +285,7 @@ def decode(message: bytes | bytearray, limits: Limits | None = None, shared: Any
         tree = json.loads(bytes(message[_HEADER.size : _HEADER.size + size]))
     except (ValueError, RecursionError) as exc:  # incl. UnicodeDecodeError, int digit limits
         raise CodecError(f"an unreadable header ({type(exc).__name__})") from None
-    reader = _Reader(memoryview(message)[_HEADER.size + size :], limits, shared)
+    reader = _Reader(memoryview(message)[_HEADER.size + size :], limits, shared, answer)
     value = reader.value(tree, 0)
     if reader.offset != len(reader.data):
         raise CodecError("bytes left over after the last array")
@@ -284,7 +293,11 @@ def decode(message: bytes | bytearray, limits: Limits | None = None, shared: Any
 
 
 class _Reader:
-    def __init__(self, data: memoryview, limits: Limits, shared: Any = None) -> None:
+    def __init__(
+        self, data: memoryview, limits: Limits, shared: Any = None, answer: str | None = None
+    ) -> None:
+        self.answer = answer
+        self.texts = True  # strings allowed (not inside the answer)
         self.data = data
         self.shared = shared
         self.offset = 0
@@ -308,6 +321,8 @@ class _Reader:
             raise CodecError(f"nested more than {MAX_DEPTH} levels deep")
         self.count(1)
         if isinstance(tree, str):
+            if not self.texts:
+                raise CodecError("text in the answer")
             return self.text(tree, MAX_STRING)
         if tree is None or isinstance(tree, PLAIN_NUMBERS):
             if isinstance(tree, float) and not math.isfinite(tree):
@@ -324,6 +339,13 @@ class _Reader:
             return tuple(self.value(v, depth + 1) for v in tree["$t"])
         if "$d" in tree and len(tree) == 1 and isinstance(tree["$d"], dict):
             items = tree["$d"].items()
+            if depth == 0 and self.answer is not None:
+                out = {}
+                for k, v in items:
+                    self.texts = k != self.answer
+                    out[self.text(str(k), MAX_KEY)] = self.value(v, depth + 1)
+                self.texts = True
+                return out
             return {self.text(str(k), MAX_KEY): self.value(v, depth + 1) for k, v in items}
         if "$f" in tree and len(tree) == 1 and tree["$f"] in ("nan", "inf", "-inf"):
             return float(tree["$f"])

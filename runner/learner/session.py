@@ -1196,7 +1196,9 @@ class LearnerSession:
     def _decoded(self, message: bytes | bytearray, name: str, limit: int) -> dict[str, Any]:
         try:
             reply = codec.decode(
-                message, codec.Limits(max_bytes=limit, max_elements=self.limits.result_values + 64)
+                message,
+                codec.Limits(max_bytes=limit, max_elements=self.limits.result_values + 64),
+                answer="value",
             )
         except codec.CodecError:
             self.kill()
