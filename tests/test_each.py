@@ -550,3 +550,36 @@ def test_each_claim_shows_the_warnings_its_own_calls_raise_whatever_ran_before(t
             printed.append(session.end_claim().output)
         assert printed[0].count("RuntimeWarning: overflow") == 1, printed[0]  # once per claim
         assert printed[1] == printed[2] == printed[0]
+
+
+FORKER = """
+import os
+import time
+
+
+def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
+    kids = []
+    for _ in range(16):
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(1.0)
+            os._exit(0)
+        kids.append(pid)
+    for pid in kids:
+        os.waitpid(pid, 0)
+    return batch * length * vocab * bytes_per_value
+"""
+
+
+def test_forks_that_share_their_parents_pages_are_not_counted_ten_times(tmp_path):
+    """Forks that allocate nothing each show the worker's pages in their resident size:
+    summed, ten passed a 256 MiB limit (attack round 26; sixteen here, about 24 MiB each). Past the limit in resident sizes,
+    the pages are counted once each (the processes' PSS) before a call is stopped."""
+    path = tmp_path / "learner.py"
+    path.write_text(FORKER, encoding="utf-8")
+    limits = WorkerLimits(timeout_s=10, wall_timeout_s=30, memory_mib=256)
+    with LearnerSession(path, ["logits_memory_bytes"], limits) as s:
+        assert s.open() is None
+        s.begin_claim()
+        assert s.implementation()["logits_memory_bytes"](2, 3, 5) == 120
+        s.end_claim()

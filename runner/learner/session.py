@@ -1059,6 +1059,16 @@ class LearnerSession:
         self._cpu_spent = max(self._cpu_spent, self._cpu_seen - self._cpu_base)
         return self._cpu_seen
 
+    def _held(self) -> float:
+        """The bytes the worker's processes hold, each shared page counted once (their PSS,
+        read only when their resident sizes summed pass the limit: a page ten forks share is
+        in each one's RSS, and ten forks that allocated nothing passed 256 MiB: an attack
+        round, 2026-12-07); their resident sizes where the kernel keeps no PSS."""
+        process = self._process
+        if process is None or process.pid is None:
+            return self._resident
+        return _tree_pss(process.pid, self._resident)
+
     def _timeout_params(self, name: str) -> dict[str, Any]:
         seconds = self.limits.timeout_s * (TRACED_BUDGET if self._traced else 1)
         return {"function": name, "seconds": seconds}
@@ -1108,7 +1118,11 @@ class LearnerSession:
         if self._cpu_spent >= self._cpu_limit:
             self.kill()
             raise BoundaryError("boundary.timeout", self._timeout_params(name))
-        if self._resident - self._resident_base > self.limits.memory_mib * 2**20:
+        limit = self.limits.memory_mib * 2**20
+        if (
+            self._resident - self._resident_base > limit
+            and self._held() - self._resident_base > limit
+        ):
             self.kill()
             raise BoundaryError(
                 "boundary.memory", {"function": name, "mib": self.limits.memory_mib}
@@ -1354,6 +1368,33 @@ class RemoteFunction:
 
     def __repr__(self) -> str:
         return f"<learner function {self.__name__}>"
+
+
+def _tree_pss(root: int, resident: float) -> float:
+    """The proportional set size of ``root`` and its descendants (``smaps_rollup``), or
+    ``resident`` where a process's cannot be read."""
+    total = 0
+    stack, seen = [root], set[int]()
+    while stack and len(seen) < 4096:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as fh:
+                for line in fh.read().splitlines():
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1]) * 1024  # kB
+                        break
+            stack += _children(pid)
+        except ProcessLookupError:
+            continue  # ended, not yet reaped: it holds no memory
+        except FileNotFoundError:  # gone meanwhile, or a kernel without the file
+            if os.path.exists(f"/proc/{pid}/stat"):
+                return resident
+        except (OSError, ValueError, IndexError):
+            return resident
+    return total
 
 
 def _earned(used: float, delayed: float | None) -> float:
