@@ -573,8 +573,9 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
 
 def test_forks_that_share_their_parents_pages_are_not_counted_ten_times(tmp_path):
     """Forks that allocate nothing each show the worker's pages in their resident size:
-    summed, ten passed a 256 MiB limit (attack round 26; sixteen here, about 24 MiB each). Past the limit in resident sizes,
-    the pages are counted once each (the processes' PSS) before a call is stopped."""
+    summed, ten passed a 256 MiB limit (attack round 26; sixteen here, about 24 MiB each).
+    Past the limit in resident sizes, the pages are counted once each (the processes' PSS)
+    before a call is stopped."""
     path = tmp_path / "learner.py"
     path.write_text(FORKER, encoding="utf-8")
     limits = WorkerLimits(timeout_s=10, wall_timeout_s=30, memory_mib=256)
