@@ -931,7 +931,7 @@ def averaging_cost(
     from chunk to chunk), 2 for a term in T². The log-log ``slope`` of the peaks themselves
     falls well below 1 when a is large, though such a peak grows linearly all the same.
 
-    Each measured call comes after an unmeasured one on twice as many rows: a buffer
+    Each measured call comes after an unmeasured one on one row more: a buffer
     allocated on first use and kept (a workspace of 256 rows, grown to what a call needs) is
     then no measured call's, where it would make the first peak alone carry it (a correct
     learner's workspace read as a T² term, exponent 2.00; a correct-learner round,
@@ -940,8 +940,8 @@ def averaging_cost(
     peaks: list[int] = []
     for t_len in lengths:
         x = rng.standard_normal((t_len, d_model))  # (T, d)
-        # (2T, d), from a generator of its own: the measured x are those of every version
-        impl["averaging_model"](np.random.default_rng(t_len).standard_normal((2 * t_len, d_model)))
+        # (T + 1, d), from a generator of its own: the measured x are those of every version
+        impl["averaging_model"](np.random.default_rng(t_len).standard_normal((t_len + 1, d_model)))
         _, peak = impl.measured("averaging_model", x)
         peaks.append(int(peak) if peak is not None else 0)
     return {

@@ -1,7 +1,7 @@
 """Mutant: averaging_model multiplies by a (T, T) averaging matrix (np.tril / counts) that it
 keeps from call to call, keyed by T: built once per length, its T² peak fell in the
 unmeasured call structure.averaging-cost made first with the same x, and passed (a
-buggy-learner round, 2026-12-07). Caught since the unmeasured call has twice the rows."""
+buggy-learner round, 2026-12-07). Caught since the unmeasured call has one row more."""
 
 # ruff: noqa  (a learner's file, kept as a learner writes it)
 
