@@ -2427,22 +2427,7 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
         ),
     ]
     edges += [  # from an eighth round of buggy learners (each once a false pass)
-        case(
-            "q, k as (4, 2): the same bytes as the next case's (2, 4)",
-            "q、k 为 (4, 2)：与下一例的 (2, 4) 字节相同",
-            np.arange(8.0).reshape(4, 2) / 8,
-            np.arange(8.0).reshape(4, 2) / 8,
-            np.ones((4, 2)),
-            2,
-        ),
-        case(
-            "q, k as (2, 4): the same bytes as the last case's (4, 2)",
-            "q、k 为 (2, 4)：与上一例的 (4, 2) 字节相同",
-            np.arange(8.0).reshape(2, 4) / 8,
-            np.arange(8.0).reshape(2, 4) / 8,
-            np.ones((2, 4)),
-            2,
-        ),
+        *_same_bytes_other_shape(2),
     ]
     edges += [  # from a ninth round of buggy learners (each once a false pass)
         case(
@@ -2453,22 +2438,7 @@ def gen_flash(rng: np.random.Generator, n: int) -> list[Case]:
             np.arange(6.0).reshape(3, 2),
             10**6,
         ),
-        case(
-            "float64 q, k, v: the same bytes as the next case's int64",
-            "float64 的 q、k、v：与下一例的 int64 字节相同",
-            np.eye(2),
-            np.eye(2),
-            np.array([[1.0, 2.0], [3.0, 4.0]]),
-            2,
-        ),
-        case(
-            "int64 q, k, v: the same bytes as the last case's float64 (a cache keyed by dtype)",
-            "int64 的 q、k、v：与上一例的 float64 字节相同（缓存须按 dtype 区分）",
-            np.eye(2).view(np.int64),
-            np.eye(2).view(np.int64),
-            np.array([[1.0, 2.0], [3.0, 4.0]]).view(np.int64),
-            2,
-        ),
+        *_same_bytes_other_dtype(2),
     ]
     edges += [  # from a sixteenth round of buggy learners (each once a false pass)
         *_same_shapes_twice(
@@ -2657,12 +2627,23 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
     ]
     edges += [  # from a twenty-fifth round of buggy learners (each once a false pass)
         *_one_row_typed(np.random.default_rng(2502)),
+        *_same_bytes_other_shape(),
+        *_same_bytes_other_dtype(),
+    ]
+    return _fill(n, edges, rng, draw)
+
+
+def _same_bytes_other_shape(*block: int) -> list[Case]:
+    """q, k as (4, 2), then the same bytes as (2, 4) (then ``block``, for flash): a result
+    kept by the arguments' bytes alone answers the second with the first's shape."""
+    return [
         case(
             "q, k as (4, 2): the same bytes as the next case's (2, 4)",
             "q、k 为 (4, 2)：与下一例的 (2, 4) 字节相同",
             np.arange(8.0).reshape(4, 2) / 8,
             np.arange(8.0).reshape(4, 2) / 8,
             np.ones((4, 2)),
+            *block,
         ),
         case(
             "q, k as (2, 4): the same bytes as the last case's (4, 2)",
@@ -2670,13 +2651,22 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             np.arange(8.0).reshape(2, 4) / 8,
             np.arange(8.0).reshape(2, 4) / 8,
             np.ones((2, 4)),
+            *block,
         ),
+    ]
+
+
+def _same_bytes_other_dtype(*block: int) -> list[Case]:
+    """float64 q, k, v, then the same bytes as int64: a result kept by the arguments' bytes
+    alone answers the second with the first's floats."""
+    return [
         case(
             "float64 q, k, v: the same bytes as the next case's int64",
             "float64 的 q、k、v：与下一例的 int64 字节相同",
             np.eye(2),
             np.eye(2),
             np.array([[1.0, 2.0], [3.0, 4.0]]),
+            *block,
         ),
         case(
             "int64 q, k, v: the same bytes as the last case's float64 (a cache keyed by dtype)",
@@ -2684,9 +2674,9 @@ def gen_linear(rng: np.random.Generator, n: int) -> list[Case]:
             np.eye(2).view(np.int64),
             np.eye(2).view(np.int64),
             np.array([[1.0, 2.0], [3.0, 4.0]]).view(np.int64),
+            *block,
         ),
     ]
-    return _fill(n, edges, rng, draw)
 
 
 def _one_row_typed(r: np.random.Generator, *block: int) -> list[Case]:

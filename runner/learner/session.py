@@ -1374,19 +1374,13 @@ def _tree_pss(root: int, resident: float) -> float:
     """The proportional set size of ``root`` and its descendants (``smaps_rollup``), or
     ``resident`` where a process's cannot be read."""
     total = 0
-    stack, seen = [root], set[int]()
-    while stack and len(seen) < 4096:
-        pid = stack.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
+    for pid in _descend(root):
         try:
             with open(f"/proc/{pid}/smaps_rollup", "rb") as fh:
                 for line in fh.read().splitlines():
                     if line.startswith(b"Pss:"):
                         total += int(line.split()[1]) * 1024  # kB
                         break
-            stack += _children(pid)
         except ProcessLookupError:
             continue  # ended, not yet reaped: it holds no memory
         except FileNotFoundError:  # gone meanwhile, or a kernel without the file
@@ -1397,6 +1391,21 @@ def _tree_pss(root: int, resident: float) -> float:
     return total
 
 
+def _descend(root: int) -> Iterator[int]:
+    """``root`` and every process below it, each once (at most 4,096), read from /proc
+    (``task/*/children`` links each process to the ones it started); a process gone before
+    its children are read ends its branch."""
+    stack, seen = [root], set[int]()
+    while stack and len(seen) < 4096:
+        pid = stack.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        yield pid
+        with contextlib.suppress(OSError):
+            stack += _children(pid)
+
+
 def _earned(used: float, delayed: float | None) -> float:
     """The wall-clock seconds a learner's processes earn on its allowance by computing for
     ``used`` CPU seconds and waiting ``delayed`` seconds for a CPU (runnable while other work
@@ -1404,8 +1413,9 @@ def _earned(used: float, delayed: float | None) -> float:
     earn is time they were not sleeping: a call that computed 20 s and then slept 180 s
     earned the sleep as well when CPU time alone earned 10 times itself, and held a judge
     for hours (an attack round, 2026-12-07); on a machine 10 times busy, a call that computed
-    20 s and waited 180 s for the CPU earns its 200 s, as CPU time alone did. Where the kernel does not say how long a
-    process waited (``delayed`` None), CPU time alone earns, WALL_FACTOR times itself."""
+    20 s and waited 180 s for the CPU earns its 200 s, as CPU time alone did. Where the
+    kernel does not say how long a process waited (``delayed`` None), CPU time alone earns,
+    WALL_FACTOR times itself."""
     if delayed is None:
         return WALL_FACTOR * used
     return min(WALL_FACTOR * used, RUN_SLACK * (used + max(0.0, delayed)))
@@ -1415,22 +1425,15 @@ def _tree_usage(root: int) -> tuple[float, int, dict[int, float] | None]:
     """CPU seconds (user and system) of ``root`` and its descendants, with what they reaped
     from children that ended, the bytes resident in their memory now (each process's,
     summed), and each process's seconds waiting for a CPU (its main thread's ``run_delay``
-    in ``/proc/<pid>/schedstat``; None where the kernel keeps none), read from /proc
-    (``task/*/children`` links each process to the ones it started)."""
+    in ``/proc/<pid>/schedstat``; None where the kernel keeps none)."""
     total = resident = 0
     delays: dict[int, float] | None = {}
-    stack, seen = [root], set[int]()
-    while stack and len(seen) < 4096:
-        pid = stack.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
+    for pid in _descend(root):
         try:
             with open(f"/proc/{pid}/stat", "rb") as fh:
                 fields = fh.read().rsplit(b")", 1)[1].split()
             total += sum(int(fields[i]) for i in (11, 12, 13, 14))  # utime stime cutime cstime
             resident += int(fields[21])  # rss, in pages
-            stack += _children(pid)
         except (OSError, ValueError, IndexError):
             continue  # gone meanwhile, or no /proc
         if delays is not None:
