@@ -51,7 +51,7 @@ def _refuse_misnamed(packs: list[ClaimPack]) -> None:
             continue
         stray = [m for m in pack.code.registry.challenges if m not in loaded]
         close = difflib.get_close_matches(pack.meta.id, stray, n=1, cutoff=0.8)
-        if close:
+        if close and close[0] not in _beside(pack):  # 24-design-tradeoffs, not loaded, is one
             generate = pack.code.registry.challenges[close[0]]
             from runner.pack.find import defined_at
 
@@ -61,6 +61,26 @@ def _refuse_misnamed(packs: list[ClaimPack]) -> None:
                 registered=close[0],
                 where=defined_at(generate),
             )
+
+
+def _beside(pack: ClaimPack) -> set[str]:
+    """The ids of the modules in the folders beside ``pack``'s (a course's other chapters)."""
+    from runner.load import MODULE_FILE
+    from runner.safeyaml import YamlError, parse
+
+    ids: set[str] = set()
+    try:
+        folders = [d for d in pack.directory.parent.iterdir() if d != pack.directory]
+    except OSError:
+        return ids
+    for folder in folders:
+        try:
+            meta = parse((folder / MODULE_FILE).read_bytes(), lines=False).data
+        except (OSError, YamlError):
+            continue
+        if isinstance(meta, dict) and isinstance(meta.get("id"), str):
+            ids.add(meta["id"])
+    return ids
 
 
 def challenge_claims(pack: ClaimPack, nonce: str, registry: Registry) -> list[LoadedClaim]:

@@ -374,6 +374,7 @@ class Diagnoser:
     _current: list[tuple[_Evidence, Diagnosis]] = field(default_factory=list)
 
     def __call__(self, loaded: LoadedClaim, log: CallLog, impl: Implementation) -> list[Diagnosis]:
+        self._current = []  # before any return: unfinished() shows this claim's alone
         if not log.complete or self.stopped:
             return self._not_made(loaded)
         self.kept += log.used
@@ -382,7 +383,6 @@ class Diagnoser:
         budget = _Budget(self.budget)
         out = []
         logged = []
-        self._current = []
         for name, calls in _by_function(log):
             if name not in self.registry.subjects:
                 continue

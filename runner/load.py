@@ -450,14 +450,19 @@ def _misspellings(
 
 
 def _in_text(data: Any, path: tuple[int | str, ...]) -> bool:
-    """Whether ``path`` is a key of a text in both languages (a mapping holding zh or en)."""
+    """Whether ``path`` is a key a comma split off a text in both languages: a key of a
+    mapping holding zh or en, with no value (``864，而不是 38:``) or not text (``400``).
+    A misspelt language (``eng: ...``) has its value, and is said as a misspelling."""
     node = data
     for part in path[:-1]:
         try:
             node = node[part]
         except (KeyError, IndexError, TypeError):
             return False
-    return isinstance(node, dict) and ("zh" in node or "en" in node) and len(path) > 0
+    if not path or not isinstance(node, dict) or not ("zh" in node or "en" in node):
+        return False
+    key = path[-1]
+    return not isinstance(key, str) or node.get(key) is None
 
 
 def data_path(data: Any, loc: tuple[int | str, ...]) -> tuple[int | str, ...]:

@@ -1011,3 +1011,7 @@ def test_a_bilingual_text_split_by_its_commas_is_one_problem_saying_to_quote_it(
     said = [(p.line, p.field, p.message.code) for p in problems]
     assert said[0] == (5, "expected_signal", "claim.text_unquoted"), said
     assert [s for s in said if s[1] and s[1].startswith("expected_signal")] == [said[0]]
+    problems = []
+    misspelt = text.replace("title: {zh: a, en: b}", "title: {zh: a, eng: b}")
+    to_model(FaultsFile, parse(misspelt.encode()), Path("faults.yaml"), problems)
+    assert ("title.eng", "claim.did_you_mean") in [(p.field, p.message.code) for p in problems]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -571,6 +573,11 @@ def logits_memory_bytes(batch, length, vocab, bytes_per_value=4):
 """
 
 
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="a judge that is not root may not read a worker's smaps_rollup (it is not "
+    "dumpable): it counts resident sizes, as before",
+)
 def test_forks_that_share_their_parents_pages_are_not_counted_ten_times(tmp_path):
     """Forks that allocate nothing each show the worker's pages in their resident size:
     summed, ten passed a 256 MiB limit (attack round 26; sixteen here, about 24 MiB each).
@@ -584,3 +591,30 @@ def test_forks_that_share_their_parents_pages_are_not_counted_ten_times(tmp_path
         s.begin_claim()
         assert s.implementation()["logits_memory_bytes"](2, 3, 5) == 120
         s.end_claim()
+
+
+def test_the_wait_for_a_cpu_is_the_most_one_process_waited_and_never_turned_off(
+    tmp_path, monkeypatch
+):
+    """How _worker_cpu reads the waits (review of the change, 2026-12-07): a reading that
+    found no process raised TypeError and lost the learner's run; a process gone between
+    the open and the read of its schedstat turned the figure off for the rest of the run.
+    Each reading adds the most any one process waited since the last."""
+    import types
+
+    from runner.learner import session as session_module
+
+    readings = iter([(1.0, 0, {}), (2.0, 0, {1: 5.0, 2: 3.0}), (3.0, 0, {1: 6.0, 2: 10.0})])
+    monkeypatch.setattr(session_module, "_tree_usage", lambda pid: next(readings))
+    s = LearnerSession(tmp_path / "learner.py", ["logits_memory_bytes"], WorkerLimits())
+    s._process = types.SimpleNamespace(pid=1)
+    s._worker_cpu()
+    assert (s._cpu_seen, s._delay_seen) == (1.0, 0.0)
+    s._worker_cpu()
+    assert s._delay_seen == 5.0
+    s._worker_cpu()
+    assert s._delay_seen == 12.0  # 5 + the most either grew (1 s, 7 s)
+    s._process = None
+    gone = 2**22 + 12345  # no such process: left out, the figure kept
+    if session_module.SCHEDSTAT:
+        assert session_module._delay_of(gone, {}) == {}

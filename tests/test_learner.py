@@ -876,7 +876,9 @@ def test_a_challenge_under_a_misspelt_module_id_is_refused_naming_both():
     def pack(module: str, challenges: dict) -> SimpleNamespace:
         registry = SimpleNamespace(challenges=challenges)
         return SimpleNamespace(
-            meta=SimpleNamespace(id=module), code=SimpleNamespace(registry=registry)
+            meta=SimpleNamespace(id=module),
+            code=SimpleNamespace(registry=registry),
+            directory=ROOT / "claims" / module,
         )
 
     misspelt = pack("23-design-tradeoffs", {"23-design-tradeof": made})
@@ -890,4 +892,30 @@ def test_a_challenge_under_a_misspelt_module_id_is_refused_naming_both():
     elsewhere = pack("23-design-tradeoffs", {"07-optimizers": made})
     with pytest.raises(UsageError) as raised:
         course_challenges([elsewhere], "n1")
+    assert raised.value.message.code == "use.no_challenge"
+
+
+def test_a_challenge_of_a_module_beside_it_not_loaded_is_no_misspelling(tmp_path):
+    """A pack serving 23-design-tradeoffs and 24-design-tradeoffs, run on 23 alone: 24's
+    challenge was refused as 23's misspelt (review of the change, 2026-12-07)."""
+    from types import SimpleNamespace
+
+    from runner.challenges import course_challenges
+    from runner.errors import UsageError
+
+    for name in ("23-design-tradeoffs", "24-design-tradeoffs"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "module.yaml").write_text(f"id: {name}\n", encoding="utf-8")
+
+    def made(rng):  # pragma: no cover - never called: the run is refused first
+        return []
+
+    registry = SimpleNamespace(challenges={"24-design-tradeoffs": made})
+    pack = SimpleNamespace(
+        meta=SimpleNamespace(id="23-design-tradeoffs"),
+        code=SimpleNamespace(registry=registry),
+        directory=tmp_path / "23-design-tradeoffs",
+    )
+    with pytest.raises(UsageError) as raised:
+        course_challenges([pack], "n1")
     assert raised.value.message.code == "use.no_challenge"

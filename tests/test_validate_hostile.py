@@ -1086,8 +1086,8 @@ def _varint_bytes(n: int) -> bytes:
         "py%3B%2Fhome%2Falice%2F",
         "/root",
         "py at /opt",
-        "machine-name.example.com",
-        "alice@laptop",
+        "alice@163.com",
+        "http://10.0.0.1/simple",
         "2001:db8::1",
         "fe80::1%eth0",
     ],
@@ -1106,6 +1106,8 @@ def test_an_environment_naming_a_path_user_or_host_another_way_is_refused(cli, w
         "Python 3.11.7 (main, Dec  8 2023, 18:21:37) [GCC 11.4.0]",
         "python@3.11 via Homebrew, macOS 14.4, arm64",
         "CPython/3.11/x86_64, numpy 2.4.6; openblas 0.3.27",
+        # a public index or a package pinned to a branch read as a host or user@host would
+        "torch 2.1 from https://download.pytorch.org/whl/cpu, transformers@main",
     ],
 )
 def test_an_ordinary_environment_line_still_passes(cli, work, environment):

@@ -418,6 +418,10 @@ class LearnerSession:
         self._process: Any = None
         self._uid = 0  # the user id of its worker (see sandbox_uid), drawn as each starts
         self._resident = 0  # bytes its worker's processes hold, as last read from /proc
+        # ... counted again past the limit with each shared page once (their PSS, moved by
+        # _pss_offset to the resident sizes' scale), else the resident sizes
+        self._held: float = 0
+        self._pss_offset: float = 0
         self._resident_base = math.inf  # ... before the learner's code ran (none yet: inf)
         self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
@@ -552,6 +556,11 @@ class LearnerSession:
         # memory, and the out-of-memory killer took a classmate's larger worker)
         self._worker_cpu()
         self._resident_base = self._resident
+        # PSS is below RSS by the pages the worker shares (NumPy's, with its fork server):
+        # a reading of PSS is moved up by that much, to compare with this base
+        worker = self._process.pid if self._process is not None else None
+        base = _tree_pss(worker, self._resident) if worker is not None else self._resident
+        self._pss_offset = base - self._resident
         self.isolation = str(first.get("isolation") or "")
         missing = first.get("missing")
         self.missing = [shown(m, 300) for m in missing[:16]] if isinstance(missing, list) else []
@@ -1044,7 +1053,6 @@ class LearnerSession:
         if process is None or process.pid is None:
             return self._cpu_seen
         used, self._resident, delays = _tree_usage(process.pid)
-        self._cpu_read_at = time.monotonic()
         if delays is None or self._delay_seen is None:
             self._delay_seen = None  # the kernel does not say: CPU time alone earns
         else:
@@ -1052,22 +1060,18 @@ class LearnerSession:
             # each other for the cores (a hundred forks) earn no more than one that waits
             # for other work on the machine
             grown = (d - self._delays.get(pid, 0.0) for pid, d in delays.items())
-            self._delay_seen += max(0.0, *grown)
+            self._delay_seen += max(0.0, max(grown, default=0.0))
             self._delays = delays
+        # past the limit in resident sizes, shared pages counted once (read here, at most
+        # every CPU_POLL_S: smaps_rollup of 60 forks read at every wake kept a judge busy)
+        self._held = self._resident
+        if self._resident - self._resident_base > self.limits.memory_mib * 2**20:
+            self._held = _tree_pss(process.pid, self._resident) - self._pss_offset
+        self._cpu_read_at = time.monotonic()
         # a process that ended unwaited takes its time with it: never count backwards
         self._cpu_seen = max(self._cpu_seen, used)
         self._cpu_spent = max(self._cpu_spent, self._cpu_seen - self._cpu_base)
         return self._cpu_seen
-
-    def _held(self) -> float:
-        """The bytes the worker's processes hold, each shared page counted once (their PSS,
-        read only when their resident sizes summed pass the limit: a page ten forks share is
-        in each one's RSS, and ten forks that allocated nothing passed 256 MiB: an attack
-        round, 2026-12-07); their resident sizes where the kernel keeps no PSS."""
-        process = self._process
-        if process is None or process.pid is None:
-            return self._resident
-        return _tree_pss(process.pid, self._resident)
 
     def _timeout_params(self, name: str) -> dict[str, Any]:
         seconds = self.limits.timeout_s * (TRACED_BUDGET if self._traced else 1)
@@ -1118,11 +1122,7 @@ class LearnerSession:
         if self._cpu_spent >= self._cpu_limit:
             self.kill()
             raise BoundaryError("boundary.timeout", self._timeout_params(name))
-        limit = self.limits.memory_mib * 2**20
-        if (
-            self._resident - self._resident_base > limit
-            and self._held() - self._resident_base > limit
-        ):
+        if self._held - self._resident_base > self.limits.memory_mib * 2**20:
             self.kill()
             raise BoundaryError(
                 "boundary.memory", {"function": name, "mib": self.limits.memory_mib}
@@ -1441,16 +1441,22 @@ def _tree_usage(root: int) -> tuple[float, int, dict[int, float] | None]:
     return total / CLOCK_TICKS, resident * PAGE_BYTES, delays
 
 
+# whether the kernel keeps each process's time waiting for a CPU (decided once: a process
+# that ends between the open and the read of its file is no kernel without it, and a learner
+# forking in a storm once turned the figure off for the rest of its run)
+SCHEDSTAT = os.path.exists("/proc/self/schedstat")
+
+
 def _delay_of(pid: int, delays: dict[int, float]) -> dict[int, float] | None:
-    """``delays`` with ``pid``'s seconds waiting for a CPU; None where /proc has no such
-    figure (a process gone meanwhile is left out)."""
+    """``delays`` with ``pid``'s seconds waiting for a CPU (left out when it cannot be read:
+    gone meanwhile); None where the kernel keeps no such figure."""
+    if not SCHEDSTAT:
+        return None
     try:
         with open(f"/proc/{pid}/schedstat", "rb") as fh:
             delays[pid] = int(fh.read().split()[1]) / 1e9  # cpu ns, run_delay ns, slices
-    except FileNotFoundError:  # gone meanwhile, or a kernel without the file
-        return delays if not os.path.exists(f"/proc/{pid}/stat") else None
     except (OSError, ValueError, IndexError):
-        return None
+        pass  # gone meanwhile
     return delays
 
 

@@ -165,8 +165,7 @@ def stage(path: Path, text: str | Iterable[str]) -> tuple[Path, str]:
     shown = display_path(path)
     if path.is_dir():
         raise EvidenceError("io.is_directory", path=shown)
-    if path.is_char_device() or path.is_block_device() or path.is_fifo() or path.is_socket():
-        # renamed over, the device itself would be replaced (/dev/null, for root)
+    if _special(path):  # renamed over, the device itself would be replaced (/dev/null, for root)
         raise EvidenceError("io.special", path=shown)
     if not path.parent.is_dir():
         raise EvidenceError("io.no_directory", path=shown)
@@ -188,6 +187,17 @@ def stage(path: Path, text: str | Iterable[str]) -> tuple[Path, str]:
     except BaseException:
         _discard([tmp])
         raise
+
+
+def _special(path: Path) -> bool:
+    """A device, a FIFO or a socket itself (a symbolic link to one is replaced, not it)."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def commit_staged(staged: list[tuple[Path, str]]) -> None:

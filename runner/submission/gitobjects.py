@@ -358,7 +358,7 @@ class GitObjects:
                     if refs_read > MAX_REFS:
                         raise Unreadable(msg("sub.git.too_many_refs", limit=MAX_REFS, unit="count"))
                     path = os.path.join(top, name)
-                    ref = os.fsencode(os.path.relpath(path, folder))
+                    ref = b"/".join(os.fsencode(p) for p in Path(path).relative_to(folder).parts)
                     if _history_ref(ref) and stat.S_ISREG(os.lstat(path).st_mode):
                         _add_sha(found, read_regular(path, MAX_GITFILE))
         if refs_read > MAX_REFS:
