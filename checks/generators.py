@@ -2037,6 +2037,20 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
     edges += [  # from a twenty-second round of buggy learners (each once a false pass)
         *_reshaped((np.arange(4.0), 1.0), (np.arange(4.0).reshape(2, 2), 1.0)),
     ]
+    edges += [  # from a twenty-sixth round of buggy learners (each once a false pass)
+        case(
+            "logits 1e-12 apart at T = 1e-13: [4.54e-5, 0.99995], no one-hot below a cut",
+            "T = 1e-13 时相差 1e-12 的 logits：[4.54e-5, 0.99995]，不在某个下限以下改成 one-hot",
+            np.array([0.0, 1e-12]),
+            1e-13,
+        ),
+        case(
+            "logits 1e-12 apart at T = 1e-14: T is used as it is (no floor such as 1e-12)",
+            "T = 1e-14 时相差 1e-12 的 logits：T 按原值使用（没有 1e-12 之类的下限）",
+            np.array([0.0, 1e-12]),
+            1e-14,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 

@@ -212,6 +212,8 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     ),
     "mha_softmax_no_max": ("contract.multi-head-attention",),
     # softmax_temperature
+    "temp_floor_1e12": ("contract.softmax-temperature",),
+    "temp_one_hot_below_1e12": ("contract.softmax-temperature",),
     "temp_divides_first": ("contract.softmax-temperature",),
     "temp_global_sum": ("contract.softmax-temperature",),
     "temp_in_place": ("contract.softmax-temperature",),
