@@ -71,18 +71,27 @@ def refuse_special(outputs: list[Path]) -> None:
     """Misuse (``use.output_special``) when an output names a device, a FIFO or a socket: a
     report is written beside it and renamed over it, which would replace ``/dev/null``
     itself for a grader who runs as root (an attack round, 2026-12-07)."""
-    import stat
-
     from runner.errors import UsageError
     from runner.load import display_path
 
     for path in outputs:
-        try:
-            mode = os.lstat(path).st_mode
-        except OSError:
-            continue  # not there yet: written as a new file
-        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+        if special(path):
             raise UsageError("use.output_special", path=display_path(path))
+
+
+def special(path: Path) -> bool:
+    """Whether ``path`` is a device, a FIFO or a socket, or a symbolic link to one (what
+    is not there yet is none)."""
+    import stat
+
+    for look in (os.lstat, os.stat):
+        try:
+            mode = look(path).st_mode
+        except OSError:
+            continue
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+            return True
+    return False
 
 
 def shipped(module_file: str, *parts: str) -> str:

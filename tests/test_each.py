@@ -422,7 +422,9 @@ def test_computing_earns_no_allowance_for_the_sleep_after_it(tmp_path, monkeypat
     from runner.learner import session as session_module
     from runner.pack import BoundaryError
 
-    monkeypatch.setattr(session_module, "_delay_of", lambda pid, delays: {**delays, pid: 0.0})
+    monkeypatch.setattr(
+        session_module, "_delay_of", lambda pid, task, delays: {**delays, int(task): 0.0}
+    )
     path = tmp_path / "learner.py"
     path.write_text(BURNER_SLEEPER, encoding="utf-8")
     limits = WorkerLimits(timeout_s=5, wall_timeout_s=30, learner_wall_s=1.0)
@@ -604,7 +606,15 @@ def test_the_wait_for_a_cpu_is_the_most_one_process_waited_and_never_turned_off(
 
     from runner.learner import session as session_module
 
-    readings = iter([(1.0, 0, {}), (2.0, 0, {1: 5.0, 2: 3.0}), (3.0, 0, {1: 6.0, 2: 10.0})])
+    readings = iter(
+        [
+            (1.0, 0, {}),
+            (2.0, 0, {1: 5.0, 2: 3.0}),
+            (3.0, 0, {1: 6.0, 2: 10.0}),
+            (3.0, 0, {1: 6.0}),  # thread 2 hidden from one reading (attack round 28)
+            (3.0, 0, {1: 6.0, 2: 10.0}),  # ... and back: its wait is not counted again
+        ]
+    )
     monkeypatch.setattr(session_module, "_tree_usage", lambda pid: next(readings))
     s = LearnerSession(tmp_path / "learner.py", ["logits_memory_bytes"], WorkerLimits())
     s._process = types.SimpleNamespace(pid=1)
@@ -614,7 +624,10 @@ def test_the_wait_for_a_cpu_is_the_most_one_process_waited_and_never_turned_off(
     assert s._delay_seen == 5.0
     s._worker_cpu()
     assert s._delay_seen == 12.0  # 5 + the most either grew (1 s, 7 s)
+    s._worker_cpu()
+    s._worker_cpu()
+    assert s._delay_seen == 12.0
     s._process = None
     gone = 2**22 + 12345  # no such process: left out, the figure kept
     if session_module.SCHEDSTAT:
-        assert session_module._delay_of(gone, {}) == {}
+        assert session_module._delay_of(gone, str(gone), {}) == {}

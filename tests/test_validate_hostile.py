@@ -1108,6 +1108,7 @@ def test_an_environment_naming_a_path_user_or_host_another_way_is_refused(cli, w
         "CPython/3.11/x86_64, numpy 2.4.6; openblas 0.3.27",
         # a public index or a package pinned to a branch read as a host or user@host would
         "torch 2.1 from https://download.pytorch.org/whl/cpu, transformers@main",
+        "Python 3.11.5 :: Anaconda, Inc. ; numpy : 1.26.4",  # no IPv6 in " :: " (round 28)
     ],
 )
 def test_an_ordinary_environment_line_still_passes(cli, work, environment):
@@ -1124,10 +1125,11 @@ def test_a_template_list_left_empty_or_a_seed_not_the_modules_is_a_problem(cli, 
     data = good_data()
     data[key] = []
     data["seed"] = 7
-    (work / "sub.json").write_text(json.dumps(data), encoding="utf-8")
-    lines = validate(cli, "sub.json").out.splitlines()[1:]
-    assert any(line.startswith(f"  $.{key}: {key} lists nothing") for line in lines), lines
-    assert any(line.startswith("  $.seed: seed 7 is not module") for line in lines), lines
+    for forged in ({}, {"producer": None}):  # producer: null skipped the rule (round 28)
+        (work / "sub.json").write_text(json.dumps({**data, **forged}), encoding="utf-8")
+        lines = validate(cli, "sub.json").out.splitlines()[1:]
+        assert any(line.startswith(f"  $.{key}: {key} lists nothing") for line in lines), lines
+        assert any(line.startswith("  $.seed: seed 7 is not module") for line in lines), lines
 
 
 @pytest.mark.parametrize("command", ["validate", "run"])
@@ -1143,9 +1145,33 @@ def test_a_report_over_a_device_or_a_fifo_is_refused_and_it_is_left_as_it_was(cl
         result = cli("run", str(MODULE), "-k", "support.gpt2-vocab-32", "--junit-xml", "pipe")
     assert result.code == 2 and "a device, a FIFO or a socket" in result.err, result.err
     assert stat_is_fifo(fifo)
+    # a link to one, as /dev/stdout is to /proc/self/fd/1, is not replaced either (round 28)
+    (work / "stdout").symlink_to(fifo)
+    if command == "validate":
+        result = validate(cli, "sub.yaml", "--junit-xml", "stdout")
+    else:
+        result = cli("run", str(MODULE), "-k", "support.gpt2-vocab-32", "--junit-xml", "stdout")
+    assert result.code == 2 and (work / "stdout").is_symlink()
 
 
 def stat_is_fifo(path: Path) -> bool:
     import stat
 
     return stat.S_ISFIFO(os.lstat(path).st_mode)
+
+
+def test_a_partial_clone_lacking_a_blob_it_would_fetch_holds_the_artifact(cli, work):
+    """A blobless clone (git clone --filter=blob:none) has not fetched an older commit's
+    files: git show fetches one when asked. The absent-contents rule refused honest work
+    there (attack round 28); a repository with a promisor pack counts such a blob as held."""
+    source = work / "repo"
+    git(source, "config", "uploadpack.allowFilter", "true")
+    (source / ARTIFACT).write_text('{"run": 2}\n', encoding="utf-8")
+    git(source, "commit", "-q", "-am", "run 2")
+    subprocess.run(
+        ["git", "clone", "-q", "--filter=blob:none", f"file://{source}", str(work / "clone")],
+        check=True, capture_output=True,
+        env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull},
+    )  # fmt: skip
+    assert list((work / "clone" / ".git" / "objects" / "pack").glob("*.promisor"))
+    assert validate(cli, submit(work, LEARNER_HEAD), "--repo", "clone").code == 0

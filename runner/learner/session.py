@@ -112,6 +112,7 @@ CPU_POLL_S = 0.05  # how often the worker's CPU time is read while the judge wai
 # a learner's wall-clock allowance grows by this many times the seconds its processes
 # computed or waited for a CPU (see LearnerSession._earned)
 RUN_SLACK = 2.0
+MAX_TRACKED = 8192  # threads whose wait for a CPU is remembered across readings
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -422,6 +423,9 @@ class LearnerSession:
         # _pss_offset to the resident sizes' scale), else the resident sizes
         self._held: float = 0
         self._pss_offset: float = 0
+        self._pss_held: float = 0  # ... as last read, when the resident sizes were
+        self._pss_resident = 0
+        self._pss_next = -math.inf  # ... and when it may be read again
         self._resident_base = math.inf  # ... before the learner's code ran (none yet: inf)
         self._workdir: str | None = None
         self._fds: tuple[int, int, int] | None = None  # request (write), reply, output (read)
@@ -1059,14 +1063,29 @@ class LearnerSession:
             # the most any one process waited since the last reading: processes waiting on
             # each other for the cores (a hundred forks) earn no more than one that waits
             # for other work on the machine
-            grown = (d - self._delays.get(pid, 0.0) for pid, d in delays.items())
+            grown = (d - self._delays.get(tid, 0.0) for tid, d in delays.items())
             self._delay_seen += max(0.0, max(grown, default=0.0))
-            self._delays = delays
+            # a thread missing from this reading keeps its figure: hidden from one reading,
+            # it would count its whole wait again at the next (within MAX_TRACKED threads)
+            for tid, d in delays.items():
+                self._delays[tid] = max(d, self._delays.get(tid, 0.0))
+            while len(self._delays) > MAX_TRACKED:
+                del self._delays[next(iter(self._delays))]
         # past the limit in resident sizes, shared pages counted once (read here, at most
         # every CPU_POLL_S: smaps_rollup of 60 forks read at every wake kept a judge busy)
         self._held = self._resident
         if self._resident - self._resident_base > self.limits.memory_mib * 2**20:
-            self._held = _tree_pss(process.pid, self._resident) - self._pss_offset
+            now = time.monotonic()
+            if now >= self._pss_next:
+                # at most a tenth of the judge's time: smaps_rollup of 60 forks of a
+                # process of 1,400 MiB took longer to read than CPU_POLL_S (attack round 28)
+                started = time.process_time()
+                self._pss_held = _tree_pss(process.pid, self._resident) - self._pss_offset
+                self._pss_resident = self._resident
+                cost = time.process_time() - started
+                self._pss_next = now + max(CPU_POLL_S, 10 * cost)
+            # between readings of PSS, what the resident sizes grew by counts whole
+            self._held = self._pss_held + max(0, self._resident - self._pss_resident)
         self._cpu_read_at = time.monotonic()
         # a process that ended unwaited takes its time with it: never count backwards
         self._cpu_seen = max(self._cpu_seen, used)
@@ -1395,15 +1414,23 @@ def _descend(root: int) -> Iterator[int]:
     """``root`` and every process below it, each once (at most 4,096), read from /proc
     (``task/*/children`` links each process to the ones it started); a process gone before
     its children are read ends its branch."""
+    for pid, _ in _descend_tasks(root):
+        yield pid
+
+
+def _descend_tasks(root: int) -> Iterator[tuple[int, list[str]]]:
+    """As :func:`_descend`, each process with its threads."""
     stack, seen = [root], set[int]()
     while stack and len(seen) < 4096:
         pid = stack.pop()
         if pid in seen:
             continue
         seen.add(pid)
-        yield pid
+        tasks: list[str] = []
         with contextlib.suppress(OSError):
-            stack += _children(pid)
+            tasks, children = _family(pid)
+            stack += children
+        yield pid, tasks
 
 
 def _earned(used: float, delayed: float | None) -> float:
@@ -1428,7 +1455,7 @@ def _tree_usage(root: int) -> tuple[float, int, dict[int, float] | None]:
     in ``/proc/<pid>/schedstat``; None where the kernel keeps none)."""
     total = resident = 0
     delays: dict[int, float] | None = {}
-    for pid in _descend(root):
+    for pid, tasks in _descend_tasks(root):
         try:
             with open(f"/proc/{pid}/stat", "rb") as fh:
                 fields = fh.read().rsplit(b")", 1)[1].split()
@@ -1436,8 +1463,9 @@ def _tree_usage(root: int) -> tuple[float, int, dict[int, float] | None]:
             resident += int(fields[21])  # rss, in pages
         except (OSError, ValueError, IndexError):
             continue  # gone meanwhile, or no /proc
-        if delays is not None:
-            delays = _delay_of(pid, delays)
+        for task in tasks:
+            if delays is not None:
+                delays = _delay_of(pid, task, delays)
     return total / CLOCK_TICKS, resident * PAGE_BYTES, delays
 
 
@@ -1447,14 +1475,16 @@ def _tree_usage(root: int) -> tuple[float, int, dict[int, float] | None]:
 SCHEDSTAT = os.path.exists("/proc/self/schedstat")
 
 
-def _delay_of(pid: int, delays: dict[int, float]) -> dict[int, float] | None:
-    """``delays`` with ``pid``'s seconds waiting for a CPU (left out when it cannot be read:
-    gone meanwhile); None where the kernel keeps no such figure."""
+def _delay_of(pid: int, task: str, delays: dict[int, float]) -> dict[int, float] | None:
+    """``delays`` with thread ``task``'s (of process ``pid``) seconds waiting for a CPU, by
+    its id (left out when it cannot be read: gone meanwhile); None where the kernel keeps
+    no such figure. Every thread's: a correct learner computing in a thread of its own, on
+    a busy machine, waited there while its main thread slept on the result."""
     if not SCHEDSTAT:
         return None
     try:
-        with open(f"/proc/{pid}/schedstat", "rb") as fh:
-            delays[pid] = int(fh.read().split()[1]) / 1e9  # cpu ns, run_delay ns, slices
+        with open(f"/proc/{pid}/task/{task}/schedstat", "rb") as fh:
+            delays[int(task)] = int(fh.read().split()[1]) / 1e9  # cpu ns, run_delay ns, slices
     except (OSError, ValueError, IndexError):
         pass  # gone meanwhile
     return delays
@@ -1465,11 +1495,24 @@ def _children(pid: int) -> list[int]:
     an orphan is adopted by the nearest child subreaper, the keeper or the namespace's
     process 1, so every process a worker started stays below it). OSError when ``pid`` is
     gone, or where /proc has no ``children`` files."""
+    return _family(pid)[1]
+
+
+def _family(pid: int) -> tuple[list[str], list[int]]:
+    """(``pid``'s threads, the processes they started: see _children). A thread that ends
+    while its file is read is left out, not its process: a learner's threads starting and
+    ending without pause once hid a child from half the readings, which then counted its
+    whole wait again at each full one."""
+    tasks = os.listdir(f"/proc/{pid}/task")
     found: list[int] = []
-    for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/children", "rb") as fh:
-            found += [int(c) for c in fh.read().split()]
-    return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as fh:
+                found += [int(c) for c in fh.read().split()]
+        except (FileNotFoundError, ProcessLookupError):
+            if os.path.isdir(f"/proc/{pid}/task/{task}"):
+                raise  # the thread is there, its file is not: a kernel without them
+    return tasks, found
 
 
 def _walked(root: int) -> set[int] | None:

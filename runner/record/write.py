@@ -190,14 +190,11 @@ def stage(path: Path, text: str | Iterable[str]) -> tuple[Path, str]:
 
 
 def _special(path: Path) -> bool:
-    """A device, a FIFO or a socket itself (a symbolic link to one is replaced, not it)."""
-    import stat
+    """A device, a FIFO or a socket, or a link to one: renamed over, a link such as
+    /dev/stdout (to /proc/self/fd/1) would be replaced by a file (an attack round)."""
+    from runner.files import special
 
-    try:
-        mode = os.lstat(path).st_mode
-    except OSError:
-        return False
-    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+    return special(path)
 
 
 def commit_staged(staged: list[tuple[Path, str]]) -> None:

@@ -427,12 +427,22 @@ class GitObjects:
 
     def _holds_blob(self, sha: str) -> bool:
         """Whether the database holds the blob ``sha`` (its type read, not its contents): a
-        tree may list a file whose contents the repository does not have."""
+        tree may list a file whose contents the repository does not have (in a partial
+        clone, it is fetched when read: counted as held)."""
         try:
             kind, _ = self._read(sha, want=())
         except (FileNotFoundError, KeyError):
-            return False
+            return self._partial_clone()
         return kind == "blob"
+
+    def _partial_clone(self) -> bool:
+        """Whether the repository is a partial clone (a ``.promisor`` pack: git fetches a
+        blob it lacks when it is read, so a missing one is no missing file there)."""
+        folder = os.path.join(self._objects_dir(), "pack")
+        try:
+            return _own_folder(folder) and any(n.endswith(".promisor") for n in os.listdir(folder))
+        except OSError:
+            return False
 
     def _root(self, commit: str) -> str:
         """The sha of ``commit``'s tree (its commit object read once, whatever the paths)."""

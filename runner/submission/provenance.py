@@ -52,12 +52,8 @@ HOST_LIKE = re.compile(
 
 
 WEB_URL = re.compile(r"\b(?:https?|ftp)://[^\s/]+(?:/\S*)?", re.IGNORECASE)
-# an IPv6 address: eight groups, or fewer around a "::" (not a time: 18:21:37 has no "::")
-IPV6 = re.compile(
-    r"(?<![\w:])(?:(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}"
-    r"|(?:[0-9a-f]{1,4}:){0,6}:(?::?[0-9a-f]{1,4}){0,6})(?![\w:])",
-    re.IGNORECASE,
-)
+# a run that may be an IPv6 address: ipaddress decides (18:21:37 and " :: " are none)
+IPV6 = re.compile(r"(?<![\w:.])[0-9A-Fa-f:]{2,}(?![\w:])")
 
 
 def commit(doc: Submission, ctx: Context) -> Iterator[Finding]:
@@ -130,7 +126,18 @@ def _names_a_host(text: str) -> bool:
     and a public index, download.pytorch.org, read alike, and an honest line is not refused)."""
     if "." in text and HOST_LIKE.search(text):
         return True
-    return ("::" in text or text.count(":") >= 7) and IPV6.search(text) is not None
+    if "::" not in text and text.count(":") < 7:
+        return False
+    import ipaddress
+
+    for token in IPV6.findall(text):  # a run of hex digits and colons, read as an address
+        if any(c not in ":" for c in token) and token.count(":") >= 2:
+            try:
+                ipaddress.IPv6Address(token)
+            except ValueError:
+                continue
+            return True
+    return False
 
 
 def _as_read(value: str) -> str:
