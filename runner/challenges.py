@@ -65,19 +65,17 @@ def _refuse_misnamed(packs: list[ClaimPack]) -> None:
 
 def _beside(pack: ClaimPack) -> set[str]:
     """The ids of the modules in the folders beside ``pack``'s (a course's other chapters)."""
-    from runner.load import MODULE_FILE
-    from runner.safeyaml import YamlError, parse
+    from runner.load import MODULE_FILE, read_yaml
 
     ids: set[str] = set()
     try:
-        folders = [d for d in pack.directory.parent.iterdir() if d != pack.directory]
+        files = [d / MODULE_FILE for d in pack.directory.parent.iterdir() if d != pack.directory]
     except OSError:
         return ids
-    for folder in folders:
-        try:
-            meta = parse((folder / MODULE_FILE).read_bytes(), lines=False).data
-        except (OSError, YamlError):
-            continue
+    for file in files:
+        # the loader's own reader: a regular file within its size limit (never a FIFO read)
+        doc = read_yaml(file, []) if file.exists() else None
+        meta = doc.data if doc is not None else None
         if isinstance(meta, dict) and isinstance(meta.get("id"), str):
             ids.add(meta["id"])
     return ids

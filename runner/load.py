@@ -388,24 +388,15 @@ def to_model(model: type[M], doc: Document, path: Path, problems: list[Problem])
                 continue  # reported as the misspelling that left it missing
             if err["type"] in PYDANTIC_CODES and path_in_data in said:
                 continue  # a union's other member ("expected a list" after "a number")
-            if err["type"] in ("extra_forbidden", "invalid_key") and _in_text(
+            unquoted = err["type"] in ("extra_forbidden", "invalid_key") and _in_text(
                 doc.data, path_in_data
-            ):
+            )
+            if unquoted:
                 # {zh: 得到 36,864，而不是 38,400, en: ...}: the commas split a flow mapping's
                 # unquoted text into keys; one problem, at the text, saying to quote it
                 path_in_data = path_in_data[:-1]
                 if path_in_data in said:
                     continue
-                said.add(path_in_data)
-                claim, field = split_claim(doc.data, path_in_data)
-                problems.append(
-                    Problem.in_file(
-                        display_path(path), doc.line_of(path_in_data), msg("claim.text_unquoted"),
-                        claim=claim, field=field or None,
-                        kind="fault" if path_in_data[:1] == ("faults",) else "claim",
-                    )
-                )  # fmt: skip
-                continue
             said.add(path_in_data)
             message = describe_error(err)
             fixed = number_as_text(err.get("input"))
@@ -413,6 +404,8 @@ def to_model(model: type[M], doc: Document, path: Path, problems: list[Problem])
                 message = msg("claim.number_as_text", got=err["input"], fixed=fixed)
             if path_in_data in misspelt:
                 message = msg("claim.did_you_mean", key=misspelt[path_in_data][-1])
+            if unquoted:
+                message = msg("claim.text_unquoted")
             claim, field = split_claim(doc.data, path_in_data)
             problems.append(
                 Problem.in_file(

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from runner.errors import EvidenceError
-from runner.files import NotRegular, read_regular
+from runner.files import NotRegular, read_regular, special
 from runner.i18n import Msg, json_reason, os_reason
 from runner.load import ClaimPack, display_path
 from runner.provenance import repo_relative
@@ -165,7 +165,7 @@ def stage(path: Path, text: str | Iterable[str]) -> tuple[Path, str]:
     shown = display_path(path)
     if path.is_dir():
         raise EvidenceError("io.is_directory", path=shown)
-    if _special(path):  # renamed over, the device itself would be replaced (/dev/null, for root)
+    if special(path):  # renamed over, /dev/null (for root), or /dev/stdout's link, would go
         raise EvidenceError("io.special", path=shown)
     if not path.parent.is_dir():
         raise EvidenceError("io.no_directory", path=shown)
@@ -187,14 +187,6 @@ def stage(path: Path, text: str | Iterable[str]) -> tuple[Path, str]:
     except BaseException:
         _discard([tmp])
         raise
-
-
-def _special(path: Path) -> bool:
-    """A device, a FIFO or a socket, or a link to one: renamed over, a link such as
-    /dev/stdout (to /proc/self/fd/1) would be replaced by a file (an attack round)."""
-    from runner.files import special
-
-    return special(path)
 
 
 def commit_staged(staged: list[tuple[Path, str]]) -> None:
