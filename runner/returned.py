@@ -68,6 +68,12 @@ class LastResults:
                 held.append((c, frozen))
         return changed
 
+    def forget(self, fn: object) -> None:
+        """Hold none of ``fn``'s results: their memory is about to be written by whoever
+        calls it (a call on the objects of the last one, see :mod:`runner.in_place`: a
+        result that is a view of its argument changes then, and not by ``fn``)."""
+        self._held.pop(id(fn), None)
+
 
 def _overlaps(new: object, old: object) -> bool:
     if isinstance(new, np.ndarray) and isinstance(old, np.ndarray):

@@ -774,6 +774,12 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "adv22_greedy_chunked_ties_later_chunk": ("contract.greedy-token",),
     "adv22_ln_float32_wide_rows": ("contract.layer-norm",),
     "adv23_mlp_accepts_transposed_weights": ("contract.position-wise-mlp",),
+    # a float64 copy of an argument kept under its id(), the argument held: found by a call
+    # on the same arrays written over (runner.in_place)
+    "ln_params_cached_by_id": ("contract.layer-norm",),
+    "embedding_table_cached_by_id": ("contract.embedding-lookup",),
+    "head_table_transposed_cached_by_id": ("contract.output-head",),
+    "mlp_weights_cached_by_id": ("contract.position-wise-mlp",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.

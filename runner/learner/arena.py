@@ -19,6 +19,7 @@ import contextlib
 import mmap
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -80,12 +81,20 @@ class Arena:
         with contextlib.suppress(BufferError, ValueError):
             self.memory.close()
 
-    def place_cases(self, cases: list[list[Any]]) -> tuple[list[list[Any]], list[Watched]] | None:
+    def place_cases(
+        self, cases: list[list[Any]], over: Watched | None = None
+    ) -> tuple[list[list[Any]], list[Watched]] | None:
         """Each case's ``[args, kwargs]`` with its arrays placed here (in the request they
         become :class:`Placed` markers), and what was placed for each argument; None when
-        they do not fit at all (the request is then made smaller)."""
+        they do not fit at all (the request is then made smaller).
+
+        ``over``, for a request of one case: what was placed for the call before, whose
+        objects the worker keeps. The case's arrays are written where those were, one for
+        one, when they have the same sizes (its call is made on those objects,
+        :mod:`runner.in_place`); else they are placed as any."""
         arrays = [a for args, kwargs in cases for a in _arrays([args, kwargs])]
-        need = sum(_aligned(a.nbytes) for a in arrays)
+        at = _slots(over, arrays) if over and len(cases) == 1 else None
+        need = 0 if at is not None else sum(_aligned(a.nbytes) for a in arrays)
         if need > SIZE:
             return None
         if self.next + need > SIZE:
@@ -94,8 +103,9 @@ class Arena:
         watched: list[Watched] = []
         for args, kwargs in cases:
             record: Watched = []
-            new_args = [self._placed(v, i, record) for i, v in enumerate(args)]
-            new_kwargs = {k: self._placed(v, k, record) for k, v in kwargs.items()}
+            slots = iter(at) if at is not None else None
+            new_args = [self._placed(v, i, record, slots) for i, v in enumerate(args)]
+            new_kwargs = {k: self._placed(v, k, record, slots) for k, v in kwargs.items()}
             placed_cases.append([new_args, new_kwargs])
             watched.append(record)
         return placed_cases, watched
@@ -111,21 +121,38 @@ class Arena:
                 out.append(key)
         return out
 
-    def _placed(self, value: Any, key: int | str, record: Watched) -> Any:
+    def _placed(
+        self, value: Any, key: int | str, record: Watched, slots: Iterator[int] | None = None
+    ) -> Any:
+        """``value`` with its arrays placed: at the offsets ``slots`` gives, one each, else
+        where the last placement ended."""
         if type(value) is np.ndarray and _placeable(value):
             data = np.ascontiguousarray(value).astype(value.dtype.newbyteorder("<")).tobytes()
-            offset = self.next
+            if slots is not None:
+                offset = next(slots)
+            else:
+                offset = self.next
+                self.next = offset + _aligned(len(data))
             self.memory[offset : offset + len(data)] = data
-            self.next = offset + _aligned(len(data))
             placed = Placed(value.dtype.name, tuple(value.shape), offset, data)
             record.append((key, placed))
             return placed
         if type(value) is list or type(value) is tuple:
-            items = [self._placed(v, key, record) for v in value]
+            items = [self._placed(v, key, record, slots) for v in value]
             return items if type(value) is list else tuple(items)
         if type(value) is dict:
-            return {k: self._placed(v, key, record) for k, v in value.items()}
+            return {k: self._placed(v, key, record, slots) for k, v in value.items()}
         return value
+
+
+def _slots(over: Watched, arrays: list[np.ndarray]) -> list[int] | None:
+    """The offsets of ``over``'s arrays, one for each of ``arrays`` in order, where each
+    has the size of the one it replaces; None where they differ."""
+    if len(over) != len(arrays):
+        return None
+    if any(p.nbytes != a.nbytes for (_, p), a in zip(over, arrays, strict=True)):
+        return None
+    return [p.offset for _, p in over]
 
 
 def _placeable(a: np.ndarray) -> bool:

@@ -61,7 +61,7 @@ import tempfile
 import time
 import types
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -780,7 +780,10 @@ class LearnerSession:
         return values, None
 
     def attempt_each(
-        self, name: str, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
+        self,
+        name: str,
+        cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]],
+        in_place: Collection[int] = (),
     ) -> tuple[list[Answer | ForeignError], Exception | None]:
         """Call the learner's ``name`` on each case in order, the cases sent together, each
         call watched (its answer says which arguments it modified): the outcome of each case
@@ -788,9 +791,11 @@ class LearnerSession:
         judge: the batch goes on), and the exception that ended the batch early (the
         function is not written yet, or the boundary failed), after which no outcome is
         given. The worker goes on through every raised exception, NotImplementedError
-        included: the replies of the cases after it are read, to stay in step, and dropped."""
+        included: the replies of the cases after it are read, to stay in step, and dropped.
+        ``in_place``: the cases called on the objects the worker gave the case before them,
+        their arrays written over (:mod:`runner.in_place`)."""
         outcomes: list[Answer | ForeignError] = []
-        for answer in self._answers(name, cases, through_raises=True):
+        for answer in self._answers(name, cases, through_raises=True, in_place=in_place):
             if isinstance(answer, Exception) and not isinstance(answer, ForeignError):
                 return outcomes, answer  # not written yet (ForeignNotImplemented), or the boundary
             outcomes.append(answer)
@@ -801,12 +806,13 @@ class LearnerSession:
         name: str,
         cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]],
         through_raises: bool,
+        in_place: Collection[int] = (),
     ) -> Iterator[Answer | Exception]:
         """Each case's answer, or the exception its reply stands for, in order, the cases
-        sent in as few requests as the request limit allows; ``through_raises`` as in
-        :meth:`_batches` (and its calls are watched). A caller may stop at any exception:
-        the worker stopped there too, unless it goes on through raised ones."""
-        for start, encoded, n, watched in self._batches(name, cases, through_raises):
+        sent in as few requests as the request limit allows; ``through_raises`` and
+        ``in_place`` as in :meth:`_batches` (and its calls are watched). A caller may stop at
+        any exception: the worker stopped there too, unless it goes on through raised ones."""
+        for start, encoded, n, watched in self._batches(name, cases, through_raises, in_place):
             replies = self._exchange(name, encoded, n, through_raises)
             # read back once every reply is in: what the calls left in their arrays
             changed = [self._changed(w) for w in watched[: len(replies)]]
@@ -824,22 +830,37 @@ class LearnerSession:
         name: str,
         cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]],
         through_raises: bool = False,
+        in_place: Collection[int] = (),
     ) -> Iterator[tuple[int, bytes, int, list[Watched]]]:
         """The cases as requests within the request limit: (first case, request, cases,
         what was placed in shared memory for each). ``through_raises``: every call watched
         (its arrays placed where the judge reads them back), and a raised exception does not
-        end the batch (the worker goes on to the next case)."""
+        end the batch (the worker goes on to the next case).
+
+        ``in_place`` (with ``through_raises``): the cases the worker calls on the objects it
+        gave the case before, their arrays written over. Each is a request of its own, sent
+        once the replies before it are in and the arrays they left are read back: its
+        contents are placed where the case before's were (the worker's objects are views of
+        them), and the request before it asks the worker to keep its last case's objects."""
+        over = frozenset(in_place) if through_raises else frozenset()
         start = 0
+        kept: Watched | None = None  # where the arrays of the case just sent were placed
         while start < len(cases):
             self._ready(name)
-            n = len(cases) - start
+            # up to the next case called in place, which is a request of its own (the arrays
+            # of cases after it could be placed over those it is given)
+            n = 1 if start in over else min([i for i in over if i > start] + [len(cases)]) - start
             while True:
                 chunk = [[list(a), dict(k)] for a, k in cases[start : start + n]]
                 watched: list[Watched] = [[] for _ in chunk]
                 request: dict[str, Any] = {"name": name, "cases": chunk, "measure": False}
+                if start + n in over:
+                    request["keep"] = True
+                if start in over:
+                    request["in_place"] = True
                 if through_raises:
                     request.update(watch=True, through_raises=True)
-                    placed = self._place(chunk)
+                    placed = self._place(chunk, kept if start in over else None)
                     if placed is not None:
                         request["cases"], watched = placed
                 try:
@@ -849,6 +870,7 @@ class LearnerSession:
                     if n == 1:  # our own inputs: a bug in a check, not the learner's
                         raise TypeError(f"cannot send the inputs of {name}(): {exc}") from None
                     n = (n + 1) // 2  # too much for one request: fewer cases in it
+            kept = watched[n - 1] if watched else None
             yield start, encoded, n, watched
             start += n
 
@@ -869,10 +891,13 @@ class LearnerSession:
                 self.kill()
                 raise BoundaryError("boundary.reload", {"function": name})
 
-    def _place(self, cases: list[list[Any]]) -> tuple[list[list[Any]], list[Watched]] | None:
+    def _place(
+        self, cases: list[list[Any]], over: Watched | None = None
+    ) -> tuple[list[list[Any]], list[Watched]] | None:
         """The cases' arrays in the worker's shared memory; None where there is none (the
-        worker's own report then says what changed) or they do not fit together."""
-        return self._arena.place_cases(cases) if self._arena is not None else None
+        worker's own report then says what changed) or they do not fit together. ``over``:
+        where the first case's arrays go, if they fit there (see :meth:`_batches`)."""
+        return self._arena.place_cases(cases, over) if self._arena is not None else None
 
     def _changed(self, watched: Watched) -> list[int | str]:
         return self._arena.changed(watched) if self._arena is not None and watched else []
@@ -1376,10 +1401,12 @@ class RemoteFunction:
         return self.session.call_each(self.__name__, cases)
 
     def attempt_each(
-        self, cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]]
+        self,
+        cases: Sequence[tuple[tuple[Any, ...], Mapping[str, Any]]],
+        in_place: Collection[int] = (),
     ) -> tuple[list[tuple[Any, list[str]] | ForeignError], Exception | None]:
         """Each case's (value, modified arguments), or the ForeignError it raised."""
-        outcomes, error = self.session.attempt_each(self.__name__, cases)
+        outcomes, error = self.session.attempt_each(self.__name__, cases, in_place)
         return [
             o if isinstance(o, ForeignError) else (o.value, list(o.modified or ()))
             for o in outcomes

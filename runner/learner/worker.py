@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np  # imported here so the fork server holds it for every worker
 
 from runner.compare import unchanged
+from runner.in_place import written_over
 from runner.kinds import SEQUENCES
 from runner.learner import sandbox
 from runner.learner.codec import REQUEST, CodecError, Limits, decode, encode, kind_of
@@ -147,6 +148,9 @@ def serve(
         _send(reply_fd, _raised(exc, path, during="import"), limits)
         os._exit(0)
     _send(reply_fd, reply, limits)
+    # the objects a call was given, where the judge asked for them to be kept: its next
+    # request is one call on them, their arrays written over (runner.in_place)
+    kept: tuple[str, list[Any]] | None = None
     while True:
         try:
             os.set_blocking(request_fd, True)  # the learner's code may have changed it
@@ -164,7 +168,14 @@ def serve(
             os._exit(0)  # the judge is gone or said something this worker does not speak
         if name == QUIT or name not in functions:
             os._exit(0)
-        for args, kwargs in cases:
+        earlier, kept = kept, None
+        if call.get("in_place") is True and earlier is not None and earlier[0] == name:
+            over = written_over(earlier[1], cases[0])
+            if over is not None:
+                cases = [over]
+                _RETURNED.forget(functions[name])  # a result that is a view of them changed
+        for case in cases:
+            args, kwargs = case
             # the judge stops reading a batch at the first reply that is not a value (as a
             # loop of single calls stops at the first exception), or not a value nor a raised
             # exception in a batch ``through_raises``: so does the worker
@@ -173,6 +184,9 @@ def serve(
             )
             if sent != "returned" and not (through_raises and sent == "raised"):
                 break
+        else:
+            if call.get("keep") is True and cases:
+                kept = (name, cases[-1])
 
 
 def _warn_afresh() -> None:

@@ -28,9 +28,12 @@ its first, or rolled by one): the same shapes, other values; between two of thes
 itself is called once more, as it was. A result kept from the first
 call under a key that leaves that argument's values out (its shape, its id, another
 argument's bytes) is handed out for the second and disagrees; so does a buffer reused from
-call to call (three calls of one shape in a row reach a second buffer used in turn). They
-are answered by the reference like any case and counted in ``mismatches`` and
-``inputs_modified``; ``cases`` counts the generator's cases only.
+call to call (three calls of one shape in a row reach a second buffer used in turn). Right
+after such a case, the first of its reorderings is also written into the very arrays the case
+was called with, and the function called on them again (:mod:`runner.in_place`): a result kept
+under an argument's ``id()``, with the argument held so that the id stays its own, is handed
+out for other contents and disagrees. They are answered by the reference like any case and
+counted in ``mismatches`` and ``inputs_modified``; ``cases`` counts the generator's cases only.
 """
 
 from __future__ import annotations
@@ -92,6 +95,13 @@ def _course_bug(generator: Callable[..., Any], what: str) -> RuntimeError:
     return exc
 
 
+class InPlace(Case):
+    """A case called on the objects of the call before it, their arrays written over with
+    this case's contents (:mod:`runner.in_place`)."""
+
+    __slots__ = ()
+
+
 def case(label: Label, *args: Any, **kwargs: Any) -> Case:
     return Case(args, kwargs, label)
 
@@ -139,7 +149,8 @@ def matches_reference(
         calls.append((i, one, expected))
         calls.extend((i, o, e) for o, e in following.get(i, ()))
     fresh = [Case(_copy(one.args), _copy(one.kwargs), one.label) for _, one, _ in calls]
-    answered = impl.attempt_each(subject, fresh)
+    over = [k for k, (_, one, _) in enumerate(calls) if isinstance(one, InPlace)]
+    answered = impl.attempt_each(subject, fresh, in_place=over)
     repeated = {id(one) for _, one, _ in again}
     for (index, one, expected), answer in zip(calls, answered, strict=True):
         if isinstance(expected, Raised) and id(one) not in repeated:
@@ -224,18 +235,29 @@ def oracle(
             raise _course_bug(spec.fn, f"{subject}() {expected} on case {index} ({one.label})")
         answers.append(expected)
     again: Again = []
-    for index in _called_again(made, answers):
+
+    def answer(one: Case) -> Any:
+        expected = attempt(reference, *_copy(one.args), **_copy(one.kwargs))
+        if isinstance(expected, Raised) and "ValueError" not in expected.names:
+            raise _course_bug(spec.fn, f"{subject}() {expected} on {one.label}")
+        return expected
+
+    called_again = _called_again(made, answers)
+    for index in sorted({*called_again, *_written_over(made, answers)}):
         original = made[index]
+        # first, right after the case: its own arrays, each reversed in place
+        over = _reversed_all(original)
+        if over is not None:
+            again.append((index, over, answer(over)))
+        if index not in called_again:
+            continue
         # between two reordered calls, the case itself again: a cache that holds only its
         # last entry holds the case's when each reordered call comes
         repeat = Case(original.args, original.kwargs, _label_repeat(original.label))
         for at, one in enumerate(_reordered(original, reference)):
             if at:
                 again.append((index, repeat, answers[index]))
-            expected = attempt(reference, *_copy(one.args), **_copy(one.kwargs))
-            if isinstance(expected, Raised) and "ValueError" not in expected.names:
-                raise _course_bug(spec.fn, f"{subject}() {expected} on {one.label}")
-            again.append((index, one, expected))
+            again.append((index, one, answer(one)))
     registry.oracle[key] = (made, answers, again)
     return made, answers, again
 
@@ -251,17 +273,38 @@ def _called_again(made: list[Case], answers: list[Any]) -> list[int]:
     have a floating array argument (and arrays of AGAIN_MAX_BYTES at most), the last (a
     random one: the edges come first) and the one whose arrays are largest (a buffer kept
     only for large inputs)."""
-    eligible = [
+    eligible = _eligible(made, answers)
+    if not eligible:
+        return []
+    largest = max(eligible, key=lambda i: sum(_nbytes(a) for a in _arguments(made[i])))
+    return sorted({*eligible[-(AGAIN - 1) :], largest})
+
+
+def _eligible(made: list[Case], answers: list[Any]) -> list[int]:
+    """The cases the reference answers with a value that have a floating array argument
+    and arrays of AGAIN_MAX_BYTES at most."""
+    return [
         i
         for i, (one, expected) in enumerate(zip(made, answers, strict=True))
         if not isinstance(expected, Raised)
         and any(_reorderable(a) for a in _arguments(one))
         and sum(_nbytes(a) for a in _arguments(one)) <= AGAIN_MAX_BYTES
     ]
-    if not eligible:
+
+
+def _written_over(made: list[Case], answers: list[Any]) -> list[int]:
+    """Which cases are also called on their own arrays written over, beside those called
+    again: of those with floating arrays that are not float64, the one with most of them and
+    the last (a function that keeps a float64 copy of an argument under its id() keeps the
+    argument itself when it is float64, and that one changes with it)."""
+
+    def others(i: int) -> int:
+        return sum(_reorderable(a) and a.dtype != np.float64 for a in _arguments(made[i]))
+
+    typed = [i for i in _eligible(made, answers) if others(i)]
+    if not typed:
         return []
-    largest = max(eligible, key=lambda i: sum(_nbytes(a) for a in _arguments(made[i])))
-    return sorted({*eligible[-(AGAIN - 1) :], largest})
+    return sorted({max(typed, key=lambda i: (others(i), i)), typed[-1]})
 
 
 def _arguments(one: Case) -> list[Any]:
@@ -331,6 +374,24 @@ def _label_again(label: Label, name: str, en: str, zh: str) -> Bilingual:
         "zh": f"{said['zh']}，紧接着再调用一次，{name} {zh}",
         "en": f"{said['en']}, called again at once with {name} {en}",
     }
+
+
+def _reversed_all(one: Case) -> InPlace | None:
+    """``one`` with each of its floating array arguments reversed along its last axis, to be
+    written into the arrays ``one`` was called with (None where no value would change)."""
+    flip = [_reorderable(a) and not np.array_equal(a, np.flip(a, -1), equal_nan=True)
+            for a in _arguments(one)]  # fmt: skip
+    if not any(flip):
+        return None
+    turned = [np.ascontiguousarray(np.flip(a, -1)) if f else a
+              for a, f in zip(_arguments(one), flip, strict=True)]  # fmt: skip
+    args, values = turned[: len(one.args)], turned[len(one.args) :]
+    said = _bilingual(one.label)
+    label = {
+        "zh": f"{said['zh']}，再写入同一批数组（浮点数组各自倒序）后调用",
+        "en": f"{said['en']}, called again on the same arrays, each floating one reversed in place",
+    }
+    return InPlace(tuple(args), dict(zip(one.kwargs, values, strict=True)), label)
 
 
 def _cases(made: Any, generator: str, n: int) -> list[Case]:

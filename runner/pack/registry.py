@@ -25,7 +25,7 @@ from __future__ import annotations
 import functools
 import inspect
 import tracemalloc
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar
 
@@ -413,13 +413,21 @@ class Implementation:
             raise error
         return values
 
-    def attempt_each(self, name: str, calls: Iterable[Sequence[Any]]) -> list[Any]:
+    def attempt_each(
+        self, name: str, calls: Iterable[Sequence[Any]], in_place: Collection[int] = ()
+    ) -> list[Any]:
         """:meth:`modifies` on each item of ``calls``, as :func:`~runner.pack.outcome.attempt`
         would call it: per item, (value, names of the arguments the call modified), or the
         :class:`~runner.pack.outcome.Raised` it raised, which does not stop the calls after
         it. NotImplementedError and a failure of the boundary are not outcomes: they raise
         here, and no call after them is judged. A learner's function answers the calls together,
-        in one exchange with its worker instead of one per call."""
+        in one exchange with its worker instead of one per call.
+
+        ``in_place``: the positions of the items a learner's function is called with on the
+        objects of the item before them, their arrays written over with the item's contents
+        (:mod:`runner.in_place`). Ours are called on new objects: they keep nothing under an
+        argument's id(), and a value one returned may be a view of its argument, still held
+        here to be judged."""
         from runner.pack.outcome import attempt
 
         fn = self._function(name)
@@ -428,7 +436,7 @@ class Implementation:
         if remote is None:
             return [attempt(self.modifies, name, *args, **kwargs) for args, kwargs in cases]
         outcomes: list[Any] = []
-        answered, error = remote(cases)
+        answered, error = remote(cases, frozenset(in_place)) if in_place else remote(cases)
         for (args, kwargs), one in zip(cases, answered, strict=False):
             if isinstance(one, Exception):
                 outcome = logged = attempt(_reraise, one)
