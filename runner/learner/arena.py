@@ -88,22 +88,26 @@ class Arena:
         become :class:`Placed` markers), and what was placed for each argument; None when
         they do not fit at all (the request is then made smaller).
 
-        ``over``, for a request of one case: what was placed for the call before, whose
-        objects the worker keeps. The case's arrays are written where those were, one for
-        one, when they have the same sizes (its call is made on those objects,
-        :mod:`runner.in_place`); else they are placed as any."""
+        ``over``: what was placed for the call before, whose objects the worker keeps. The
+        first case's arrays are written where those were, one for one, when they have the
+        same sizes (its call is made on those objects, :mod:`runner.in_place`); else they
+        are placed as any. The other cases' arrays go where the last placement ended, never
+        starting again at the front (they could land on the first case's): None where they
+        do not fit before the end."""
         arrays = [a for args, kwargs in cases for a in _arrays([args, kwargs])]
-        at = _slots(over, arrays) if over and len(cases) == 1 else None
-        need = 0 if at is not None else sum(_aligned(a.nbytes) for a in arrays)
+        at = _slots(over, _arrays(cases[0])) if over and cases else None
+        need = sum(_aligned(a.nbytes) for a in arrays[len(at or ()) :])
         if need > SIZE:
             return None
         if self.next + need > SIZE:
+            if at is not None:
+                return None
             self.next = 0  # start again at the front: this request's arrays stay together
         placed_cases: list[list[Any]] = []
         watched: list[Watched] = []
         for args, kwargs in cases:
             record: Watched = []
-            slots = iter(at) if at is not None else None
+            slots = iter(at) if at is not None and not watched else None
             new_args = [self._placed(v, i, record, slots) for i, v in enumerate(args)]
             new_kwargs = {k: self._placed(v, k, record, slots) for k, v in kwargs.items()}
             placed_cases.append([new_args, new_kwargs])

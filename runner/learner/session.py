@@ -838,18 +838,17 @@ class LearnerSession:
         end the batch (the worker goes on to the next case).
 
         ``in_place`` (with ``through_raises``): the cases the worker calls on the objects it
-        gave the case before, their arrays written over. Each is a request of its own, sent
-        once the replies before it are in and the arrays they left are read back: its
-        contents are placed where the case before's were (the worker's objects are views of
-        them), and the request before it asks the worker to keep its last case's objects."""
+        gave the case before, their arrays written over. Each begins a request, sent once the
+        replies before it are in and the arrays they left are read back: its contents are
+        placed where the case before's were (the worker's objects are views of them), and
+        the request before it asks the worker to keep its last case's objects."""
         over = frozenset(in_place) if through_raises else frozenset()
         start = 0
         kept: Watched | None = None  # where the arrays of the case just sent were placed
         while start < len(cases):
             self._ready(name)
-            # up to the next case called in place, which is a request of its own (the arrays
-            # of cases after it could be placed over those it is given)
-            n = 1 if start in over else min([i for i in over if i > start] + [len(cases)]) - start
+            # up to the next case called in place, which begins a request
+            n = min([i for i in over if i > start] + [len(cases)]) - start
             while True:
                 chunk = [[list(a), dict(k)] for a, k in cases[start : start + n]]
                 watched: list[Watched] = [[] for _ in chunk]

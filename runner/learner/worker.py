@@ -172,7 +172,7 @@ def serve(
         if call.get("in_place") is True and earlier is not None and earlier[0] == name:
             over = written_over(earlier[1], cases[0])
             if over is not None:
-                cases = [over]
+                cases = [over, *cases[1:]]
                 _RETURNED.forget(functions[name])  # a result that is a view of them changed
         for case in cases:
             args, kwargs = case
