@@ -323,6 +323,11 @@ def _run(
     if not isinstance(measured, dict):
         reason = Detail.of("claim.not_measurements", check=spec.name)
         return ClaimResult(**base, status="error", duration_ms=duration, reason=reason)
+    if needs and not view.reached:  # it would pass for a learner who wrote nothing
+        reason = Detail.of(
+            "claim.calls_nothing", check=spec.name, functions=", ".join(f"{n}()" for n in needs)
+        )
+        return ClaimResult(**base, status="error", duration_ms=duration, reason=reason)
     unknown = sorted(set(measured) - set(spec.measures))
     if unknown:
         import difflib  # only for a check that returned a name it did not declare

@@ -1196,6 +1196,35 @@ def test_a_claim_expecting_only_context_measures_is_refused(tmp_path):
     assert problems[0].message.params["measures"] == "real"
 
 
+def test_a_check_that_calls_none_of_the_functions_it_needs_is_an_error_not_a_pass(tmp_path):
+    """A check that computed its answer itself and never called the implementation passed on
+    an empty scaffold and gave that learner its points (a pack author, 2026-12-08): where it
+    looked up none of the functions it needs, the claim is an error, the course's."""
+    module = _pack_module(tmp_path, "m-nothing", "nothing", 1.0)
+    pack = Pack("nothing", code=())
+
+    @pack.subject("f")
+    def f() -> float:
+        """One."""
+        return 1.0
+
+    @pack.check("value_of_f", needs=("f",), measures=("value",))
+    def value_of_f(impl: Implementation) -> Measurements:
+        return {"value": 1.0}  # the answer, computed here: f is never called
+
+    from runner.i18n import catalog
+
+    packs = api.load_claims([module], packs={"nothing": pack})
+    learner = tmp_path / "learner.py"
+    learner.write_text("def f():\n    raise NotImplementedError\n", encoding="utf-8")
+    for judged in (api.Reference(), api.LearnerFile(learner)):
+        (result,) = api.run_packs(packs, judged).results
+        assert result.status == "error" and result.reason is not None
+        assert result.reason.code == "claim.calls_nothing"
+        said = catalog("en").say(result.reason.msg())
+        assert "value_of_f" in said and "f()" in said and "not of the code judged" in said
+
+
 def test_a_fault_twin_no_row_of_faults_yaml_declares_is_never_named_to_a_learner(tmp_path):
     """A ``@pack.twin`` with no row in faults.yaml: inject never ran it and said "all caught",
     while the diagnosis named it to learners (a pack author, 2026-12-07). A module may use

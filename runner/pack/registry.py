@@ -334,6 +334,9 @@ class Implementation:
     # What a check may call; None means everything. Set by :meth:`restricted`.
     allowed: frozenset[str] | None = None
     log: CallLog | None = None  # set by :meth:`recording`
+    # the subjects a check looked up through this view (set by :meth:`restricted`): one that
+    # looked up none judged nothing of the implementation
+    reached: set[str] | None = field(default=None, compare=False)
 
     def __getitem__(self, name: str) -> SubjectFn:
         fn = self._function(name)
@@ -344,6 +347,8 @@ class Implementation:
     def _function(self, name: str) -> SubjectFn:
         if self.allowed is not None and name not in self.allowed:
             raise UndeclaredSubject(name)
+        if self.reached is not None:
+            self.reached.add(name)
         try:
             return self.functions[name]
         except KeyError:
@@ -453,9 +458,10 @@ class Implementation:
         """The same implementation, refusing any subject outside ``needs``.
 
         Checks run against this view, so their ``needs`` are known to be complete, which is
-        what lets fault injection skip the claims a fault cannot reach.
+        what lets fault injection skip the claims a fault cannot reach. The view says which
+        of them were looked up (``reached``).
         """
-        return replace(self, allowed=frozenset(needs))
+        return replace(self, allowed=frozenset(needs), reached=set())
 
     def recording(self, log: CallLog) -> Implementation:
         """The same implementation, recording every call (inputs and outcome) in ``log``."""
