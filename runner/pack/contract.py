@@ -32,8 +32,13 @@ call to call (three calls of one shape in a row reach a second buffer used in tu
 after such a case, the first of its reorderings is also written into the very arrays the case
 was called with, and the function called on them again (:mod:`runner.in_place`): a result kept
 under an argument's ``id()``, with the argument held so that the id stays its own, is handed
-out for other contents and disagrees. They are answered by the reference like any case and
-counted in ``mismatches`` and ``inputs_modified``; ``cases`` counts the generator's cases only.
+out for other contents and disagrees. The smallest case called again is also called as it
+was and then with its float64 arrays' same bytes read as int64 (a result kept by bytes and
+shapes, not dtypes), where integer arrays are part of the contract; and with each of its
+matrices given as a vector (its first column, its first row), where the reference refuses
+that (a function that squeezes or broadcasts it answers instead). They are answered by the
+reference like any case and counted in ``mismatches`` and ``inputs_modified``; ``cases``
+counts the generator's cases only.
 """
 
 from __future__ import annotations
@@ -258,8 +263,121 @@ def oracle(
             if at:
                 again.append((index, repeat, answers[index]))
             again.append((index, one, answer(one)))
+    if called_again:
+        again.extend(_variants(made, answers, called_again, reference))
     registry.oracle[key] = (made, answers, again)
     return made, answers, again
+
+
+def _variants(
+    made: list[Case], answers: list[Any], called_again: list[int], reference: Any
+) -> Again:
+    """The engine's other calls of the smallest case called again, each kept only where the
+    reference's answer makes it a fair question: that case as it was and then its same bytes
+    as int64 (where some case of the generator gives integer arrays and the reference answers
+    the bytes with finite numbers or a ValueError: a result kept by the arguments' bytes and
+    shapes, not their dtypes, is handed out again); and each of its matrices given as a
+    vector, its first column or its first row, where the reference refuses it (ValueError):
+    a function that squeezes or broadcasts it answers instead."""
+    index = min(called_again, key=lambda i: sum(_nbytes(a) for a in _arguments(made[i])))
+    original = made[index]
+    out: Again = []
+    twin = _same_bytes_as_int64(original) if _takes_integers(made, answers) else None
+    if twin is not None:
+        expected = attempt(reference, *_copy(twin.args), **_copy(twin.kwargs))
+        if _fair(expected):
+            repeat = Case(original.args, original.kwargs, _label_repeat(original.label))
+            out += [(index, repeat, answers[index]), (index, twin, expected)]
+    for vector in _vectors(original, _names(reference)):
+        expected = attempt(reference, *_copy(vector.args), **_copy(vector.kwargs))
+        if isinstance(expected, Raised) and "ValueError" in expected.names:
+            out.append((index, vector, expected))
+    return out
+
+
+def _takes_integers(made: list[Case], answers: list[Any]) -> bool:
+    """Whether integer arrays are part of the contract: some case gives one and the
+    reference answers it with a value."""
+    return any(
+        not isinstance(expected, Raised)
+        and any(isinstance(a, np.ndarray) and a.dtype.kind in "iu" for a in _arguments(one))
+        for one, expected in zip(made, answers, strict=True)
+    )
+
+
+def _same_bytes_as_int64(one: Case) -> Case | None:
+    """``one`` with each float64 array argument read as int64 (the same bytes and shape)."""
+
+    def read(a: Any) -> Any:
+        if isinstance(a, np.ndarray) and a.dtype == np.float64 and a.size:
+            return np.ascontiguousarray(a).view(np.int64)
+        return a
+
+    args, kwargs = tuple(read(a) for a in one.args), {k: read(v) for k, v in one.kwargs.items()}
+    if all(a is b for a, b in zip(_arguments(one), [*args, *kwargs.values()], strict=True)):
+        return None
+    said = _bilingual(one.label)
+    label = {
+        "zh": f"{said['zh']}，其 float64 数组的同样字节按 int64 读（缓存须按 dtype 区分）",
+        "en": f"{said['en']}, its float64 arrays' same bytes read as int64 (a cache keyed by dtype)",
+    }
+    return Case(args, kwargs, label)
+
+
+def _fair(expected: Any) -> bool:
+    """Whether an answer of the reference's to an input the engine made is one to hold a
+    function to: a ValueError, or a value whose numbers are all finite."""
+    if isinstance(expected, Raised):
+        return "ValueError" in expected.names
+    return _finite(expected)
+
+
+def _finite(value: Any) -> bool:
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind not in "fc" or bool(np.all(np.isfinite(value)))
+    if isinstance(value, float | np.floating):
+        return math.isfinite(value)
+    if isinstance(value, list | tuple):
+        return all(_finite(v) for v in value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    return True
+
+
+def _vectors(one: Case, names: list[str]) -> list[Case]:
+    """``one`` with one of its matrix arguments given as a vector instead: its first column
+    (the length it is multiplied along from the left) and its first row."""
+    where = [(i, None) for i in range(len(one.args))] + [(None, k) for k in one.kwargs]
+    out: list[Case] = []
+    for position, keyword in where:
+        value = one.args[position] if position is not None else one.kwargs[keyword or ""]
+        if not (isinstance(value, np.ndarray) and value.ndim == 2 and value.size):
+            continue
+        name = keyword or (names[position] if position is not None and position < len(names)
+                           else f"#{position}")  # fmt: skip
+        for vector in (value[:, 0], value[0]):
+            args, kwargs = list(one.args), dict(one.kwargs)
+            if position is not None:
+                args[position] = np.ascontiguousarray(vector)
+            else:
+                kwargs[keyword or ""] = np.ascontiguousarray(vector)
+            shape = f"({vector.shape[0]},)"
+            label = {
+                "zh": f"无效：{name} 以形状 {shape} 的向量给出（应为矩阵）",
+                "en": f"invalid: {name} given as a vector of shape {shape} (a matrix is asked)",
+            }
+            out.append(Case(tuple(args), kwargs, label))
+    return out
+
+
+def _names(reference: Any) -> list[str]:
+    """The reference's parameter names, to say an argument given by position."""
+    import inspect
+
+    try:
+        return list(inspect.signature(reference).parameters)
+    except (TypeError, ValueError):  # pragma: no cover - a reference Python cannot read
+        return []
 
 
 AGAIN = 2  # cases called again: the last with a floating array argument, and the largest
@@ -323,12 +441,7 @@ def _reordered(one: Case, reference: Any) -> list[Case]:
     """``one`` again, once per floating array argument with that argument reversed along
     its last axis, and once more with the first such argument reversed along its first axis
     (a vector: rolled by one), skipping any that leaves the values as they were."""
-    import inspect
-
-    try:
-        names = list(inspect.signature(reference).parameters)
-    except (TypeError, ValueError):  # pragma: no cover - a reference Python cannot read
-        names = []
+    names = _names(reference)
     where = [(i, None) for i in range(len(one.args))] + [(None, k) for k in one.kwargs]
     out: list[Case] = []
     first = True
