@@ -595,6 +595,53 @@ def test_forks_that_share_their_parents_pages_are_not_counted_ten_times(tmp_path
         s.end_claim()
 
 
+def test_a_stream_of_short_threads_does_not_make_a_long_one_count_its_wait_again(
+    tmp_path, monkeypatch
+):
+    """Attack round 29: the waits of 8,192 threads were remembered, the first added forgotten
+    first; a learner starting ~50 short threads every 50 ms pushed its long-lived thread out,
+    which then counted its whole 5.44 s wait again every ~11 s (225 s held on 37 s of CPU).
+    Threads still running are kept; a thread first seen counts at most the time since the
+    last reading."""
+    import itertools
+    import types
+
+    from runner.learner import session as session_module
+
+    monkeypatch.setattr(session_module, "MAX_TRACKED", 4)
+    churn = itertools.count(100)
+    readings = iter(
+        [(1.0, 0, {1: 5.0})]  # the long-lived thread, 5 s waited
+        + [(1.0, 0, {1: 5.0, **{next(churn): 0.0 for _ in range(3)}}) for _ in range(20)]
+    )
+    monkeypatch.setattr(session_module, "_tree_usage", lambda pid: next(readings))
+    clock = itertools.count(0.0, 10.0)
+    monkeypatch.setattr(session_module, "_clock", lambda: next(clock))
+    s = LearnerSession(tmp_path / "learner.py", ["logits_memory_bytes"], WorkerLimits())
+    s._process = types.SimpleNamespace(pid=1)
+    for _ in range(21):
+        s._worker_cpu()
+    assert s._delay_seen == 5.0
+    assert 1 in s._delays and len(s._delays) == 4
+
+
+def test_a_thread_first_seen_counts_at_most_the_time_since_the_last_reading(tmp_path, monkeypatch):
+    import itertools
+    import types
+
+    from runner.learner import session as session_module
+
+    readings = iter([(1.0, 0, {}), (1.0, 0, {7: 50.0})])  # 50 s waited, 2 s after the last
+    monkeypatch.setattr(session_module, "_tree_usage", lambda pid: next(readings))
+    clock = itertools.count(0.0, 2.0)
+    monkeypatch.setattr(session_module, "_clock", lambda: next(clock))
+    s = LearnerSession(tmp_path / "learner.py", ["logits_memory_bytes"], WorkerLimits())
+    s._process = types.SimpleNamespace(pid=1)
+    s._worker_cpu()
+    s._worker_cpu()
+    assert s._delay_seen == 2.0
+
+
 def test_the_wait_for_a_cpu_is_the_most_one_process_waited_and_never_turned_off(
     tmp_path, monkeypatch
 ):
@@ -602,6 +649,7 @@ def test_the_wait_for_a_cpu_is_the_most_one_process_waited_and_never_turned_off(
     found no process raised TypeError and lost the learner's run; a process gone between
     the open and the read of its schedstat turned the figure off for the rest of the run.
     Each reading adds the most any one process waited since the last."""
+    import itertools
     import types
 
     from runner.learner import session as session_module
@@ -616,6 +664,8 @@ def test_the_wait_for_a_cpu_is_the_most_one_process_waited_and_never_turned_off(
         ]
     )
     monkeypatch.setattr(session_module, "_tree_usage", lambda pid: next(readings))
+    clock = itertools.count(0.0, 100.0)  # a reading every 100 s: no wait is capped
+    monkeypatch.setattr(session_module, "_clock", lambda: next(clock))
     s = LearnerSession(tmp_path / "learner.py", ["logits_memory_bytes"], WorkerLimits())
     s._process = types.SimpleNamespace(pid=1)
     s._worker_cpu()

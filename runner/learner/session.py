@@ -113,6 +113,7 @@ CPU_POLL_S = 0.05  # how often the worker's CPU time is read while the judge wai
 # computed or waited for a CPU (see LearnerSession._earned)
 RUN_SLACK = 2.0
 MAX_TRACKED = 8192  # threads whose wait for a CPU is remembered across readings
+_clock = time.monotonic  # when the waits are read (a test sets the time)
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -416,6 +417,7 @@ class LearnerSession:
         self._delay_seen: float | None = 0.0
         self._delay_base = self._delay_charged = 0.0
         self._delays: dict[int, float] = {}  # each process's own, as last read
+        self._delays_read_at = _clock()  # when they were
         self._process: Any = None
         self._uid = 0  # the user id of its worker (see sandbox_uid), drawn as each starts
         self._resident = 0  # bytes its worker's processes hold, as last read from /proc
@@ -627,6 +629,20 @@ class LearnerSession:
             self._delay_seen = 0.0
         self._delay_base = self._delay_charged = 0.0
         self._delays = {}
+        self._delays_read_at = _clock()
+
+    def _forget_ended(self, read: Mapping[int, float]) -> None:
+        """Down to MAX_TRACKED threads remembered: first those missing from the last
+        reading (ended), oldest first; a thread still running is forgotten only where more
+        than that many run at once (threads count among a worker's processes, which are
+        capped far below). Forgetting the oldest first had a learner's stream of short
+        threads push its long-lived ones out, each then counting its whole wait again."""
+        over = len(self._delays) - MAX_TRACKED
+        ended = [tid for tid in self._delays if tid not in read][:over]
+        for tid in ended:
+            del self._delays[tid]
+        while len(self._delays) > MAX_TRACKED:
+            del self._delays[next(iter(self._delays))]
 
     def _let_go(self) -> None:
         """Close this process's side of the worker: its pipes, and the shared memory."""
@@ -1087,14 +1103,21 @@ class LearnerSession:
             # the most any one process waited since the last reading: processes waiting on
             # each other for the cores (a hundred forks) earn no more than one that waits
             # for other work on the machine
-            grown = (d - self._delays.get(tid, 0.0) for tid, d in delays.items())
+            # a thread first seen now waited at most since the last reading (a thread once
+            # forgotten and seen again would otherwise count its whole wait again)
+            now = _clock()
+            since, self._delays_read_at = now - self._delays_read_at, now
+            grown = (
+                d - self._delays[tid] if tid in self._delays else min(d, since)
+                for tid, d in delays.items()
+            )
             self._delay_seen += max(0.0, max(grown, default=0.0))
             # a thread missing from this reading keeps its figure: hidden from one reading,
-            # it would count its whole wait again at the next (within MAX_TRACKED threads)
+            # it would count its wait again at the next
             for tid, d in delays.items():
                 self._delays[tid] = max(d, self._delays.get(tid, 0.0))
-            while len(self._delays) > MAX_TRACKED:
-                del self._delays[next(iter(self._delays))]
+            if len(self._delays) > MAX_TRACKED:
+                self._forget_ended(delays)
         # past the limit in resident sizes, shared pages counted once (read here, at most
         # every CPU_POLL_S: smaps_rollup of 60 forks read at every wake kept a judge busy)
         self._held = self._resident
