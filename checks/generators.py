@@ -2051,6 +2051,20 @@ def gen_softmax_temperature(rng: np.random.Generator, n: int) -> list[Case]:
             1e-14,
         ),
     ]
+    edges += [  # from a twenty-seventh round of buggy learners (each once a false pass)
+        case(
+            "V=1, int64 logits: float64 [1.0]",
+            "V=1，int64 logits：float64 的 [1.0]",
+            np.array([7]),
+            1.0,
+        ),
+        case(
+            "V=1, bool logits: float64 [1.0]",
+            "V=1，bool logits：float64 的 [1.0]",
+            np.array([True]),
+            0.5,
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3487,6 +3501,18 @@ def gen_greedy(rng: np.random.Generator, n: int) -> list[Case]:
             np.where(np.isin(np.arange(128_256), (5, 100_000)), 1.0, 0.0),
         ),
     ]
+    edges += [  # from a twenty-seventh round of buggy learners (each once a false pass)
+        case(
+            "float64 [-1, -2]: the same bytes as the next case's int64",
+            "float64 的 [-1, -2]：与下一例的 int64 字节相同",
+            np.array([-1.0, -2.0]),
+        ),
+        case(
+            "int64 of the last case's bytes: the order of negative floats turned (a cache keyed by dtype)",
+            "上一例字节的 int64：负浮点数的顺序反过来了（缓存须按 dtype 区分）",
+            np.array([-1.0, -2.0]).view(np.int64),
+        ),
+    ]
     return _fill(n, edges, rng, draw)
 
 
@@ -3808,6 +3834,14 @@ def gen_embedding(rng: np.random.Generator, n: int) -> list[Case]:
             "uint64 的 id：无符号类型的有效 id",
             np.array([1, 0], dtype=np.uint64),
             np.arange(6.0).reshape(3, 2),
+        ),
+    ]
+    edges += [  # from a twenty-seventh round of buggy learners (each once a false pass)
+        case(
+            "no ids, a float32 table: float64 rows (0, d)",
+            "没有 id，float32 的表：float64 的 (0, d)",
+            np.array([], dtype=np.int64),
+            rng.standard_normal((5, 3)).astype(np.float32),
         ),
     ]
     return _fill(n, edges, rng, draw)

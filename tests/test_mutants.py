@@ -780,6 +780,13 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     "embedding_table_cached_by_id": ("contract.embedding-lookup",),
     "head_table_transposed_cached_by_id": ("contract.output-head",),
     "mlp_weights_cached_by_id": ("contract.position-wise-mlp",),
+    "embedding_ids_cached_by_id": ("contract.embedding-lookup",),
+    "ln_row_stats_cached_by_id": ("contract.layer-norm",),
+    # a result kept by bytes and shapes, not dtypes; a dtype kept where float64 is asked
+    "ln_memo_bytes_and_shapes_not_dtype": ("contract.layer-norm",),
+    "greedy_memo_bytes_not_dtype": ("contract.greedy-token",),
+    "softmax_v1_ones_like": ("contract.softmax-temperature",),
+    "embedding_empty_keeps_table_dtype": ("contract.embedding-lookup",),
 }
 # Mutants whose only mistake is writing into an argument: the value is right, so only the
 # comparison of the arguments with their copy from before the call can catch them.

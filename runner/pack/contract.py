@@ -29,14 +29,16 @@ itself is called once more, as it was. A result kept from the first
 call under a key that leaves that argument's values out (its shape, its id, another
 argument's bytes) is handed out for the second and disagrees; so does a buffer reused from
 call to call (three calls of one shape in a row reach a second buffer used in turn). Right
-after such a case, the first of its reorderings is also written into the very arrays the case
-was called with, and the function called on them again (:mod:`runner.in_place`): a result kept
-under an argument's ``id()``, with the argument held so that the id stays its own, is handed
-out for other contents and disagrees. The smallest case called again is also called as it
-was and then with its float64 arrays' same bytes read as int64 (a result kept by bytes and
-shapes, not dtypes), where integer arrays are part of the contract; and with each of its
-matrices given as a vector (its first column, its first row), where the reference refuses
-that (a function that squeezes or broadcasts it answers instead). They are answered by the
+after such a case (and after the case with most floating arrays that are not float64, and the
+last such; where no case has a floating array, the last with an array of numbers), its arrays
+are reordered in place, in the very objects the case was called with (each reversed along its
+last axis, its rows rolled by one), and the function called on them again
+(:mod:`runner.in_place`): a result kept under an argument's ``id()``, with the argument held so
+that the id stays its own, is handed out for other contents and disagrees. The smallest case
+called again is also called as it was and then with its float64 arrays' same bytes read as
+int64 (a result kept by bytes and shapes, not dtypes), where integer arrays are part of the
+contract. (A matrix given as a vector is not asked by the engine: a function may read it as
+NumPy would, and a pack's generator says where its contract refuses it.) They are answered by the
 reference like any case and counted in ``mismatches`` and ``inputs_modified``; ``cases``
 counts the generator's cases only.
 """
@@ -239,6 +241,13 @@ def oracle(
             # our own generator or reference is wrong: said at the generator's line
             raise _course_bug(spec.fn, f"{subject}() {expected} on case {index} ({one.label})")
         answers.append(expected)
+    if made and all(isinstance(a, Raised) for a in answers):
+        from runner.pack.find import defined_at
+
+        # a function that always raises ValueError would agree with every case
+        refused = PackRefusedValue("packdef.gen_all_invalid", generator=generator, n=len(made))
+        refused.pack_line = defined_at(spec.fn)  # type: ignore[attr-defined]
+        raise refused
     again: Again = []
 
     def answer(one: Case) -> Any:
@@ -250,10 +259,12 @@ def oracle(
     called_again = _called_again(made, answers)
     for index in sorted({*called_again, *_written_over(made, answers)}):
         original = made[index]
-        # first, right after the case: its own arrays, each reversed in place
+        # first, right after the case: its own arrays, reordered in place
         over = _reversed_all(original)
         if over is not None:
-            again.append((index, over, answer(over)))
+            expected = attempt(reference, *_copy(over.args), **_copy(over.kwargs))
+            if _fair(expected):  # reordered ids or bytes may be refused: a ValueError
+                again.append((index, over, expected))
         if index not in called_again:
             continue
         # between two reordered calls, the case itself again: a cache that holds only its
@@ -272,13 +283,10 @@ def oracle(
 def _variants(
     made: list[Case], answers: list[Any], called_again: list[int], reference: Any
 ) -> Again:
-    """The engine's other calls of the smallest case called again, each kept only where the
-    reference's answer makes it a fair question: that case as it was and then its same bytes
-    as int64 (where some case of the generator gives integer arrays and the reference answers
-    the bytes with finite numbers or a ValueError: a result kept by the arguments' bytes and
-    shapes, not their dtypes, is handed out again); and each of its matrices given as a
-    vector, its first column or its first row, where the reference refuses it (ValueError):
-    a function that squeezes or broadcasts it answers instead."""
+    """The engine's other calls of the smallest case called again: that case as it was and
+    then its same bytes as int64, where some case of the generator gives integer arrays and
+    the reference answers the bytes with finite numbers or a ValueError (a fair question): a
+    result kept by the arguments' bytes and shapes, not their dtypes, is handed out again."""
     index = min(called_again, key=lambda i: sum(_nbytes(a) for a in _arguments(made[i])))
     original = made[index]
     out: Again = []
@@ -288,10 +296,6 @@ def _variants(
         if _fair(expected):
             repeat = Case(original.args, original.kwargs, _label_repeat(original.label))
             out += [(index, repeat, answers[index]), (index, twin, expected)]
-    for vector in _vectors(original, _names(reference)):
-        expected = attempt(reference, *_copy(vector.args), **_copy(vector.kwargs))
-        if isinstance(expected, Raised) and "ValueError" in expected.names:
-            out.append((index, vector, expected))
     return out
 
 
@@ -344,32 +348,6 @@ def _finite(value: Any) -> bool:
     return True
 
 
-def _vectors(one: Case, names: list[str]) -> list[Case]:
-    """``one`` with one of its matrix arguments given as a vector instead: its first column
-    (the length it is multiplied along from the left) and its first row."""
-    where = [(i, None) for i in range(len(one.args))] + [(None, k) for k in one.kwargs]
-    out: list[Case] = []
-    for position, keyword in where:
-        value = one.args[position] if position is not None else one.kwargs[keyword or ""]
-        if not (isinstance(value, np.ndarray) and value.ndim == 2 and value.size):
-            continue
-        name = keyword or (names[position] if position is not None and position < len(names)
-                           else f"#{position}")  # fmt: skip
-        for vector in (value[:, 0], value[0]):
-            args, kwargs = list(one.args), dict(one.kwargs)
-            if position is not None:
-                args[position] = np.ascontiguousarray(vector)
-            else:
-                kwargs[keyword or ""] = np.ascontiguousarray(vector)
-            shape = f"({vector.shape[0]},)"
-            label = {
-                "zh": f"无效：{name} 以形状 {shape} 的向量给出（应为矩阵）",
-                "en": f"invalid: {name} given as a vector of shape {shape} (a matrix is asked)",
-            }
-            out.append(Case(tuple(args), kwargs, label))
-    return out
-
-
 def _names(reference: Any) -> list[str]:
     """The reference's parameter names, to say an argument given by position."""
     import inspect
@@ -412,17 +390,26 @@ def _eligible(made: list[Case], answers: list[Any]) -> list[int]:
 
 def _written_over(made: list[Case], answers: list[Any]) -> list[int]:
     """Which cases are also called on their own arrays written over, beside those called
-    again: of those with floating arrays that are not float64, the one with most of them and
+    again: of those with floating arrays that are not float64, the first with most of them and
     the last (a function that keeps a float64 copy of an argument under its id() keeps the
-    argument itself when it is float64, and that one changes with it)."""
+    argument itself when it is float64, and that one changes with it); where no case has a
+    floating array, the last with an array of numbers (bytes, token ids)."""
 
     def others(i: int) -> int:
         return sum(_reorderable(a) and a.dtype != np.float64 for a in _arguments(made[i]))
 
     typed = [i for i in _eligible(made, answers) if others(i)]
-    if not typed:
-        return []
-    return sorted({max(typed, key=lambda i: (others(i), i)), typed[-1]})
+    chosen = {max(typed, key=lambda i: (others(i), -i)), typed[-1]} if typed else set()
+    if not _eligible(made, answers):  # no floating array (bytes, token ids): the last case
+        numeric = [
+            i
+            for i, (one, expected) in enumerate(zip(made, answers, strict=True))
+            if not isinstance(expected, Raised)
+            and any(_writable_over(a) for a in _arguments(one))
+            and sum(_nbytes(a) for a in _arguments(one)) <= AGAIN_MAX_BYTES
+        ]
+        chosen |= set(numeric[-1:])
+    return sorted(chosen)
 
 
 def _arguments(one: Case) -> list[Any]:
@@ -490,21 +477,34 @@ def _label_again(label: Label, name: str, en: str, zh: str) -> Bilingual:
 
 
 def _reversed_all(one: Case) -> InPlace | None:
-    """``one`` with each of its floating array arguments reversed along its last axis, to be
-    written into the arrays ``one`` was called with (None where no value would change)."""
-    flip = [_reorderable(a) and not np.array_equal(a, np.flip(a, -1), equal_nan=True)
-            for a in _arguments(one)]  # fmt: skip
-    if not any(flip):
+    """``one`` with each of its numeric array arguments reordered: reversed along its last
+    axis and, with rows, its rows rolled by one (each row's values change, not only their
+    order: a mean or a norm kept per row shows then), to be written into the arrays ``one``
+    was called with (None where no value would change)."""
+
+    def turned(a: Any) -> Any:
+        if not _writable_over(a):
+            return a
+        b = np.flip(a, -1)
+        b = np.roll(b, 1, axis=0) if a.ndim >= 2 else b
+        return a if np.array_equal(a, b, equal_nan=True) else np.ascontiguousarray(b)
+
+    given = _arguments(one)
+    new = [turned(a) for a in given]
+    if all(a is b for a, b in zip(given, new, strict=True)):
         return None
-    turned = [np.ascontiguousarray(np.flip(a, -1)) if f else a
-              for a, f in zip(_arguments(one), flip, strict=True)]  # fmt: skip
-    args, values = turned[: len(one.args)], turned[len(one.args) :]
+    args, values = new[: len(one.args)], new[len(one.args) :]
     said = _bilingual(one.label)
     label = {
-        "zh": f"{said['zh']}，再写入同一批数组（浮点数组各自倒序）后调用",
-        "en": f"{said['en']}, called again on the same arrays, each floating one reversed in place",
+        "zh": f"{said['zh']}，再写入同一批数组（各数组倒序、行轮换）后调用",
+        "en": f"{said['en']}, called again on the same arrays, each reordered in place",
     }
     return InPlace(tuple(args), dict(zip(one.kwargs, values, strict=True)), label)
+
+
+def _writable_over(value: Any) -> bool:
+    """An array whose values a call on the same objects can reorder: numbers, two or more."""
+    return isinstance(value, np.ndarray) and value.dtype.kind in "iuf" and value.size >= 2
 
 
 def _cases(made: Any, generator: str, n: int) -> list[Case]:
