@@ -263,14 +263,23 @@ def _load_pack(
             )
         )
     if chosen is None and rejected is not None:  # a run of single files has not them all
-        metrics = {e.metric or f"{c.claim.id}.{e.measure}" for c in claims for e in c.claim.expect}
+        metrics = {
+            e.metric or f"{c.claim.id}.{e.measure}": c.claim for c in claims for e in c.claim.expect
+        }
         for i, name in enumerate(meta.required_metrics):
-            if name not in metrics and name not in rejected:
+            owner = metrics.get(name)
+            said = None
+            if owner is None and name not in rejected:
+                said = msg("claim.required_metric_unknown", name=name)
+            elif owner is not None and owner.visibility != "visible":
+                # a learner cannot measure it, and is told the claim exists
+                said = msg("claim.required_metric_hidden", name=name, claim=owner.id)
+            if said is not None:
                 problems.append(
                     Problem.in_file(
                         display_path(module_dir / MODULE_FILE),
                         meta_doc.line_of(("required_metrics", i)) if meta_doc else None,
-                        msg("claim.required_metric_unknown", name=name),
+                        said,
                         field="required_metrics",
                     )
                 )

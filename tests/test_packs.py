@@ -842,6 +842,16 @@ def test_a_generator_that_does_not_make_its_n_cases_errors_its_claim_naming_it(
     assert html.escape(zh.split("Error：")[-1]) in page.read_text("utf-8")
 
 
+def test_a_generator_whose_every_case_the_reference_refuses_errors_its_claim(cli, course):
+    """A generator of invalid cases only passed a learner whose function always raises
+    ValueError (a pack author, 2026-12-08): refused, at the generator's line."""
+    _slip(course, "generators.py", "return edges + draws", 'return [case("x", np.array([]))] * n')
+    ran = cli("run", "claims/05-softmax", "--lang", "en", "-k", "softmax.contract")
+    assert ran.code == 1
+    assert "the reference refuses all 60 of its cases" in ran.out, ran.out
+    assert "(generators.py:" in ran.out, ran.out
+
+
 def test_a_function_whose_only_claim_is_the_courses_bug_is_not_judged_not_waiting(cli, course):
     """It read "waits  softmax  its 0 claims wait for functions not written yet", though
     every function was written."""
@@ -1173,6 +1183,24 @@ def test_two_expectations_of_one_claim_naming_one_metric_are_refused(tmp_path):
     _, problems = api.load_each([module], packs={"twice": _constant_pack("twice", 1.0)})
     said = [(p.field, p.message.code) for p in problems]
     assert said == [("expect[1].metric", "claim.metric_twice_here")]
+
+
+def test_a_required_metric_of_a_claim_learners_do_not_see_is_refused(tmp_path):
+    """The docs said to require metrics of visible claims only, and a hidden claim's was
+    accepted silently (a pack author, 2026-12-08): learners cannot produce it, and the
+    requirement tells them the claim exists."""
+    module = _pack_module(tmp_path, "m-hidden", "hidden", 1.0)
+    claims = module / "1-f.yaml"
+    claims.write_text(
+        claims.read_text("utf-8").replace("    check: value_of_f\n", "    check: value_of_f\n"
+                                          "    visibility: hidden\n"),
+        encoding="utf-8",
+    )  # fmt: skip
+    meta = module / "module.yaml"
+    meta.write_text(meta.read_text("utf-8") + "required_metrics:\n  - f.value.value\n", "utf-8")
+    _, problems = api.load_each([module], packs={"hidden": _constant_pack("hidden", 1.0)})
+    said = [(p.field, p.message.code) for p in problems]
+    assert said == [("required_metrics", "claim.required_metric_hidden")]
 
 
 def test_a_claim_expecting_only_context_measures_is_refused(tmp_path):
