@@ -124,3 +124,56 @@ def test_a_result_that_is_its_argument_is_not_said_to_change_an_earlier_one(impl
 def test_without_in_place_every_call_gets_new_objects(impl):
     outcomes = impl.attempt_each("cached", _cases())
     assert [o[0] for o in outcomes] == [61.0, 63.0, 77.0]
+
+
+def test_a_write_into_the_arrays_of_a_call_in_place_is_seen_by_the_judge(tmp_path):
+    """The in-place call's arrays are where the call before's were placed: what the function
+    writes there is read back, whatever the worker reports."""
+    source = (
+        "import numpy as np\n_SEEN = set()\n\n\ndef bump(w):\n"
+        "    if id(w) in _SEEN:\n        w[0] += 1  # only on the same object, again\n"
+        "    _SEEN.add(id(w))\n    return float(w.sum())\n"
+    )
+    path = tmp_path / "learner.py"
+    path.write_text(source, encoding="utf-8")
+    with LearnerSession(path, ["bump"], WorkerLimits()) as s:
+        assert s.open() is None
+        w = np.array([1.0, 2.0])
+        outcomes = s.implementation().attempt_each("bump", [(w,), (w[::-1].copy(),)], in_place=[1])
+    assert outcomes == [(3.0, []), (4.0, ["w"])]
+
+
+def test_an_in_place_case_first_in_the_calls_is_called_on_new_objects(impl):
+    # nothing came before it: no objects to write over (and none kept from another call)
+    outcomes = impl.attempt_each("cached", _cases(), in_place=[0, 5])
+    assert [o[0] for o in outcomes] == [61.0, 63.0, 77.0]
+
+
+# -- where the judge places an in-place call's arrays ---------------------------------------
+
+
+def test_an_in_place_case_is_placed_over_the_last_and_the_rest_after_it():
+    from runner.learner.arena import SIZE, Arena
+
+    arena = Arena.create()
+    if arena is None:
+        pytest.skip("no shared memory on this machine")
+    try:
+        a = np.arange(8.0)
+        _, (first,) = arena.place_cases([[[a], {}]])
+        used = arena.next
+        _, watched = arena.place_cases([[[a[::-1].copy()], {}], [[a + 1], {}]], first)
+        assert [p.offset for _, p in watched[0]] == [p.offset for _, p in first]
+        assert watched[1][0][1].offset >= used  # after the last placement, not over it
+        assert bytes(arena.memory[first[0][1].offset : first[0][1].offset + 64]) == (
+            a[::-1].tobytes()
+        )
+        # the others must fit before the end: never from the front, over the first case's
+        arena.next = SIZE - 64
+        assert arena.place_cases([[[a], {}], [[np.zeros(1024)], {}]], first) is None
+        # another size than the last case's: placed as any, not over it
+        arena.next = used
+        _, (other,) = arena.place_cases([[[np.zeros(9)], {}]], first)
+        assert other[0][1].offset != first[0][1].offset
+    finally:
+        arena.close()

@@ -27,7 +27,7 @@ from runner.cmd_run import challenge_variant
 from runner.learner.scaffold import module_subjects
 from runner.load import load_packs
 from runner.validate import metric_name
-from tests.conftest import MODULE, REGISTRY, ROOT, Result
+from tests.conftest import MODULE, REGISTRY, ROOT, Result, partial_module_yaml
 
 MODULE_ID = "23-design-tradeoffs"
 (PACK,) = load_packs([MODULE])
@@ -707,6 +707,8 @@ def test_a_hidden_claims_answer_never_changes_what_a_visible_claim_said(
     an after_due_date test the same way)."""
     claims = work / "claims-h" / MODULE_ID
     shutil.copytree(MODULE, claims)
+    # no required metric of the claim made hidden (refused: learners could not report it)
+    (claims / "module.yaml").write_text(partial_module_yaml(), "utf-8")
     card = claims / "1-support.yaml"
     text = card.read_text(encoding="utf-8")
     old = "    check: support_orders\n    inputs: {vocab: 50257, length: 1000}\n"

@@ -862,7 +862,10 @@ class LearnerSession:
         start = 0
         kept: Watched | None = None  # where the arrays of the case just sent were placed
         while start < len(cases):
+            worker = self._process
             self._ready(name)
+            if self._process is not worker:  # started afresh: nothing of the last is kept
+                kept = None
             # up to the next case called in place, which begins a request
             n = min([i for i in over if i > start] + [len(cases)]) - start
             while True:
@@ -871,11 +874,11 @@ class LearnerSession:
                 request: dict[str, Any] = {"name": name, "cases": chunk, "measure": False}
                 if start + n in over:
                     request["keep"] = True
-                if start in over:
+                if start in over and kept is not None:  # the case before was sent, kept
                     request["in_place"] = True
                 if through_raises:
                     request.update(watch=True, through_raises=True)
-                    placed = self._place(chunk, kept if start in over else None)
+                    placed = self._place(chunk, kept if request.get("in_place") else None)
                     if placed is not None:
                         request["cases"], watched = placed
                 try:

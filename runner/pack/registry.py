@@ -441,14 +441,17 @@ class Implementation:
         if remote is None:
             return [attempt(self.modifies, name, *args, **kwargs) for args, kwargs in cases]
         outcomes: list[Any] = []
-        answered, error = remote(cases, frozenset(in_place)) if in_place else remote(cases)
-        for (args, kwargs), one in zip(cases, answered, strict=False):
+        over = frozenset(i for i in in_place if 0 < i < len(cases))  # each after another
+        answered, error = remote(cases, over)
+        for at, ((args, kwargs), one) in enumerate(zip(cases, answered, strict=False)):
             if isinstance(one, Exception):
                 outcome = logged = attempt(_reraise, one)
             else:
                 outcome, logged = one, one[0]  # the log holds the value, not what changed
             outcomes.append(outcome)
-            if self.log is not None:
+            # a call on objects written over is not logged: replayed on new objects (the
+            # diagnosis), its arguments would show a difference no fresh call reproduces
+            if self.log is not None and at not in over:
                 self.log.add(name, args, kwargs, logged)
         if error is not None:  # not an outcome (attempt would raise it too): not logged
             raise error
