@@ -341,17 +341,23 @@ def _same_bytes_as_int64(one: Case, names: list[str], integers: set[str]) -> Cas
             return np.ascontiguousarray(a).view(np.int64)
         return a
 
-    given = _named(one, names)
-    turned = [read(name, a) for name, a in given]
-    if all(a is b for (_, a), b in zip(given, turned, strict=True)):
+    turned = [read(name, a) for name, a in _named(one, names)]
+    zh = "其 float64 数组的同样字节按 int64 读（缓存须按 dtype 区分）"
+    en = "its float64 arrays' same bytes read as int64 (a cache keyed by dtype)"
+    twin: Case | None = _rebuilt(one, turned, zh, en, Case)
+    return twin
+
+
+def _rebuilt(one: Case, new: list[Any], zh: str, en: str, kind: type[Case]) -> Any:
+    """``one`` with its arguments ``new`` (positional ones first, as :func:`_arguments`
+    lists them), labelled as ``one`` and then what was done to it; None where every
+    argument is the one given."""
+    if all(a is b for a, b in zip(_arguments(one), new, strict=True)):
         return None
-    args, values = turned[: len(one.args)], turned[len(one.args) :]
+    args, values = new[: len(one.args)], new[len(one.args) :]
     said = _bilingual(one.label)
-    label = {
-        "zh": f"{said['zh']}，其 float64 数组的同样字节按 int64 读（缓存须按 dtype 区分）",
-        "en": f"{said['en']}, its float64 arrays' same bytes read as int64 (a cache keyed by dtype)",
-    }
-    return Case(tuple(args), dict(zip(one.kwargs, values, strict=True)), label)
+    label = {"zh": f"{said['zh']}，{zh}", "en": f"{said['en']}, {en}"}
+    return kind(tuple(args), dict(zip(one.kwargs, values, strict=True)), label)
 
 
 def _fair(expected: Any) -> bool:
@@ -515,17 +521,11 @@ def _reversed_all(one: Case) -> InPlace | None:
         b = np.roll(b, 1, axis=0) if a.ndim >= 2 else b
         return a if np.array_equal(a, b, equal_nan=True) else np.ascontiguousarray(b)
 
-    given = _arguments(one)
-    new = [turned(a) for a in given]
-    if all(a is b for a, b in zip(given, new, strict=True)):
-        return None
-    args, values = new[: len(one.args)], new[len(one.args) :]
-    said = _bilingual(one.label)
-    label = {
-        "zh": f"{said['zh']}，再写入同一批数组（各数组倒序、行轮换）后调用",
-        "en": f"{said['en']}, called again on the same arrays, each reordered in place",
-    }
-    return InPlace(tuple(args), dict(zip(one.kwargs, values, strict=True)), label)
+    new = [turned(a) for a in _arguments(one)]
+    zh = "再写入同一批数组（各数组倒序、行轮换）后调用"
+    en = "called again on the same arrays, each reordered in place"
+    over: InPlace | None = _rebuilt(one, new, zh, en, InPlace)
+    return over
 
 
 def _writable_over(value: Any) -> bool:
