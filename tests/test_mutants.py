@@ -785,6 +785,7 @@ MUTANTS: dict[str, tuple[str, ...]] = {
     # a result kept by bytes and shapes, not dtypes; a dtype kept where float64 is asked
     "ln_memo_bytes_and_shapes_not_dtype": ("contract.layer-norm",),
     "greedy_memo_bytes_not_dtype": ("contract.greedy-token",),
+    "softmax_memo_bytes_not_dtype": ("contract.softmax-temperature",),
     "softmax_v1_ones_like": ("contract.softmax-temperature",),
     "embedding_empty_keeps_table_dtype": ("contract.embedding-lookup",),
 }

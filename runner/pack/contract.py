@@ -292,16 +292,22 @@ def oracle(
 def _variants(
     made: list[Case], answers: list[Any], called_again: list[int], reference: Any
 ) -> Again:
-    """The engine's other calls of a case called again (the smallest that tells): that case as
-    it was and then its same bytes as int64 in the arguments the generator also gives as integer arrays
-    (answered with a value), where the reference answers the bytes with finite numbers or a
-    ValueError (a fair question): a result kept by the arguments' bytes and shapes, not
-    their dtypes, is handed out again."""
+    """The engine's other calls of one case (the smallest called again that tells, else the
+    smallest other that does): that case as it was and then its same bytes as int64 in the
+    arguments the generator also gives as integer arrays (answered with a value), where the
+    reference answers the bytes with finite numbers or a ValueError (a fair question): a
+    result kept by the arguments' bytes and shapes, not their dtypes, is handed out again."""
     names = _names(reference)
     integers = _integer_arguments(made, answers, names)
+
     # the smallest whose twin the reference answers otherwise (a case of d = 1 normalizes
     # every row to 0, whatever its bytes: a result kept for them would be right)
-    for index in sorted(called_again, key=lambda i: sum(_nbytes(a) for a in _arguments(made[i]))):
+    def size(i: int) -> int:
+        return sum(_nbytes(a) for a in _arguments(made[i]))
+
+    # then any other (the cases called again may hold no float64 array: a softmax's float32)
+    others = [i for i in _eligible(made, answers) if i not in called_again]
+    for index in [*sorted(called_again, key=size), *sorted(others, key=size)]:
         original = made[index]
         twin = _same_bytes_as_int64(original, names, integers)
         if twin is None:
