@@ -174,8 +174,7 @@ def serve(
             if over is not None:
                 cases = [over, *cases[1:]]
                 _RETURNED.forget(functions[name])  # a result that is a view of them changed
-        for case in cases:
-            args, kwargs = case
+        for args, kwargs in cases:
             # the judge stops reading a batch at the first reply that is not a value (as a
             # loop of single calls stops at the first exception), or not a value nor a raised
             # exception in a batch ``through_raises``: so does the worker

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 from pydantic import Field
@@ -110,11 +110,20 @@ def _course_bug(generator: Callable[..., Any], what: str) -> RuntimeError:
     return exc
 
 
+def _asked(reference: Any, one: Case) -> Any:
+    """The reference's answer to ``one`` (a value, or the exception it raised), on copies
+    of its arguments: a case is kept to be asked again."""
+    return attempt(reference, *_copy(one.args), **_copy(one.kwargs))
+
+
 class InPlace(Case):
     """A case called on the objects of the call before it, their arrays written over with
     this case's contents (:mod:`runner.in_place`)."""
 
     __slots__ = ()
+
+
+C = TypeVar("C", bound=Case)  # a case, or a case called in place
 
 
 def case(label: Label, *args: Any, **kwargs: Any) -> Case:
@@ -245,7 +254,7 @@ def oracle(
         raise
     answers = []
     for index, one in enumerate(made):
-        expected = attempt(reference, *_copy(one.args), **_copy(one.kwargs))
+        expected = _asked(reference, one)
         if isinstance(expected, Raised) and "ValueError" not in expected.names:
             # our own generator or reference is wrong: said at the generator's line
             raise _course_bug(spec.fn, f"{subject}() {expected} on case {index} ({one.label})")
@@ -260,18 +269,19 @@ def oracle(
     again: Again = []
 
     def answer(one: Case) -> Any:
-        expected = attempt(reference, *_copy(one.args), **_copy(one.kwargs))
+        expected = _asked(reference, one)
         if isinstance(expected, Raised) and "ValueError" not in expected.names:
             raise _course_bug(spec.fn, f"{subject}() {expected} on {one.label}")
         return expected
 
-    called_again = _called_again(made, answers)
-    for index in sorted({*called_again, *_written_over(made, answers)}):
+    eligible = _eligible(made, answers, _reorderable)
+    called_again = _called_again(made, eligible)
+    for index in sorted({*called_again, *_written_over(made, answers, eligible)}):
         original = made[index]
         # first, right after the case: its own arrays, reordered in place
         over = _reversed_all(original)
         if over is not None:
-            expected = attempt(reference, *_copy(over.args), **_copy(over.kwargs))
+            expected = _asked(reference, over)
             if _fair(expected):  # reordered ids or bytes may be refused: a ValueError
                 again.append((index, over, expected))
         if index not in called_again:
@@ -284,13 +294,17 @@ def oracle(
                 again.append((index, repeat, answers[index]))
             again.append((index, one, answer(one)))
     if called_again:
-        again.extend(_variants(made, answers, called_again, reference))
+        again.extend(_variants(made, answers, called_again, eligible, reference))
     registry.oracle[key] = (made, answers, again)
     return made, answers, again
 
 
 def _variants(
-    made: list[Case], answers: list[Any], called_again: list[int], reference: Any
+    made: list[Case],
+    answers: list[Any],
+    called_again: list[int],
+    eligible: list[int],
+    reference: Any,
 ) -> Again:
     """The engine's other calls of one case (the smallest called again that tells, else the
     smallest other that does): that case as it was and then its same bytes as int64 in the
@@ -299,20 +313,20 @@ def _variants(
     result kept by the arguments' bytes and shapes, not their dtypes, is handed out again."""
     names = _names(reference)
     integers = _integer_arguments(made, answers, names)
-
     # the smallest whose twin the reference answers otherwise (a case of d = 1 normalizes
-    # every row to 0, whatever its bytes: a result kept for them would be right)
-    def size(i: int) -> int:
-        return sum(_nbytes(a) for a in _arguments(made[i]))
+    # every row to 0, whatever its bytes: a result kept for them would be right), then any
+    # other (the cases called again may hold no float64 array: a softmax's are float32)
+    others = [i for i in eligible if i not in called_again]
 
-    # then any other (the cases called again may hold no float64 array: a softmax's float32)
-    others = [i for i in _eligible(made, answers) if i not in called_again]
+    def size(i: int) -> int:
+        return _weight(made[i])
+
     for index in [*sorted(called_again, key=size), *sorted(others, key=size)]:
         original = made[index]
         twin = _same_bytes_as_int64(original, names, integers)
         if twin is None:
             continue
-        expected = attempt(reference, *_copy(twin.args), **_copy(twin.kwargs))
+        expected = _asked(reference, twin)
         if _fair(expected) and _differ(answers[index], expected, UNCHANGED) is not None:
             repeat = Case(original.args, original.kwargs, _label_repeat(original.label))
             return [(index, repeat, answers[index]), (index, twin, expected)]
@@ -350,11 +364,10 @@ def _same_bytes_as_int64(one: Case, names: list[str], integers: set[str]) -> Cas
     turned = [read(name, a) for name, a in _named(one, names)]
     zh = "其 float64 数组的同样字节按 int64 读（缓存须按 dtype 区分）"
     en = "its float64 arrays' same bytes read as int64 (a cache keyed by dtype)"
-    twin: Case | None = _rebuilt(one, turned, zh, en, Case)
-    return twin
+    return _rebuilt(one, turned, zh, en, Case)
 
 
-def _rebuilt(one: Case, new: list[Any], zh: str, en: str, kind: type[Case]) -> Any:
+def _rebuilt(one: Case, new: list[Any], zh: str, en: str, kind: type[C]) -> C | None:
     """``one`` with its arguments ``new`` (positional ones first, as :func:`_arguments`
     lists them), labelled as ``one`` and then what was done to it; None where every
     argument is the one given."""
@@ -402,31 +415,35 @@ AGAIN = 2  # cases called again: the last with a floating array argument, and th
 AGAIN_MAX_BYTES = 2 * 1024 * 1024
 
 
-def _called_again(made: list[Case], answers: list[Any]) -> list[int]:
+def _called_again(made: list[Case], eligible: list[int]) -> list[int]:
     """Which cases are called again: of those the reference answers with a value and that
     have a floating array argument (and arrays of AGAIN_MAX_BYTES at most), the last (a
     random one: the edges come first) and the one whose arrays are largest (a buffer kept
     only for large inputs)."""
-    eligible = _eligible(made, answers)
     if not eligible:
         return []
-    largest = max(eligible, key=lambda i: sum(_nbytes(a) for a in _arguments(made[i])))
+    largest = max(eligible, key=lambda i: _weight(made[i]))
     return sorted({*eligible[-(AGAIN - 1) :], largest})
 
 
-def _eligible(made: list[Case], answers: list[Any]) -> list[int]:
-    """The cases the reference answers with a value that have a floating array argument
-    and arrays of AGAIN_MAX_BYTES at most."""
+def _eligible(made: list[Case], answers: list[Any], fits: Callable[[Any], bool]) -> list[int]:
+    """The cases the reference answers with a value that have an argument ``fits`` takes
+    (a floating array, to be reordered) and arrays of AGAIN_MAX_BYTES at most."""
     return [
         i
         for i, (one, expected) in enumerate(zip(made, answers, strict=True))
         if not isinstance(expected, Raised)
-        and any(_reorderable(a) for a in _arguments(one))
-        and sum(_nbytes(a) for a in _arguments(one)) <= AGAIN_MAX_BYTES
+        and any(fits(a) for a in _arguments(one))
+        and _weight(one) <= AGAIN_MAX_BYTES
     ]
 
 
-def _written_over(made: list[Case], answers: list[Any]) -> list[int]:
+def _weight(one: Case) -> int:
+    """The bytes of a case's array arguments."""
+    return sum(_nbytes(a) for a in _arguments(one))
+
+
+def _written_over(made: list[Case], answers: list[Any], eligible: list[int]) -> list[int]:
     """Which cases are also called on their own arrays written over, beside those called
     again: of those with floating arrays that are not float64, the first with most of them and
     the last (a function that keeps a float64 copy of an argument under its id() keeps the
@@ -436,17 +453,10 @@ def _written_over(made: list[Case], answers: list[Any]) -> list[int]:
     def others(i: int) -> int:
         return sum(_reorderable(a) and a.dtype != np.float64 for a in _arguments(made[i]))
 
-    typed = [i for i in _eligible(made, answers) if others(i)]
+    typed = [i for i in eligible if others(i)]
     chosen = {max(typed, key=lambda i: (others(i), -i)), typed[-1]} if typed else set()
-    if not _eligible(made, answers):  # no floating array (bytes, token ids): the last case
-        numeric = [
-            i
-            for i, (one, expected) in enumerate(zip(made, answers, strict=True))
-            if not isinstance(expected, Raised)
-            and any(_writable_over(a) for a in _arguments(one))
-            and sum(_nbytes(a) for a in _arguments(one)) <= AGAIN_MAX_BYTES
-        ]
-        chosen |= set(numeric[-1:])
+    if not eligible:  # no floating array (bytes, token ids): the last case with numbers
+        chosen |= set(_eligible(made, answers, _writable_over)[-1:])
     return sorted(chosen)
 
 
@@ -530,8 +540,7 @@ def _reversed_all(one: Case) -> InPlace | None:
     new = [turned(a) for a in _arguments(one)]
     zh = "再写入同一批数组（各数组倒序、行轮换）后调用"
     en = "called again on the same arrays, each reordered in place"
-    over: InPlace | None = _rebuilt(one, new, zh, en, InPlace)
-    return over
+    return _rebuilt(one, new, zh, en, InPlace)
 
 
 def _writable_over(value: Any) -> bool:
